@@ -1,0 +1,54 @@
+import { defineConfig, type UserConfigExport } from '@tarojs/cli'
+import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
+import devConfig from './dev'
+import prodConfig from './prod'
+
+export default defineConfig<'webpack5'>(async (merge) => {
+  const baseConfig: UserConfigExport<'webpack5'> = {
+    projectName: 'hospital-h5',
+    date: '2026-11-22',
+    designWidth: 375,
+    deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
+    sourceRoot: 'src',
+    outputRoot: `dist/${process.env.TARO_ENV}`,
+    plugins: [],
+    defineConstants: {},
+    copy: { patterns: [], options: {} },
+    framework: 'react',
+    compiler: 'webpack5',
+    cache: { enable: false },
+    mini: {
+      postcss: {
+        pxtransform: { enable: true, config: { selectorBlackList: ['nut-'] } },
+        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+      },
+      miniCssExtractPluginOption: { ignoreOrder: true },
+      webpackChain(chain) {
+        chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
+      },
+    },
+    h5: {
+      publicPath: '/h5/',
+      staticDirectory: 'static',
+      router: { mode: 'browser', basename: '/h5' },
+      output: { filename: 'js/[name].[contenthash:8].js', chunkFilename: 'js/[name].[contenthash:8].js' },
+      miniCssExtractPluginOption: {
+        ignoreOrder: true,
+        filename: 'css/[name].[contenthash:8].css',
+        chunkFilename: 'css/[name].[contenthash:8].css',
+      },
+      postcss: {
+        autoprefixer: { enable: true, config: {} },
+        pxtransform: { enable: true, config: { selectorBlackList: ['nut-'] } },
+        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
+      },
+      webpackChain(chain) {
+        chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
+        // stack notes: 'initial' copies mobx/NutUI into every lazy page chunk
+        chain.optimization.merge({ splitChunks: { chunks: 'all' } })
+      },
+    },
+  }
+  if (process.env.NODE_ENV === 'development') return merge({}, baseConfig, devConfig)
+  return merge({}, baseConfig, prodConfig)
+})

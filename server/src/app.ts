@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import compress from '@fastify/compress'
+import formbody from '@fastify/formbody'
+import helmet from '@fastify/helmet'
+import multipart from '@fastify/multipart'
+import rateLimit from '@fastify/rate-limit'
+import fastifyStatic from '@fastify/static'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Config } from './config'
+import { FieldCipher } from './crypto'
+import type { Database, Db } from './db'
+import { AppError, Code } from './errors'
+import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
+import { redeemOAuthCode, resolveToken, type AuthContext } from './domain/auth'
+import { realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './plugins/providers/oauth'
+import { httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
+import { sandboxTicket } from './routes/sandbox'
+import { registerRoutes } from './routes'
+
+z.config(z.locales.zhCN())
+
+export interface Providers {
+  wechat: WechatProvider
+  alipay: OAuthProvider
+  sms: SmsProvider
+}
+
+export interface AppContext {
+  config: Config
+  db: Db
+  database: Database
+  cipher: FieldCipher
+  providers: Providers
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null
+  }
+}
+
+/** Request URLs are logged with their query values removed: codes, tokens and identity numbers travel there. */
+function logUrl(url: string): string {
+  const q = url.indexOf('?')
+  if (q < 0) return url
+  const keys = [...new URLSearchParams(url.slice(q + 1)).keys()]
+  return `${url.slice(0, q)}?${keys.map((k) => `${k}=~`).join('&')}`
+}
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', ...LOG_REDACTED_FIELDS.flatMap((f) => [f, `*.${f}`])],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: logUrl(req.url), id: req.id }),
+    },
+  }
+}
+
+export async function buildApp(config: Config, database: Database, overrides: Partial<Providers> = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  const cipher = new FieldCipher(config.dataKey)
+  const redeem = (provider: 'wechat' | 'alipay') => (appId: string, code: string) => redeemOAuthCode(database.db, provider, appId, code)
+  const providers: Providers = {
+    wechat: Object.keys(config.wechat).length
+      ? realWechat(config.wechat)
+      : sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)),
+    alipay: config.alipay ? realAlipay(config.alipay) : sandboxAlipay(redeem('alipay')),
+    sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxSms(app.log),
+    ...overrides,
+  }
+  app.decorate('ctx', { config, db: database.db, database, cipher, providers })
+  app.decorateRequest('auth', null)
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id)
+  })
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'", 'https:', 'wss:', 'ws:'],
+        formAction: ["'self'", 'https:', 'http:'],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  })
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'] })
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: Code.TOO_MANY, message: `操作过于频繁，请${Math.ceil(ctx.ttl / 1000)}秒后再试` }),
+  })
+  await app.register(formbody)
+  await app.register(multipart, { limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10 } })
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Hospital H5 API', version: '1.0.0', description: 'Every answer is the envelope {code, msg, data} (spec §8).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    reply.serializer(JSON.stringify) // the route's response schema describes success only (stack notes)
+    const send = (code: number, msg: string, status = 200) => reply.status(status).send({ code, msg, data: null })
+    if (err instanceof AppError) return send(err.code, err.message)
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0]
+      const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : ''
+      return send(Code.BAD_INPUT, `参数错误：${where ? `${where} ` : ''}${first?.message ?? '格式不正确'}`)
+    }
+    const status = (err as FastifyError).statusCode ?? 500
+    if (status === 429) return send(Code.TOO_MANY, err.message)
+    if (status === 413) return send(Code.BAD_INPUT, '文件过大')
+    if (status === 415) return send(Code.BAD_INPUT, '不支持的请求格式')
+    if (status >= 400 && status < 500) return send(Code.BAD_INPUT, '请求格式错误')
+    req.log.error({ err }, 'unexpected error')
+    return send(Code.SERVER, `服务器开小差了，请稍后再试（请求编号 ${req.id}）`, 500)
+  })
+
+  // API routes: sensitive fields decoded on the way in, the caller's token resolved once
+  await app.register(async (api) => {
+    api.addHook('preValidation', async (req) => {
+      if (req.body && typeof req.body === 'object' && !req.isMultipart()) req.body = decodeSensitive(req.body)
+      if (req.query && typeof req.query === 'object') req.query = decodeSensitive(req.query) as typeof req.query
+    })
+    api.addHook('onRequest', async (req) => {
+      const header = req.headers.authorization
+      if (header?.startsWith('Bearer ')) req.auth = await resolveToken(app.ctx.db, header.slice(7).trim())
+    })
+    await registerRoutes(api)
+  })
+
+  const h5Index = join(config.h5Dir, 'index.html')
+  if (existsSync(h5Index)) {
+    await app.register(fastifyStatic, {
+      root: config.h5Dir,
+      prefix: '/h5/',
+      index: false,
+      wildcard: true,
+      setHeaders(reply, path) {
+        // hashed file names may be cached for a year; the page that names them, never
+        reply.header('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable')
+      },
+    })
+  }
+  const sendIndex = (reply: import('fastify').FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', config.h5Dir)
+
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/'))
+  app.get('/h5', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/'))
+  if (existsSync(h5Index)) app.get('/h5/', { schema: { hide: true } }, async (_req, reply) => sendIndex(reply))
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? ''
+    // history mode: any page path under /h5/ is the app; a missing asset (with an extension) is a real 404
+    if (req.method === 'GET' && (path === '/h5' || path.startsWith('/h5/')) && !/\.[a-z0-9]+$/i.test(path) && existsSync(h5Index)) {
+      return sendIndex(reply)
+    }
+    reply.serializer(JSON.stringify)
+    return reply.status(404).send({ code: Code.NOT_FOUND, msg: '请求的资源不存在', data: null })
+  })
+  return app
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/** Every setting the server reads from the environment, documented in the README. */
+export interface Config {
+  mode: 'production' | 'development' | 'test'
+  host: string
+  port: number
+  /** Where the public pages live, e.g. https://hospital.example.com; used to build redirect URLs. */
+  publicUrl: string | null
+  dataDir: string
+  databaseUrl: string | null
+  /** Secret for signing local chat signatures and sandbox notifications (generated into dataDir when unset). */
+  secret: string
+  /** AES-256 key (base64) for sensitive fields at rest (generated into dataDir when unset). */
+  dataKey: string
+  h5Dir: string
+  uploadDir: string
+  uploadMaxBytes: number
+  defaultAppId: string
+  wechat: Record<string, string> // appId -> appSecret for the real OAuth and JS-SDK
+  alipay: { appId: string; privateKey: string; alipayPublicKey: string } | null
+  tim: { sdkAppId: number; secretKey: string } | null
+  sms: { provider: 'sandbox' } | { provider: 'http'; url: string; token: string }
+  logLevel: string
+}
+
+function keyFile(dir: string, name: string, bytes: number): string {
+  const file = join(dir, name)
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dir, { recursive: true })
+  const value = randomBytes(bytes).toString('base64')
+  writeFileSync(file, value + '\n', { mode: 0o600 })
+  return value
+}
+
+function parseJson<T>(name: string, raw: string | undefined): T | null {
+  if (!raw) return null
+  try {
+    return JSON.parse(raw) as T
+  } catch {
+    throw new Error(`${name} is not valid JSON`)
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as Config['mode']
+  const dataDir = resolve(env.DATA_DIR ?? 'data')
+  const timId = env.TIM_SDK_APP_ID ? Number(env.TIM_SDK_APP_ID) : 0
+  const base: Config = {
+    mode,
+    host: env.HOST ?? '0.0.0.0',
+    port: Number(env.PORT ?? 8080),
+    publicUrl: env.PUBLIC_URL ?? null,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    secret: env.APP_SECRET ?? (overrides.secret ? '' : keyFile(dataDir, 'app-secret.key', 32)),
+    dataKey: env.DATA_KEY ?? (overrides.dataKey ? '' : keyFile(dataDir, 'data.key', 32)),
+    h5Dir: resolve(env.H5_DIR ?? 'dist/h5'),
+    uploadDir: resolve(env.UPLOAD_DIR ?? join(dataDir, 'uploads')),
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
+    defaultAppId: env.DEFAULT_APP_ID ?? 'wxdemo0000000000',
+    wechat: parseJson<Record<string, string>>('WECHAT_APPS', env.WECHAT_APPS) ?? {},
+    alipay: parseJson('ALIPAY', env.ALIPAY),
+    tim: timId && env.TIM_SECRET_KEY ? { sdkAppId: timId, secretKey: env.TIM_SECRET_KEY } : null,
+    sms: env.SMS_URL ? { provider: 'http', url: env.SMS_URL, token: env.SMS_TOKEN ?? '' } : { provider: 'sandbox' },
+    logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+  }
+  return { ...base, ...overrides }
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import pg from 'pg'
+import * as schema from './schema'
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+/** What a domain function takes: the database or an open transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db
+
+export interface Database {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  close(): Promise<void>
+}
+
+export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
+
+/** PostgreSQL when a URL is given, otherwise PGlite in `dataDir/pgdata` (or an already open PGlite, for tests). */
+export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite }): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DB_POOL_SIZE ?? 10) })
+    const db = drizzlePg(pool, { schema }) as unknown as Db
+    await migratePg(db as never, { migrationsFolder })
+    return { db, kind: 'postgres', close: () => pool.end() }
+  }
+  let client = opts.pglite
+  if (!client) {
+    const dir = join(opts.dataDir, 'pgdata')
+    mkdirSync(dir, { recursive: true }) // PGlite does not create the parent folder (stack notes)
+    client = await PGlite.create(dir)
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db
+  await migratePglite(db as never, { migrationsFolder })
+  const owned = !opts.pglite
+  return { db, kind: 'pglite', close: async () => (owned ? client.close() : undefined) }
+}

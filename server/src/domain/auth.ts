@@ -1,0 +1,216 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import type { Db, Tx } from '../db'
+import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
+import { FieldCipher, randomToken, sha256 } from '../crypto'
+import { AppError, Code, badInput, unauthenticated } from '../errors'
+import type { OAuthProfile } from '../plugins/providers/oauth'
+
+/** Access tokens live 2 hours (like WeChat's own); refresh tokens 30 days. */
+export const ACCESS_TTL_MS = 2 * 60 * 60 * 1000
+export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000
+/** Sandbox one-time authorisation codes expire after 5 minutes, as WeChat's do. */
+export const OAUTH_CODE_TTL_MS = 5 * 60 * 1000
+export const SMS_CODE_TTL_MS = 5 * 60 * 1000
+/** Wrong guesses allowed against one SMS code before it is burnt. */
+export const SMS_MAX_ATTEMPTS = 5
+/** One SMS per mobile per minute, matching the app's 60 s countdown (spec §9). */
+export const SMS_RESEND_MS = 60 * 1000
+
+export interface AuthContext {
+  sessionId: number
+  identityId: number
+  provider: 'wechat' | 'alipay'
+  appId: string
+  userId: number | null
+}
+
+export interface IssuedSession {
+  token: string
+  refreshToken: string
+  /** Milliseconds since epoch: the app's lifeData expire stamp (spec §3). */
+  expireTime: number
+  appId: string
+}
+
+export async function issueSession(tx: Tx, identityId: number, appId: string, now = new Date()): Promise<IssuedSession> {
+  const token = randomToken()
+  const refreshToken = randomToken()
+  const accessExpiresAt = new Date(now.getTime() + ACCESS_TTL_MS)
+  await tx.insert(sessions).values({
+    identityId,
+    accessHash: sha256(token),
+    refreshHash: sha256(refreshToken),
+    accessExpiresAt,
+    refreshExpiresAt: new Date(now.getTime() + REFRESH_TTL_MS),
+  })
+  return { token, refreshToken, expireTime: accessExpiresAt.getTime(), appId }
+}
+
+export async function resolveToken(db: Db, token: string, now = new Date()): Promise<AuthContext | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      identityId: identities.id,
+      provider: identities.provider,
+      appId: identities.appId,
+      userId: identities.userId,
+    })
+    .from(sessions)
+    .innerJoin(identities, eq(identities.id, sessions.identityId))
+    .where(and(eq(sessions.accessHash, sha256(token)), gt(sessions.accessExpiresAt, now), isNull(sessions.revokedAt)))
+    .limit(1)
+  return row ?? null
+}
+
+/** Records a one-time code handed out by a sandbox authorisation page. */
+export async function createOAuthCode(db: Db, profile: OAuthProfile & { provider: 'wechat' | 'alipay'; appId: string }) {
+  const code = randomToken(16)
+  await db.insert(oauthCodes).values({
+    codeHash: sha256(code),
+    provider: profile.provider,
+    appId: profile.appId,
+    subject: profile.subject,
+    scope: profile.scope,
+    nickname: profile.nickname ?? '',
+    avatar: profile.avatar ?? '',
+    expiresAt: new Date(Date.now() + OAUTH_CODE_TTL_MS),
+  })
+  return code
+}
+
+/** Redeems a sandbox code exactly once: the conditional update is the lock. */
+export async function redeemOAuthCode(db: Db, provider: 'wechat' | 'alipay', appId: string, code: string): Promise<OAuthProfile> {
+  const [row] = await db
+    .update(oauthCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oauthCodes.codeHash, sha256(code)),
+        eq(oauthCodes.provider, provider),
+        eq(oauthCodes.appId, appId),
+        isNull(oauthCodes.usedAt),
+        gt(oauthCodes.expiresAt, new Date()),
+      ),
+    )
+    .returning()
+  if (!row) throw new AppError(Code.UNAUTHENTICATED, '授权码无效或已使用，请重新授权')
+  return { subject: row.subject, scope: row.scope, nickname: row.nickname, avatar: row.avatar }
+}
+
+/** Finds or creates the identity for a provider subject and opens a session for it. */
+export async function signIn(db: Db, provider: 'wechat' | 'alipay', appId: string, profile: OAuthProfile) {
+  return db.transaction(async (tx) => {
+    const [identity] = await tx
+      .insert(identities)
+      .values({ provider, appId, subject: profile.subject, nickname: profile.nickname ?? '', avatar: profile.avatar ?? '' })
+      .onConflictDoUpdate({
+        target: [identities.provider, identities.appId, identities.subject],
+        // a base-scope sign-in carries no profile: keep what a user-info sign-in stored
+        set: profile.nickname
+          ? { nickname: profile.nickname, avatar: profile.avatar ?? '' }
+          : { nickname: sql`${identities.nickname}` },
+      })
+      .returning()
+    if (!identity) throw new Error('identity upsert returned nothing')
+    const session = await issueSession(tx, identity.id, appId)
+    return { ...session, userId: identity.userId ?? 0 }
+  })
+}
+
+export async function refreshSession(db: Db, refreshToken: string, provider: 'wechat' | 'alipay') {
+  return db.transaction(async (tx) => {
+    const now = new Date()
+    const [old] = await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.refreshHash, sha256(refreshToken)), gt(sessions.refreshExpiresAt, now), isNull(sessions.revokedAt)))
+      .returning()
+    if (!old) throw unauthenticated()
+    const [identity] = await tx.select().from(identities).where(eq(identities.id, old.identityId))
+    if (!identity || identity.provider !== provider) throw unauthenticated()
+    const session = await issueSession(tx, identity.id, identity.appId, now)
+    return { ...session, userId: identity.userId ?? 0 }
+  })
+}
+
+export function generateSmsCode(): string {
+  return String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')
+}
+
+/** Stores a new code for the mobile, refusing a second one within the resend window. */
+export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string, purpose: string): Promise<string> {
+  const mobileIndex = cipher.blindIndex(mobile)
+  const [recent] = await db
+    .select({ id: smsCodes.id })
+    .from(smsCodes)
+    .where(and(eq(smsCodes.mobileIndex, mobileIndex), gt(smsCodes.createdAt, new Date(Date.now() - SMS_RESEND_MS))))
+    .limit(1)
+  if (recent) throw new AppError(Code.TOO_MANY, '验证码已发送，请60秒后再试')
+  const code = generateSmsCode()
+  await db.insert(smsCodes).values({
+    mobileIndex,
+    codeHash: sha256(`${mobileIndex}:${code}`),
+    purpose,
+    expiresAt: new Date(Date.now() + SMS_CODE_TTL_MS),
+  })
+  return code
+}
+
+/** Checks a code once; wrong guesses count against the newest code and burn it after SMS_MAX_ATTEMPTS. */
+export async function consumeSmsCode(tx: Tx, cipher: FieldCipher, mobile: string, code: string, purpose: string) {
+  const mobileIndex = cipher.blindIndex(mobile)
+  const [latest] = await tx
+    .select()
+    .from(smsCodes)
+    .where(and(eq(smsCodes.mobileIndex, mobileIndex), eq(smsCodes.purpose, purpose), isNull(smsCodes.usedAt)))
+    .orderBy(sql`${smsCodes.createdAt} desc`)
+    .limit(1)
+  if (!latest || latest.expiresAt < new Date() || latest.attempts >= SMS_MAX_ATTEMPTS) throw badInput('验证码已失效，请重新获取')
+  if (latest.codeHash !== sha256(`${mobileIndex}:${code}`)) {
+    await tx.update(smsCodes).set({ attempts: sql`${smsCodes.attempts} + 1` }).where(eq(smsCodes.id, latest.id))
+    throw badInput('验证码错误')
+  }
+  const [used] = await tx
+    .update(smsCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(smsCodes.id, latest.id), isNull(smsCodes.usedAt)))
+    .returning({ id: smsCodes.id })
+  if (!used) throw badInput('验证码已失效，请重新获取')
+}
+
+/**
+ * Binds the signed-in identity to the person owning `mobile` (creating them on first bind).
+ * A mobile already bound under this app to another identity is moved: the person proved they hold the phone.
+ */
+export async function bindMobile(
+  db: Db,
+  cipher: FieldCipher,
+  auth: AuthContext,
+  input: { mobile: string; code: string; sourceType: number },
+) {
+  // the attempt counter must survive a wrong code, so it is checked outside the bind transaction
+  await consumeSmsCode(db, cipher, input.mobile, input.code, 'bind')
+  return db.transaction(async (tx) => {
+    const mobileIndex = cipher.blindIndex(input.mobile)
+    const [identity] = await tx.select().from(identities).where(eq(identities.id, auth.identityId))
+    if (!identity) throw unauthenticated()
+    const [existing] = await tx.select().from(users).where(eq(users.mobileIndex, mobileIndex))
+    const user =
+      existing ??
+      (
+        await tx
+          .insert(users)
+          .values({
+            mobileEnc: cipher.encrypt(input.mobile),
+            mobileIndex,
+            nickname: identity.nickname,
+            avatar: identity.avatar,
+            sourceType: input.sourceType,
+          })
+          .returning()
+      )[0]
+    if (!user) throw new Error('user insert returned nothing')
+    await tx.update(identities).set({ userId: user.id }).where(eq(identities.id, identity.id))
+    return user
+  })
+}

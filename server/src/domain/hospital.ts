@@ -1,0 +1,208 @@
+import { and, asc, desc, eq, ilike, isNull, or, sql, count } from 'drizzle-orm'
+import type { Db } from '../db'
+import { articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, type HomePageConfig } from '../db/schema'
+import { forbidden, notFound } from '../errors'
+
+type HospitalRow = typeof hospitals.$inferSelect
+
+/** The hospital as the app sees it (spec §3: hospitalCode, configDto). */
+export function toHospitalDto(h: HospitalRow) {
+  return {
+    id: h.id,
+    hospitalCode: h.code,
+    hospitalName: h.name,
+    shortName: h.shortName,
+    brandId: h.brandId,
+    appId: h.appId,
+    level: h.level,
+    logo: h.logo,
+    address: h.address,
+    phone: h.phone,
+    intro: h.intro,
+    configDto: { isInternet: h.isInternet, isPalm: h.isPalm },
+  }
+}
+
+export async function listHospitals(db: Db, opts: { keyword?: string; brandId?: number }) {
+  const conditions = []
+  if (opts.keyword) conditions.push(or(ilike(hospitals.name, `%${opts.keyword}%`), eq(hospitals.code, opts.keyword)))
+  if (opts.brandId) conditions.push(eq(hospitals.brandId, opts.brandId))
+  const rows = await db
+    .select()
+    .from(hospitals)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(asc(hospitals.sort), asc(hospitals.id))
+  return rows.map(toHospitalDto)
+}
+
+export async function findHospitalByCode(db: Db, code: string) {
+  const [row] = await db.select().from(hospitals).where(eq(hospitals.code, code)).limit(1)
+  return row ?? null
+}
+
+export async function requireHospitalByCode(db: Db, code: string) {
+  const row = await findHospitalByCode(db, code)
+  if (!row) throw notFound('医院')
+  return row
+}
+
+export async function requireHospital(db: Db, id: number) {
+  const [row] = await db.select().from(hospitals).where(eq(hospitals.id, id)).limit(1)
+  if (!row) throw notFound('医院')
+  return row
+}
+
+/** The hospital whose own official account is `appId`; null for the platform's shared account (main mode). */
+export async function findHospitalByAppId(db: Db, appId: string) {
+  const [row] = await db.select().from(hospitals).where(eq(hospitals.appId, appId)).orderBy(asc(hospitals.id)).limit(1)
+  return row ?? null
+}
+
+/** Entries the platform's own home page shows in main mode: one per hospital, plus the hospital list. */
+const MAIN_HOME: HomePageConfig = {
+  banners: [{ image: '/h5/static/banner-platform.svg', title: '智慧医疗 便民服务' }],
+  notice: '请选择就诊医院，开始预约挂号、在线问诊等服务。',
+  menus: [{ name: '选择医院', icon: 'hospital', url: '/pages/hospital/index', role: 'all' }],
+}
+
+export async function homePageConfig(db: Db, hospitalCode?: string) {
+  if (!hospitalCode) return { main: true, hospital: null, ...MAIN_HOME }
+  const h = await requireHospitalByCode(db, hospitalCode)
+  return { main: false, hospital: toHospitalDto(h), ...h.homePageConfig }
+}
+
+export async function listBrands(db: Db) {
+  const rows = await db
+    .select({ id: brands.id, name: brands.name, logo: brands.logo, intro: brands.intro, hospitalCount: count(hospitals.id) })
+    .from(brands)
+    .leftJoin(hospitals, eq(hospitals.brandId, brands.id))
+    .groupBy(brands.id)
+    .orderBy(asc(brands.id))
+  return rows
+}
+
+export async function brandDepartments(db: Db, brandId: number) {
+  return db
+    .select({ id: departments.id, deptName: departments.name, intro: departments.intro, hospitalCode: hospitals.code, hospitalName: hospitals.name })
+    .from(departments)
+    .innerJoin(hospitals, eq(hospitals.id, departments.hospitalId))
+    .where(and(eq(hospitals.brandId, brandId), eq(departments.featured, true)))
+    .orderBy(asc(departments.sort), asc(departments.id))
+}
+
+export async function brandHospitalInfo(db: Db, hospitalCode: string) {
+  const h = await requireHospitalByCode(db, hospitalCode)
+  const [brand] = h.brandId ? await db.select().from(brands).where(eq(brands.id, h.brandId)) : []
+  return { hospital: toHospitalDto(h), brand: brand ? { id: brand.id, name: brand.name, logo: brand.logo, intro: brand.intro } : null }
+}
+
+export async function listDict(db: Db, type: string) {
+  return db
+    .select({ label: dictItems.label, value: dictItems.value, sort: dictItems.sort })
+    .from(dictItems)
+    .where(eq(dictItems.type, type))
+    .orderBy(asc(dictItems.sort), asc(dictItems.id))
+}
+
+/** Keys hospital staff keep to themselves (credentials of the hospital's systems): never served by the public call. */
+export const isPrivateConfigKey = (key: string) => /^(private|secret)\./.test(key)
+
+/** Staff of a hospital carry the role `staff:<code>`; platform administrators `admin`. */
+export function requireStaff(roles: string[], hospitalCode: string) {
+  if (!roles.includes('admin') && !roles.includes(`staff:${hospitalCode}`)) throw forbidden()
+}
+
+export async function listHospitalConfig(db: Db, hospitalCode: string) {
+  const h = await requireHospitalByCode(db, hospitalCode)
+  return db
+    .select({ key: hospitalConfigs.key, value: hospitalConfigs.value, updatedAt: hospitalConfigs.updatedAt })
+    .from(hospitalConfigs)
+    .where(eq(hospitalConfigs.hospitalId, h.id))
+    .orderBy(asc(hospitalConfigs.key))
+}
+
+export async function saveHospitalConfig(db: Db, hospitalCode: string, key: string, value: string, userId: number) {
+  const h = await requireHospitalByCode(db, hospitalCode)
+  const [row] = await db
+    .insert(hospitalConfigs)
+    .values({ hospitalId: h.id, key, value, updatedBy: userId })
+    .onConflictDoUpdate({ target: [hospitalConfigs.hospitalId, hospitalConfigs.key], set: { value, updatedBy: userId, updatedAt: new Date() } })
+    .returning({ key: hospitalConfigs.key, value: hospitalConfigs.value, updatedAt: hospitalConfigs.updatedAt })
+  return row!
+}
+
+export async function publicHospitalConfig(db: Db, hospitalCode: string, key: string) {
+  if (isPrivateConfigKey(key)) throw forbidden()
+  const h = await requireHospitalByCode(db, hospitalCode)
+  const [row] = await db
+    .select({ value: hospitalConfigs.value })
+    .from(hospitalConfigs)
+    .where(and(eq(hospitalConfigs.hospitalId, h.id), eq(hospitalConfigs.key, key)))
+  return { key, value: row?.value ?? null }
+}
+
+export async function listArticles(db: Db, opts: { page: number; size: number; category?: string; hospitalCode?: string }) {
+  const h = opts.hospitalCode ? await findHospitalByCode(db, opts.hospitalCode) : null
+  const where = and(
+    opts.category ? eq(articles.category, opts.category) : undefined,
+    // a hospital's own articles and the platform's shared ones
+    h ? or(eq(articles.hospitalId, h.id), isNull(articles.hospitalId)) : isNull(articles.hospitalId),
+  )
+  const [total] = await db.select({ n: count() }).from(articles).where(where)
+  const records = await db
+    .select({
+      id: articles.id,
+      title: articles.title,
+      summary: articles.summary,
+      cover: articles.cover,
+      category: articles.category,
+      author: articles.author,
+      views: articles.views,
+      publishedAt: articles.publishedAt,
+    })
+    .from(articles)
+    .where(where)
+    .orderBy(desc(articles.publishedAt), desc(articles.id))
+    .limit(opts.size)
+    .offset((opts.page - 1) * opts.size)
+  return { records, total: total?.n ?? 0, page: opts.page, size: opts.size }
+}
+
+export async function readArticle(db: Db, id: number) {
+  const [row] = await db
+    .update(articles)
+    .set({ views: sql`${articles.views} + 1` })
+    .where(eq(articles.id, id))
+    .returning()
+  if (!row) throw notFound('文章')
+  return row
+}
+
+export async function listConsultations(db: Db, userId: number, hospitalCode?: string) {
+  return db
+    .select({
+      id: consultations.id,
+      orderNo: consultations.orderNo,
+      doctorName: consultations.doctorName,
+      doctorAvatar: consultations.doctorAvatar,
+      deptName: consultations.deptName,
+      status: consultations.status,
+      lastMessage: consultations.lastMessage,
+      unreadCount: consultations.unreadCount,
+      updatedAt: consultations.updatedAt,
+      hospitalCode: hospitals.code,
+      hospitalName: hospitals.name,
+    })
+    .from(consultations)
+    .innerJoin(hospitals, eq(hospitals.id, consultations.hospitalId))
+    .where(and(eq(consultations.userId, userId), hospitalCode ? eq(hospitals.code, hospitalCode) : undefined))
+    .orderBy(desc(consultations.updatedAt))
+}
+
+export async function unreadCount(db: Db, userId: number) {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${consultations.unreadCount}), 0)::int` })
+    .from(consultations)
+    .where(eq(consultations.userId, userId))
+  return row?.n ?? 0
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { route } from '../route'
+import { appId, mobile, session } from './schemas'
+import { bindMobile, createSmsCode, refreshSession, signIn } from '../domain/auth'
+import { badInput } from '../errors'
+
+/** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
+const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
+const SMS_LIMIT = { max: 5, timeWindow: 60_000 }
+
+const codeBody = z.object({ code: z.string().trim().min(1).max(512), appId })
+
+export async function authRoutes(app: FastifyInstance) {
+  const { providers, config, cipher } = app.ctx
+
+  /** Where the app sends the browser to authorise: the real WeChat / Alipay page, or the sandbox one. */
+  route(app, {
+    method: 'GET',
+    url: '/dld-auth/oauth/:provider/authorize-url',
+    summary: 'Build the authorisation URL the browser is sent to',
+    auth: 'none',
+    params: z.object({ provider: z.enum(['wechat', 'alipay']) }),
+    query: z.object({
+      appId,
+      redirectUri: z.string().min(1).max(2000),
+      scope: z.enum(['snsapi_base', 'snsapi_userinfo', 'auth_base', 'auth_user']),
+      state: z.string().max(128),
+    }),
+    data: z.object({ url: z.string() }),
+    handler: async ({ params, query }) => ({ url: providers[params.provider].authorizeUrl(query) }),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-auth/token/wxH5',
+    summary: 'Sign in with a WeChat web-authorisation code (base scope)',
+    auth: 'none',
+    rateLimit: SIGN_IN_LIMIT,
+    body: codeBody,
+    data: session,
+    handler: async ({ body }) => signIn(app.ctx.db, 'wechat', body.appId, await providers.wechat.exchangeCode(body.appId, body.code)),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-auth/token/getWxAccessToken',
+    summary: 'Sign in with a WeChat user-info-scope code; stores the nickname and avatar',
+    auth: 'none',
+    rateLimit: SIGN_IN_LIMIT,
+    body: codeBody,
+    data: session,
+    handler: async ({ body }) => signIn(app.ctx.db, 'wechat', body.appId, await providers.wechat.exchangeCode(body.appId, body.code)),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-auth/token/alipay/H5',
+    summary: 'Sign in with an Alipay web-authorisation code',
+    auth: 'none',
+    rateLimit: SIGN_IN_LIMIT,
+    body: z.object({ authCode: z.string().trim().min(1).max(512), appId }),
+    data: session,
+    handler: async ({ body }) => signIn(app.ctx.db, 'alipay', body.appId, await providers.alipay.exchangeCode(body.appId, body.authCode)),
+  })
+
+  for (const provider of ['wechat', 'alipay'] as const) {
+    route(app, {
+      method: 'POST',
+      url: provider === 'wechat' ? '/dld-auth/token/refresh/force' : '/dld-auth/token/alipay/refresh/force',
+      summary: `Exchange a ${provider} refresh token for a new session (the old one is revoked)`,
+      auth: 'none',
+      rateLimit: SIGN_IN_LIMIT,
+      body: z.object({ refreshToken: z.string().trim().min(1).max(256) }),
+      data: session,
+      handler: async ({ body }) => refreshSession(app.ctx.db, body.refreshToken, provider),
+    })
+  }
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-auth/token/smsBindCode',
+    summary: 'Send a 6-digit code to bind a mobile number',
+    auth: 'identity',
+    rateLimit: SMS_LIMIT,
+    body: z.object({ mobile }),
+    data: z.object({ sent: z.boolean(), resendAfter: z.number(), devCode: z.string().optional() }),
+    handler: async ({ body }) => {
+      const code = await createSmsCode(app.ctx.db, cipher, body.mobile, 'bind')
+      await providers.sms.sendCode(body.mobile, code)
+      // only automated tests read the code from the answer; everywhere else it goes by SMS (or the sandbox log)
+      return { sent: true, resendAfter: 60, ...(config.mode === 'test' ? { devCode: code } : {}) }
+    },
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/bind',
+    summary: 'Bind the signed-in WeChat/Alipay identity to a mobile number (creates the user on first bind)',
+    auth: 'identity',
+    rateLimit: SIGN_IN_LIMIT,
+    body: z.object({
+      mobile,
+      code: z.string().regex(/^\d{6}$/, '请输入6位验证码'),
+      sourceType: z.coerce.number().int().refine((n) => [0, 2, 4, 5, 8, 9].includes(n), '来源类型不正确').default(8),
+    }),
+    data: z.object({ userId: z.number(), nickname: z.string() }),
+    handler: async ({ body, auth }) => {
+      if (auth.userId) throw badInput('当前账号已绑定手机号')
+      const user = await bindMobile(app.ctx.db, cipher, auth, body)
+      return { userId: user.id, nickname: user.nickname }
+    },
+  })
+}

@@ -1,0 +1,209 @@
+import type { FastifyInstance } from 'fastify'
+import { eq } from 'drizzle-orm'
+import { z } from 'zod'
+import { route } from '../route'
+import { hospitalCode, hospitalDto, idParam, menuEntry, appId } from './schemas'
+import * as hospital from '../domain/hospital'
+import { users } from '../db/schema'
+import { unauthenticated } from '../errors'
+
+const homeConfig = z.object({
+  main: z.boolean(),
+  hospital: hospitalDto.nullable(),
+  banners: z.array(z.object({ image: z.string(), title: z.string(), url: z.string().optional() })),
+  notice: z.string().optional(),
+  menus: z.array(menuEntry),
+})
+
+const articleSummary = z.object({
+  id: z.number(),
+  title: z.string(),
+  summary: z.string(),
+  cover: z.string(),
+  category: z.string(),
+  author: z.string(),
+  views: z.number(),
+  publishedAt: z.date(),
+})
+
+export async function hospitalRoutes(app: FastifyInstance) {
+  const db = () => app.ctx.db
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/hospital/list',
+    summary: 'Hospitals on the platform, optionally filtered by name or code',
+    auth: 'none',
+    query: z.object({ keyword: z.string().trim().max(50).optional() }),
+    data: z.array(hospitalDto),
+    handler: async ({ query }) => hospital.listHospitals(db(), { keyword: query.keyword || undefined }),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/common/hospitalList/:id',
+    summary: 'Hospitals of one brand',
+    auth: 'none',
+    params: idParam,
+    data: z.array(hospitalDto),
+    handler: async ({ params }) => hospital.listHospitals(db(), { brandId: params.id }),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/hospital/getByAppId',
+    summary: 'The hospital of an official account (or of hospitalCode); null in main mode',
+    auth: 'none',
+    query: z.object({ appId, hospitalCode: hospitalCode.optional() }),
+    data: hospitalDto.nullable(),
+    handler: async ({ query }) => {
+      const row = query.hospitalCode
+        ? await hospital.requireHospitalByCode(db(), query.hospitalCode)
+        : await hospital.findHospitalByAppId(db(), query.appId)
+      return row ? hospital.toHospitalDto(row) : null
+    },
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/common/homePageConfig',
+    summary: 'Home page banners, notice and menu of a hospital (the platform’s in main mode)',
+    auth: 'none',
+    query: z.object({ hospitalCode: hospitalCode.optional() }),
+    data: homeConfig,
+    handler: async ({ query }) => hospital.homePageConfig(db(), query.hospitalCode),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/common/menuConfig/:id',
+    summary: 'Menu entries of a hospital; role says which service family shows each',
+    auth: 'none',
+    params: idParam,
+    data: z.array(menuEntry),
+    handler: async ({ params }) => (await hospital.requireHospital(db(), params.id)).homePageConfig.menus,
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/common/textConfig/:id',
+    summary: 'Texts a hospital configures (notices, agreements), by key',
+    auth: 'none',
+    params: idParam,
+    data: z.record(z.string(), z.string()),
+    handler: async ({ params }) => (await hospital.requireHospital(db(), params.id)).textConfig,
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/brand/list',
+    summary: 'Hospital brands (groups) with their hospital counts',
+    auth: 'none',
+    data: z.array(z.object({ id: z.number(), name: z.string(), logo: z.string(), intro: z.string(), hospitalCount: z.number() })),
+    handler: async () => hospital.listBrands(db()),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/brand/dept/:id',
+    summary: 'Featured departments across a brand’s hospitals',
+    auth: 'none',
+    params: idParam,
+    data: z.array(z.object({ id: z.number(), deptName: z.string(), intro: z.string(), hospitalCode: z.string(), hospitalName: z.string() })),
+    handler: async ({ params }) => hospital.brandDepartments(db(), params.id),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/brand/hospitalInfo',
+    summary: 'A hospital with the brand it belongs to',
+    auth: 'none',
+    query: z.object({ hospitalCode }),
+    data: z.object({
+      hospital: hospitalDto,
+      brand: z.object({ id: z.number(), name: z.string(), logo: z.string(), intro: z.string() }).nullable(),
+    }),
+    handler: async ({ query }) => hospital.brandHospitalInfo(db(), query.hospitalCode),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/userinfo',
+    summary: 'The signed-in person; id 0 until a mobile number is bound',
+    auth: 'identity',
+    data: z.object({
+      id: z.number(),
+      nickname: z.string(),
+      wechatAvatar: z.string(),
+      mobile: z.string(),
+      roles: z.array(z.string()),
+      appId: z.string(),
+      provider: z.enum(['wechat', 'alipay']),
+    }),
+    handler: async ({ auth }) => {
+      const identity = await app.ctx.db.query.identities.findFirst({ where: (t, { eq: e }) => e(t.id, auth.identityId) })
+      if (!identity) throw unauthenticated()
+      const user = auth.userId ? await app.ctx.db.query.users.findFirst({ where: eq(users.id, auth.userId) }) : undefined
+      const mobile = user ? app.ctx.cipher.decrypt(user.mobileEnc) : ''
+      return {
+        id: user?.id ?? 0,
+        nickname: user?.nickname || identity.nickname || '',
+        wechatAvatar: user?.avatar || identity.avatar || '',
+        // spec §9: mobile masked, first 3 and last 4
+        mobile: mobile ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '',
+        roles: user?.roles ?? [],
+        appId: auth.appId,
+        provider: auth.provider,
+      }
+    },
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/api/patient/article/list',
+    summary: 'Health-knowledge articles, newest first, paged',
+    auth: 'none',
+    query: z.object({
+      page: z.coerce.number().int().min(1).max(1000).default(1),
+      size: z.coerce.number().int().min(1).max(50).default(10),
+      category: z.string().trim().max(20).optional(),
+      hospitalCode: hospitalCode.optional(),
+    }),
+    data: z.object({ records: z.array(articleSummary), total: z.number(), page: z.number(), size: z.number() }),
+    handler: async ({ query }) => hospital.listArticles(db(), query),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/api/patient/article/:id',
+    summary: 'One health-knowledge article (counts a view)',
+    auth: 'none',
+    params: idParam,
+    data: articleSummary.extend({ content: z.string() }),
+    handler: async ({ params }) => hospital.readArticle(db(), params.id),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/im/patient/record/list',
+    summary: 'The signed-in user’s consultations (my consultations tab)',
+    auth: 'user',
+    query: z.object({ hospitalCode: hospitalCode.optional() }),
+    data: z.array(
+      z.object({
+        id: z.number(),
+        orderNo: z.string(),
+        doctorName: z.string(),
+        doctorAvatar: z.string(),
+        deptName: z.string(),
+        status: z.string(),
+        lastMessage: z.string(),
+        unreadCount: z.number(),
+        updatedAt: z.date(),
+        hospitalCode: z.string(),
+        hospitalName: z.string(),
+      }),
+    ),
+    handler: async ({ auth, query }) => hospital.listConsultations(db(), auth.userId, query.hospitalCode),
+  })
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify'
+import { authRoutes } from './auth'
+import { fileRoutes } from './file'
+import { hospitalRoutes } from './hospital'
+import { imRoutes } from './im'
+import { palmRoutes } from './palm'
+import { sandboxRoutes } from './sandbox'
+import { wechatRoutes } from './wechat'
+
+export async function registerRoutes(app: FastifyInstance) {
+  await authRoutes(app)
+  await wechatRoutes(app)
+  await imRoutes(app)
+  await hospitalRoutes(app)
+  await palmRoutes(app)
+  await fileRoutes(app)
+  if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
+}

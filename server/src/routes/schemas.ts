@@ -1,0 +1,38 @@
+import { z } from 'zod'
+
+/** Shapes shared by several routes, so OpenAPI names them once. */
+export const hospitalDto = z.object({
+  id: z.number(),
+  hospitalCode: z.string(),
+  hospitalName: z.string(),
+  shortName: z.string(),
+  brandId: z.number().nullable(),
+  appId: z.string().nullable(),
+  level: z.string(),
+  logo: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  intro: z.string(),
+  configDto: z.object({ isInternet: z.boolean(), isPalm: z.boolean() }),
+})
+
+export const menuEntry = z.object({
+  name: z.string(),
+  icon: z.string(),
+  url: z.string(),
+  role: z.enum(['palm', 'internet', 'all']),
+  group: z.string().optional(),
+})
+
+export const session = z.object({
+  token: z.string(),
+  refreshToken: z.string(),
+  expireTime: z.number(),
+  appId: z.string(),
+  userId: z.number(),
+})
+
+export const idParam = z.object({ id: z.coerce.number().int().positive() })
+export const hospitalCode = z.string().trim().min(1).max(32)
+export const mobile = z.string().regex(/^1[3-9]\d{9}$/, '手机号格式不正确')
+export const appId = z.string().trim().min(1).max(64)

@@ -1,0 +1,146 @@
+import { count } from 'drizzle-orm'
+import type { Db } from '../db'
+import type { FieldCipher } from '../crypto'
+import { articles, brands, departments, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
+import { ARTICLES } from './articles'
+
+/** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
+export const DEMO = {
+  defaultAppId: 'wxdemo0000000000',
+  both: { code: '10392', appId: 'wx10392demo00000' },
+  palm: { code: '10388', appId: 'wx10388demo00000' },
+  internet: { code: '10412', appId: 'wx10412demo00000' },
+  staffMobile: '13800000000',
+} as const
+
+const palmMenus: MenuEntry[] = [
+  { name: '预约挂号', icon: 'register', url: '/palm/register/index', role: 'palm', group: '门诊服务' },
+  { name: '门诊缴费', icon: 'payment', url: '/palm/payment/list', role: 'palm', group: '门诊服务' },
+  { name: '报告查询', icon: 'report', url: '/palm/report/index', role: 'palm', group: '门诊服务' },
+  { name: '排队叫号', icon: 'queue', url: '/palm/callRegister/index', role: 'palm', group: '门诊服务' },
+  { name: '住院服务', icon: 'inpatient', url: '/palm/hospitalization/index', role: 'palm', group: '住院服务' },
+  { name: '体检预约', icon: 'physical', url: '/palm/reservePhysical/reserveList', role: 'palm', group: '健康管理' },
+  { name: '价格公示', icon: 'price', url: '/palm/priceDisclosure/index', role: 'palm', group: '便民服务' },
+  { name: '智能导诊', icon: 'ai', url: '/palm/ds/index', role: 'palm', group: '便民服务' },
+  { name: '就诊人管理', icon: 'patient', url: '/pages/patient/index', role: 'all', group: '便民服务' },
+]
+
+const internetMenus: MenuEntry[] = [
+  { name: '在线问诊', icon: 'inquiry', url: '/internet/doctorList/index', role: 'internet', group: '互联网医院' },
+  { name: '发热门诊', icon: 'fever', url: '/internet/heat/index', role: 'internet', group: '互联网医院' },
+  { name: '复诊续方', icon: 'prescription', url: '/internet/prescription/index', role: 'internet', group: '互联网医院' },
+  { name: '我的医生', icon: 'doctor', url: '/pages/doctor/index', role: 'internet', group: '互联网医院' },
+  { name: '电子病历', icon: 'record', url: '/pages/medicalHistory/index', role: 'internet', group: '互联网医院' },
+  { name: '乙肝自测', icon: 'test', url: '/internet/hepatitisTest/hepatitis-test', role: 'internet', group: '健康工具' },
+]
+
+const texts = (name: string): Record<string, string> => ({
+  registerNotice: `欢迎使用${name}预约挂号服务。\n1. 预约成功后请按预约时段提前15分钟到院报到。\n2. 就诊当日可在取号机或分诊台签到。\n3. 如需取消，请在就诊前一日17:00前操作，逾期不可退号。\n4. 一位就诊人同一科室同一时段只能预约一个号源。`,
+  about: `${name}是集医疗、教学、科研、预防保健为一体的综合性医院，提供预约挂号、门诊缴费、报告查询、互联网诊疗等线上服务。`,
+  userAgreement: '本平台为您提供在线就医服务。请确保所填写的就诊人信息真实有效，因信息错误导致的就诊问题由使用者承担。',
+  privacyPolicy: '我们仅在提供医疗服务所必需的范围内收集您的个人信息，身份证号等敏感信息加密存储，不会向第三方提供。',
+})
+
+const DEPTS = [
+  { name: '心血管内科', intro: '冠心病、高血压、心律失常的诊治与介入治疗。', featured: true },
+  { name: '呼吸与危重症医学科', intro: '慢阻肺、哮喘、肺部感染及肺结节随访。', featured: true },
+  { name: '消化内科', intro: '胃肠镜诊疗、消化道出血、肝胆胰疾病。', featured: false },
+  { name: '儿科', intro: '儿童常见病、多发病及生长发育评估。', featured: true },
+  { name: '妇产科', intro: '孕产期保健、妇科肿瘤及微创手术。', featured: false },
+  { name: '骨科', intro: '创伤骨科、关节外科、脊柱外科。', featured: false },
+]
+
+export async function seedIfEmpty(db: Db, cipher: FieldCipher): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(hospitals)
+  if ((row?.n ?? 0) > 0) return false
+  await db.transaction(async (tx) => {
+    const [brand] = await tx
+      .insert(brands)
+      .values({ name: '示范医疗集团', intro: '由三家医院组成的紧密型医联体，检查结果互认、专家资源共享。' })
+      .returning()
+    const demo = [
+      {
+        ...DEMO.both,
+        name: '示范市第一人民医院',
+        shortName: '市一院',
+        level: '三级甲等',
+        address: '示范市中山路1号',
+        phone: '0571-88880001',
+        isInternet: true,
+        isPalm: true,
+        menus: [...palmMenus, ...internetMenus],
+        notice: '门诊时间：周一至周日 8:00-17:00，急诊24小时开放。',
+      },
+      {
+        ...DEMO.palm,
+        name: '示范市中医院',
+        shortName: '市中医院',
+        level: '三级甲等',
+        address: '示范市解放路88号',
+        phone: '0571-88880002',
+        isInternet: false,
+        isPalm: true,
+        menus: palmMenus,
+        notice: '中医特色门诊每日开放，膏方门诊请提前预约。',
+      },
+      {
+        ...DEMO.internet,
+        name: '示范互联网医院',
+        shortName: '互联网医院',
+        level: '互联网医院',
+        address: '示范市滨江区网商路9号',
+        phone: '0571-88880003',
+        isInternet: true,
+        isPalm: false,
+        menus: internetMenus,
+        notice: '在线问诊 8:00-22:00 有医生在线，急重症请立即前往线下急诊。',
+      },
+    ]
+    for (const [i, h] of demo.entries()) {
+      const [hospital] = await tx
+        .insert(hospitals)
+        .values({
+          code: h.code,
+          name: h.name,
+          shortName: h.shortName,
+          brandId: brand!.id,
+          appId: h.appId,
+          level: h.level,
+          address: h.address,
+          phone: h.phone,
+          intro: texts(h.name).about!,
+          isInternet: h.isInternet,
+          isPalm: h.isPalm,
+          sort: i,
+          homePageConfig: {
+            banners: [
+              { image: '', title: `${h.shortName} · 线上就医更便捷` },
+              { image: '', title: '就诊人实名 · 信息加密保护' },
+            ],
+            notice: h.notice,
+            menus: h.menus,
+          },
+          textConfig: texts(h.name),
+        })
+        .returning()
+      await tx.insert(departments).values(DEPTS.map((d, sort) => ({ hospitalId: hospital!.id, ...d, sort })))
+      await tx.insert(hospitalConfigs).values([
+        { hospitalId: hospital!.id, key: 'register.cancelDeadline', value: '17:00' },
+        { hospitalId: hospital!.id, key: 'register.holdMinutes', value: '15' },
+        { hospitalId: hospital!.id, key: 'private.hisEndpoint', value: 'http://his.internal/api' },
+      ])
+    }
+    await tx.insert(dictItems).values([
+      ...['本人', '父母', '配偶', '子女', '其他'].map((label, sort) => ({ type: 'relation', label, value: String(sort), sort })),
+      ...['居民身份证', '港澳居民来往内地通行证', '台湾居民来往大陆通行证', '护照'].map((label, sort) => ({ type: 'card_type', label, value: String(sort + 1), sort })),
+    ])
+    await tx.insert(articles).values(ARTICLES.map((a, i) => ({ ...a, publishedAt: new Date(Date.UTC(2026, 10, 20 - i * 3, 2)) })))
+    await tx.insert(users).values({
+      nickname: '平台管理员',
+      mobileEnc: cipher.encrypt(DEMO.staffMobile),
+      mobileIndex: cipher.blindIndex(DEMO.staffMobile),
+      roles: ['admin'],
+    })
+  })
+  return true
+}

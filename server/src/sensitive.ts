@@ -1,0 +1,37 @@
+/** Fields the app base64-encodes on requests and decodes on responses (spec §3, §9). */
+export const SENSITIVE_FIELDS = [
+  'doctorIdCard',
+  'idCard',
+  'patientIdCard',
+  'patientMedicalCardNo',
+  'hisMedCardNo',
+  'idCardNo',
+  'accompanyIdCard',
+] as const
+
+const sensitive = new Set<string>(SENSITIVE_FIELDS)
+
+/** Fields never written to logs, on top of the sensitive ones. */
+export const LOG_REDACTED_FIELDS = [...SENSITIVE_FIELDS, 'mobile', 'phone', 'code', 'token', 'refreshToken', 'accessToken', 'authorization', 'cookie', 'smsCode', 'password', 'name', 'patientName']
+
+type Json = unknown
+
+function mapSensitive(value: Json, fn: (s: string) => string): Json {
+  if (Array.isArray(value)) return value.map((v) => mapSensitive(v, fn))
+  if (value && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
+    const out: Record<string, Json> = {}
+    for (const [k, v] of Object.entries(value as Record<string, Json>)) {
+      out[k] = sensitive.has(k) && typeof v === 'string' && v !== '' ? fn(v) : mapSensitive(v, fn)
+    }
+    return out
+  }
+  return value
+}
+
+const b64 = /^[A-Za-z0-9+/]+={0,2}$/
+
+/** Decode incoming base64 sensitive fields; a value that is not base64 is left as sent (and then fails validation). */
+export const decodeSensitive = (value: Json): Json =>
+  mapSensitive(value, (s) => (b64.test(s) && s.length % 4 === 0 ? Buffer.from(s, 'base64').toString('utf8') : s))
+
+export const encodeSensitive = (value: Json): Json => mapSensitive(value, (s) => Buffer.from(s, 'utf8').toString('base64'))
