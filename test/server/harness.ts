@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { buildApp, type Providers } from '../../server/src/app'
+import { loadConfig, type Config } from '../../server/src/config'
+import { openDatabase, type Database } from '../../server/src/db'
+import { FieldCipher } from '../../server/src/crypto'
+import { seedIfEmpty, DEMO } from '../../server/src/seed'
+
+import { createHash } from 'node:crypto'
+import { readdirSync } from 'node:fs'
+import { migrationsFolder } from '../../server/src/db'
+
+/** One template per set of migrations, shared by every test process (written atomically). */
+const migrationsHash = createHash('sha256')
+  .update(readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).map((f) => readFileSync(join(migrationsFolder, f), 'utf8')).join('\n'))
+  .digest('hex')
+  .slice(0, 16)
+const TEMPLATE_FILE = join(tmpdir(), 'hospital-h5-test', `pglite-template-${migrationsHash}.tar`)
+let template: Buffer | null = null
+
+/** Migrates one PGlite database per test process; each app starts from a copy (stack notes: ~0.7 s instead of ~4 s). */
+async function pgliteTemplate(): Promise<Buffer> {
+  if (template) return template
+  if (!existsSync(TEMPLATE_FILE)) {
+    const pglite = await PGlite.create()
+    await openDatabase({ url: null, dataDir: '', pglite })
+    const dump = await pglite.dumpDataDir('none')
+    await pglite.close()
+    mkdirSync(dirname(TEMPLATE_FILE), { recursive: true })
+    writeFileSync(`${TEMPLATE_FILE}.${process.pid}`, Buffer.from(await dump.arrayBuffer()))
+    renameSync(`${TEMPLATE_FILE}.${process.pid}`, TEMPLATE_FILE)
+  }
+  template = readFileSync(TEMPLATE_FILE)
+  return template
+}
+
+export { DEMO }
+
+export interface TestApp {
+  app: FastifyInstance
+  database: Database
+  config: Config
+  close(): Promise<void>
+}
+
+/**
+ * A seeded app on its own database: a PGlite copy of the migrated template, or a fresh database on the
+ * PostgreSQL server when TEST_DATABASE_URL is set (the only place a race can show, stack notes).
+ */
+export async function startTestApp(opts: { config?: Partial<Config>; providers?: Partial<Providers> } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'hospital-h5-'))
+  const config = loadConfig(
+    { NODE_ENV: 'test', DATA_DIR: dir },
+    { secret: randomBytes(32).toString('base64'), dataKey: randomBytes(32).toString('base64'), ...opts.config },
+  )
+  let dropDb: (() => Promise<void>) | null = null
+  let database: Database
+  const serverUrl = process.env.TEST_DATABASE_URL
+  if (serverUrl) {
+    const name = `h5test_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: serverUrl })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+    const url = new URL(serverUrl)
+    url.pathname = `/${name}`
+    database = await openDatabase({ url: url.toString(), dataDir: dir })
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: serverUrl })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    }
+  } else {
+    const pglite = await PGlite.create({ loadDataDir: new Blob([await pgliteTemplate()]) })
+    const inner = await openDatabase({ url: null, dataDir: dir, pglite })
+    database = { ...inner, close: async () => pglite.close() }
+  }
+  await seedIfEmpty(database.db, new FieldCipher(config.dataKey))
+  const app = await buildApp(config, database, opts.providers)
+  await app.ready()
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close()
+      await database.close()
+      if (dropDb) await dropDb()
+    },
+  }
+}
+
+export interface Envelope<T = unknown> {
+  code: number
+  msg: string
+  data: T
+}
+
+export function envelopeOf<T = any>(res: LightMyRequestResponse): Envelope<T> {
+  return res.json() as Envelope<T>
+}
+
+/** Walks the sandbox authorisation like a browser: authorize → redirect with code → wxH5. Returns the session. */
+export async function signInWechat(app: FastifyInstance, opts: { appId?: string; browser?: string } = {}) {
+  const appId = opts.appId ?? DEMO.both.appId
+  const browser = opts.browser ?? randomBytes(16).toString('base64url')
+  const res = await app.inject({
+    method: 'GET',
+    url: '/sandbox/wechat/authorize',
+    query: { appid: appId, redirect_uri: 'http://localhost/h5/pages/login/login', scope: 'snsapi_base', state: 's1' },
+    headers: { cookie: `sandbox_wx_browser=${browser}`, host: 'localhost' },
+  })
+  const location = new URL(String(res.headers.location))
+  const code = location.searchParams.get('code')!
+  const login = await app.inject({ method: 'POST', url: '/dld-auth/token/wxH5', payload: { code, appId } })
+  const data = envelopeOf<{ token: string; refreshToken: string; userId: number; expireTime: number }>(login).data
+  return { ...data, browser, appId, code }
+}
+
+/** Signs in and binds a mobile through the SMS code, giving a user with a non-zero id. */
+export async function signInUser(app: FastifyInstance, mobile = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`) {
+  const s = await signInWechat(app)
+  const auth = { authorization: `Bearer ${s.token}` }
+  const sms = envelopeOf<{ devCode: string }>(await app.inject({ method: 'POST', url: '/dld-auth/token/smsBindCode', headers: auth, payload: { mobile } }))
+  const bind = envelopeOf<{ userId: number }>(
+    await app.inject({ method: 'POST', url: '/dld-hospital/bind', headers: auth, payload: { mobile, code: sms.data.devCode, sourceType: 8 } }),
+  )
+  return { ...s, userId: bind.data.userId, mobile, headers: auth }
+}
