@@ -4,7 +4,12 @@ module.exports = {
   plugins: [
     [
       'import',
-      { libraryName: '@nutui/nutui-react-taro', libraryDirectory: 'dist/esm', style: 'css', camel2DashComponentName: false },
+      {
+        libraryName: '@nutui/nutui-react-taro',
+        camel2DashComponentName: false,
+        customName: (name) => `@nutui/nutui-react-taro/dist/es/packages/${name.toLowerCase()}`,
+        style: (name) => `${name}/style/css`,
+      },
       'nutui-react-taro',
     ],
   ],

@@ -1,5 +1,5 @@
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
-import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
+import path from 'node:path'
 import devConfig from './dev'
 import prodConfig from './prod'
 
@@ -7,13 +7,18 @@ export default defineConfig<'webpack5'>(async (merge) => {
   const baseConfig: UserConfigExport<'webpack5'> = {
     projectName: 'hospital-h5',
     date: '2026-11-22',
-    designWidth: 375,
+    designWidth: 750,
     deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
     sourceRoot: 'src',
     outputRoot: `dist/${process.env.TARO_ENV}`,
     plugins: [],
-    defineConstants: {},
+    defineConstants: {
+      API_BASE: JSON.stringify(process.env.TARO_APP_API_BASE ?? ''),
+      DEFAULT_APP_ID: JSON.stringify(process.env.TARO_APP_DEFAULT_APP_ID ?? 'wxdemo0000000000'),
+    },
     copy: { patterns: [], options: {} },
+    // Taro's own alias resolution keeps the per-platform files (index.h5.ts, index.weapp.ts) working
+    alias: { '@': path.resolve(__dirname, '..', 'src') },
     framework: 'react',
     compiler: 'webpack5',
     cache: { enable: false },
@@ -23,9 +28,6 @@ export default defineConfig<'webpack5'>(async (merge) => {
         cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
       },
       miniCssExtractPluginOption: { ignoreOrder: true },
-      webpackChain(chain) {
-        chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
-      },
     },
     h5: {
       publicPath: '/h5/',
@@ -43,9 +45,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
         cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } },
       },
       webpackChain(chain) {
-        chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
         // stack notes: 'initial' copies mobx/NutUI into every lazy page chunk
         chain.optimization.merge({ splitChunks: { chunks: 'all' } })
+        // spec §9: script chunk time-out 120 s
+        chain.output.merge({ chunkLoadTimeout: 120_000 })
       },
     },
   }

@@ -60,7 +60,7 @@ export async function findHospitalByAppId(db: Db, appId: string) {
 
 /** Entries the platform's own home page shows in main mode: one per hospital, plus the hospital list. */
 const MAIN_HOME: HomePageConfig = {
-  banners: [{ image: '/h5/static/banner-platform.svg', title: '智慧医疗 便民服务' }],
+  banners: [{ image: '', title: '智慧医疗 便民服务' }],
   notice: '请选择就诊医院，开始预约挂号、在线问诊等服务。',
   menus: [{ name: '选择医院', icon: 'hospital', url: '/pages/hospital/index', role: 'all' }],
 }

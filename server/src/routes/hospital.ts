@@ -159,6 +159,27 @@ export async function hospitalRoutes(app: FastifyInstance) {
   })
 
   route(app, {
+    method: 'PUT',
+    url: '/dld-hospital/userinfo',
+    summary: 'Change the signed-in user’s nickname and avatar (an uploaded file URL)',
+    auth: 'user',
+    body: z.object({
+      nickname: z.string().trim().min(1, '请输入昵称').max(20),
+      avatar: z
+        .string()
+        .max(200)
+        .regex(/^(\/dld-file\/files\/[A-Za-z0-9_-]{22}\.(jpg|png|gif|webp)|https:\/\/\S+)?$/, '头像地址不正确')
+        .default(''),
+    }),
+    data: z.object({ id: z.number(), nickname: z.string(), wechatAvatar: z.string() }),
+    handler: async ({ auth, body }) => {
+      const [user] = await app.ctx.db.update(users).set({ nickname: body.nickname, avatar: body.avatar }).where(eq(users.id, auth.userId)).returning()
+      if (!user) throw unauthenticated()
+      return { id: user.id, nickname: user.nickname, wechatAvatar: user.avatar }
+    },
+  })
+
+  route(app, {
     method: 'GET',
     url: '/dld-hospital/api/patient/article/list',
     summary: 'Health-knowledge articles, newest first, paged',

@@ -37,7 +37,7 @@ export function sandboxWechat(redeem: Redeem, ticketFor: (appId: string) => stri
   return {
     kind: 'sandbox',
     authorizeUrl: (r) =>
-      `/sandbox/wechat/authorize?${qs({ appid: r.appId, redirect_uri: r.redirectUri, response_type: 'code', scope: r.scope, state: r.state })}#wechat_redirect`,
+      `/sandbox/wechat/authorize?${qs({ appid: r.appId, redirect_uri: r.redirectUri, response_type: 'code', scope: r.scope, state: r.state })}`,
     exchangeCode: redeem,
     jsapiTicket: async (appId) => ticketFor(appId),
   }

@@ -1,0 +1,15 @@
+import { MAIN_PAGES, SUB_PACKAGES } from './routes'
+
+export default defineAppConfig({
+  pages: MAIN_PAGES,
+  // an empty subpackage is left out: the mini-program builds reject it
+  subPackages: SUB_PACKAGES.filter((p) => p.pages.length > 0),
+  window: {
+    navigationStyle: 'custom',
+    navigationBarBackgroundColor: '#E0F2FC',
+    navigationBarTextStyle: 'white',
+    navigationBarTitleText: '掌上医院',
+    backgroundColor: '#f5f6f8',
+  },
+  animation: false,
+})

@@ -1,0 +1,66 @@
+import { useState } from 'react'
+import Taro from '@tarojs/taro'
+import { View, Text, Input, Image } from '@tarojs/components'
+import { Button, Cell } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import { useStores } from '@/stores'
+import { updateProfile, uploadFile } from '@/services/auth'
+import { toastError, toastSuccess } from '@/services/request'
+import { textLength } from '@/utils/text'
+import './index.scss'
+
+/** A nickname is at most 20 by the spec's text length (Chinese characters count 2). */
+export const NICKNAME_MAX_LENGTH = 20
+
+/** Set personal info: nickname and avatar (uploaded through the file call). */
+function EditUser() {
+  const { user } = useStores()
+  const [nickname, setNickname] = useState('')
+  const [avatar, setAvatar] = useState('')
+
+  const chooseAvatar = async () => {
+    const picked = await Taro.chooseImage({ count: 1, sizeType: ['compressed'] })
+    const path = picked.tempFilePaths[0]
+    if (!path) return
+    const file = await uploadFile(path)
+    setAvatar(file.url)
+  }
+
+  const save = async () => {
+    const name = nickname.trim()
+    if (!name) return toastError('请输入昵称')
+    if (textLength(name) > NICKNAME_MAX_LENGTH) return toastError('昵称最多10个汉字或20个字母')
+    await updateProfile({ nickname: name, avatar })
+    await user.loadUser()
+    toastSuccess('保存成功')
+    setTimeout(() => void Taro.navigateBack(), 800)
+  }
+
+  return (
+    <PageShell
+      title='个人信息'
+      onReady={() => {
+        setNickname(user.user?.nickname ?? '')
+        setAvatar(user.user?.wechatAvatar ?? '')
+      }}
+    >
+      <View className='edit-user'>
+        <View className='edit-user__avatar-row' onClick={() => void chooseAvatar().catch(() => undefined)}>
+          <Text>头像</Text>
+          {avatar ? <Image className='edit-user__avatar' src={avatar} /> : <View className='edit-user__avatar'>{(nickname || '用').slice(0, 1)}</View>}
+        </View>
+        <View className='edit-user__row'>
+          <Text>昵称</Text>
+          <Input className='edit-user__input' value={nickname} placeholder='请输入昵称' maxlength={20} onInput={(e) => setNickname(e.detail.value)} />
+        </View>
+        <Cell title='手机号' extra={user.user?.mobile ?? ''} />
+      </View>
+      <Button className='edit-user__save' type='primary' block onClick={() => void save().catch(() => undefined)}>
+        保存
+      </Button>
+    </PageShell>
+  )
+}
+
+export default observer(EditUser)

@@ -1,0 +1,38 @@
+import { useState } from 'react'
+import Taro from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import PageShell from '@/components/PageShell'
+import { useStores } from '@/stores'
+import platform from '@/platform'
+import './index.scss'
+
+/** The return from WeChat / Alipay authorisation (/h5/pages/login/login?code&state): sign in once, go back. */
+export default function AuthReturn() {
+  const root = useStores()
+  const [error, setError] = useState('')
+
+  const complete = async () => {
+    try {
+      const target = await root.user.completeAuthorization(platform.authReturnParams())
+      await Taro.reLaunch({ url: target })
+    } catch (e) {
+      setError(e instanceof Error ? e.message : '登录失败')
+    }
+  }
+
+  return (
+    <PageShell title='登录中' back={false} onReady={complete}>
+      {error ? (
+        <View>
+          <Text className='login__error'>{error}</Text>
+          <Button className='login__submit' type='primary' block onClick={() => void Taro.reLaunch({ url: '/pages/sys/index' })}>
+            重新进入
+          </Button>
+        </View>
+      ) : (
+        <Text className='login__error'>正在登录...</Text>
+      )}
+    </PageShell>
+  )
+}

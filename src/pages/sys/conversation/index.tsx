@@ -1,0 +1,53 @@
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell, { openPage } from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { timeAgo } from '@/utils/time'
+import './index.scss'
+
+/** My consultations: the signed-in user's consultations from the server, with unread counts. */
+function Conversation() {
+  const { chat, hospital } = useStores()
+  const load = () => chat.loadConversations(hospital.hospital?.hospitalCode)
+  return (
+    <PageShell title='我的问诊' tab onReady={load}>
+      {chat.loadFailed ? (
+        <Empty text={MSG.conversationFailed}>
+          <View className='conversation__retry' onClick={() => void load()}>
+            重新加载
+          </View>
+        </Empty>
+      ) : chat.conversationList.length === 0 ? (
+        <Empty text='暂无问诊记录'>
+          <View className='conversation__retry' onClick={() => openPage('/internet/doctorList/index')}>
+            找医生问诊
+          </View>
+        </Empty>
+      ) : (
+        <View className='conversation'>
+          {chat.conversationList.map((c) => (
+            <View key={c.orderNo} className='conversation__item'>
+              <View className='conversation__avatar'>{c.doctorName.slice(0, 1)}</View>
+              <View className='conversation__body'>
+                <View className='conversation__row'>
+                  <Text className='conversation__doctor'>
+                    {c.doctorName} <Text className='conversation__dept'>{c.deptName}</Text>
+                  </Text>
+                  <Text className='conversation__time'>{timeAgo(new Date(c.updatedAt))}</Text>
+                </View>
+                <View className='conversation__row'>
+                  <Text className='conversation__last'>{c.lastMessage || c.status}</Text>
+                  {c.unreadCount > 0 && <Text className='conversation__badge'>{c.unreadCount}</Text>}
+                </View>
+              </View>
+            </View>
+          ))}
+        </View>
+      )}
+    </PageShell>
+  )
+}
+
+export default observer(Conversation)

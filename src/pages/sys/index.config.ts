@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '掌上医院' })

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '互联网医院' })

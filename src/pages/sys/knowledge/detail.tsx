@@ -1,0 +1,27 @@
+import { useState } from 'react'
+import { useRouter } from '@tarojs/taro'
+import { View, Text, RichText } from '@tarojs/components'
+import PageShell from '@/components/PageShell'
+import { getArticle } from '@/services/hospital'
+import type { Article } from '../../../../types/api/hospital'
+import './index.scss'
+
+export default function KnowledgeDetail() {
+  const { params } = useRouter()
+  const [article, setArticle] = useState<Article | null>(null)
+  return (
+    <PageShell title='健康知识' onReady={async () => setArticle(await getArticle(Number(params.id)))}>
+      {article && (
+        <View className='knowledge'>
+          <View className='knowledge__item'>
+            <Text className='knowledge__title'>{article.title}</Text>
+            <Text className='knowledge__meta'>
+              {article.author} · {article.publishedAt.slice(0, 10)} · {article.views}次阅读
+            </Text>
+          </View>
+          <RichText className='knowledge__content' nodes={article.content} />
+        </View>
+      )}
+    </PageShell>
+  )
+}

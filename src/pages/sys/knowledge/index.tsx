@@ -1,0 +1,64 @@
+import { useState } from 'react'
+import Taro, { useReachBottom } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { listArticles } from '@/services/hospital'
+import { MSG } from '@/services/messages'
+import type { ArticleSummary } from '../../../../types/api/hospital'
+import './index.scss'
+
+const PAGE_SIZE = 10
+
+type ListState = 'idle' | 'loading' | 'done' | 'failed'
+
+/** Health knowledge: the hospital's and the platform's articles, newest first, loading more at the bottom. */
+function Knowledge() {
+  const { hospital } = useStores()
+  const [articles, setArticles] = useState<ArticleSummary[]>([])
+  const [page, setPage] = useState(0)
+  const [state, setState] = useState<ListState>('idle')
+
+  const loadMore = async () => {
+    if (state === 'loading' || state === 'done') return
+    setState('loading')
+    try {
+      const next = page + 1
+      const res = await listArticles({ page: next, size: PAGE_SIZE, hospitalCode: hospital.hospital?.hospitalCode })
+      setArticles((a) => [...a, ...res.records])
+      setPage(next)
+      setState(next * PAGE_SIZE >= res.total ? 'done' : 'idle')
+    } catch {
+      setState('failed')
+    }
+  }
+
+  useReachBottom(() => void loadMore())
+
+  return (
+    <PageShell title='健康知识' tab onReady={loadMore}>
+      {state === 'done' && articles.length === 0 ? (
+        <Empty text='暂无健康知识文章' />
+      ) : (
+        <View className='knowledge'>
+          {articles.map((a) => (
+            <View key={a.id} className='knowledge__item' onClick={() => void Taro.navigateTo({ url: `/pages/sys/knowledge/detail?id=${a.id}` })}>
+              <Text className='knowledge__title'>{a.title}</Text>
+              <Text className='knowledge__summary'>{a.summary}</Text>
+              <Text className='knowledge__meta'>
+                {a.category} · {a.author} · {a.views}次阅读
+              </Text>
+            </View>
+          ))}
+          <View className='knowledge__more' onClick={() => state === 'failed' && void loadMore()}>
+            {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
+          </View>
+        </View>
+      )}
+    </PageShell>
+  )
+}
+
+export default observer(Knowledge)

@@ -1,0 +1,5 @@
+import HomePage from '@/components/HomePage'
+
+export default function Index() {
+  return <HomePage title='掌上医院' />
+}

@@ -1,0 +1,27 @@
+/** What differs between H5 (in WeChat / Alipay browsers), the WeChat mini-program and the Alipay one. */
+export interface SessionStore {
+  get<T>(key: string): T | undefined
+  set(key: string, value: unknown): void
+  remove(key: string): void
+}
+
+export interface Platform {
+  readonly name: 'h5' | 'weapp' | 'alipay'
+  /** The authorisation service the app signs in with here. */
+  authProvider(): 'wechat' | 'alipay'
+  /** The current page's path and query, as the router names it (e.g. `/pages/sys/user/index?a=1`). */
+  currentUrl(): string
+  /** Absolute URL the authorisation page sends the browser back to (spec §2: /h5/pages/login/login). */
+  authReturnUrl(): string
+  /** Leaves the app for the authorisation page. */
+  leaveTo(url: string): void
+  /** `code`, `auth_code`, `state`, `app_id` as the authorisation page put them in the address. */
+  authReturnParams(): Record<string, string>
+  /** Takes the one-time code out of the address bar so a refresh cannot reuse it (stack notes). */
+  stripAuthParams(): void
+  /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
+  session: SessionStore
+}
+
+declare const platform: Platform
+export default platform

@@ -1,0 +1,35 @@
+/**
+ * The pages that exist, by package (spec §2 lists the whole product; a page joins when it is built).
+ * app.config.ts registers exactly these, and the home menus open only these (others say "not open yet").
+ */
+export const MAIN_PAGES = [
+  'pages/sys/index',
+  'pages/sys/merge/index',
+  'pages/sys/palm/index',
+  'pages/sys/internet/index',
+  'pages/sys/conversation/index',
+  'pages/sys/knowledge/index',
+  'pages/sys/knowledge/detail',
+  'pages/sys/user/index',
+  'pages/login/index',
+  'pages/login/login',
+  'pages/permission',
+  'pages/hospital/index',
+  'pages/about/index',
+  'pages/about/rich',
+  'pages/editUser/index',
+]
+
+export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
+  { root: 'palm', pages: [] },
+  { root: 'internet', pages: [] },
+  { root: 'custom', pages: [] },
+]
+
+const built = new Set([...MAIN_PAGES, ...SUB_PACKAGES.flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))])
+
+/** Whether a URL (`/palm/register/index?x=1`) leads to a page of this build. */
+export function isBuiltPage(url: string): boolean {
+  const path = url.split('?')[0]!.replace(/^\//, '')
+  return built.has(path)
+}

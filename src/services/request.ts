@@ -1,0 +1,163 @@
+import Taro from '@tarojs/taro'
+import { MSG, TOAST_MS } from './messages'
+import { LOCAL, local } from './storage'
+import { decodeBase64, encodeBase64, mapSensitive } from '@/utils/base64'
+
+/** spec §9: requests time out after 60 s. */
+export const REQUEST_TIMEOUT_MS = 60_000
+/** spec §8: the no-permission page at most once every 4 s. */
+export const PERMISSION_THROTTLE_MS = 4000
+
+export interface RequestOptions {
+  /** JSON body instead of the default form encoding (spec §7: marked calls). */
+  json?: boolean
+  /** The caller shows its own message: no toast on a business error. */
+  silent?: boolean
+  /** No loading indicator (spec §7: some calls suppress it). */
+  noLoading?: boolean
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+interface Envelope<T> {
+  code: number
+  msg: string
+  data: T
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+/** Set by the user store: 401 re-authorises with the user-info scope (spec §8). */
+export const authEvents: { onUnauthorized: () => void } = { onUnauthorized: () => undefined }
+
+let loadingCount = 0
+let lastPermissionAt = 0
+
+function showLoading() {
+  if (loadingCount++ === 0) void Taro.showLoading({ title: MSG.loading, mask: true })
+}
+
+function hideLoading() {
+  if (--loadingCount <= 0) {
+    loadingCount = 0
+    Taro.hideLoading()
+  }
+}
+
+export function toastError(title: string) {
+  void Taro.showToast({ title, icon: 'none', duration: TOAST_MS.error })
+}
+
+export function toastSuccess(title: string) {
+  void Taro.showToast({ title, icon: 'success', duration: TOAST_MS.success })
+}
+
+/** spec §8: confirm modal, title 提示, buttons 确定 / 取消. */
+export async function confirm(content: string, title: string = MSG.modalTitle): Promise<boolean> {
+  const res = await Taro.showModal({ title, content, confirmText: MSG.confirm, cancelText: MSG.cancel })
+  return res.confirm
+}
+
+function goPermission() {
+  const now = Date.now()
+  if (now - lastPermissionAt < PERMISSION_THROTTLE_MS) return
+  lastPermissionAt = now
+  void Taro.navigateTo({ url: '/pages/permission' })
+}
+
+function httpErrorText(status: number): string {
+  if (status === 404) return MSG.http404
+  if (status === 500) return MSG.http500
+  return String(status)
+}
+
+function formEncode(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`)
+    .join('&')
+}
+
+/** The one wrapper around Taro.request: token, encoding, envelope and every error branch of spec §8. */
+export async function request<T>(method: Method, url: string, data?: object, opts: RequestOptions = {}): Promise<T> {
+  const token = local.get<string>(LOCAL.token)
+  const header: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' }
+  if (token) header.Authorization = `Bearer ${token}`
+  const payload = data ? mapSensitive(data, encodeBase64) : undefined
+  let body: string | object | undefined = payload
+  if (payload && method !== 'GET') {
+    header['Content-Type'] = opts.json ? 'application/json' : 'application/x-www-form-urlencoded'
+    if (!opts.json) body = formEncode(payload as Record<string, unknown>)
+  }
+  if (!opts.noLoading) showLoading()
+  let res: Taro.request.SuccessCallbackResult<Envelope<T> | ''>
+  try {
+    res = await Taro.request<Envelope<T> | ''>({ url: `${API_BASE}${url}`, method, data: body, header, timeout: REQUEST_TIMEOUT_MS, dataType: 'json' })
+  } catch {
+    if (!opts.noLoading) hideLoading()
+    toastError(MSG.noServer)
+    throw new ApiError(0, MSG.noServer)
+  }
+  if (!opts.noLoading) hideLoading()
+  const envelope = res.data
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    const msg = envelope && typeof envelope === 'object' && res.statusCode !== 404 && res.statusCode !== 500 ? envelope.msg : httpErrorText(res.statusCode)
+    toastError(msg)
+    throw new ApiError(res.statusCode, msg)
+  }
+  if (!envelope || typeof envelope !== 'object') {
+    toastError(MSG.noServer)
+    throw new ApiError(0, MSG.noServer)
+  }
+  if (envelope.code === 200) return mapSensitive(envelope.data, decodeBase64)
+  if (envelope.code === 2999) {
+    goPermission()
+  } else if (envelope.code === 401) {
+    authEvents.onUnauthorized()
+  } else if (!opts.silent) {
+    toastError(envelope.msg)
+  }
+  throw new ApiError(envelope.code, envelope.msg)
+}
+
+export const get = <T>(url: string, query?: object, opts?: RequestOptions) => request<T>('GET', url, query, opts)
+export const post = <T>(url: string, body?: object, opts?: RequestOptions) => request<T>('POST', url, body, opts)
+export const put = <T>(url: string, body?: object, opts?: RequestOptions) => request<T>('PUT', url, body, opts)
+
+/** spec §7 multipart upload (`/dld-file/files-upload`), through the same token and envelope rules. */
+export async function upload<T>(url: string, filePath: string): Promise<T> {
+  const token = local.get<string>(LOCAL.token)
+  showLoading()
+  let res: Taro.uploadFile.SuccessCallbackResult
+  try {
+    res = await Taro.uploadFile({ url: `${API_BASE}${url}`, filePath, name: 'file', header: token ? { Authorization: `Bearer ${token}` } : {}, timeout: REQUEST_TIMEOUT_MS })
+  } catch {
+    toastError(MSG.noServer)
+    throw new ApiError(0, MSG.noServer)
+  } finally {
+    hideLoading()
+  }
+  let envelope: Envelope<T> | null = null
+  try {
+    envelope = JSON.parse(res.data) as Envelope<T>
+  } catch {
+    envelope = null
+  }
+  if (res.statusCode < 200 || res.statusCode >= 300 || !envelope) {
+    const msg = envelope?.msg ?? httpErrorText(res.statusCode)
+    toastError(msg)
+    throw new ApiError(res.statusCode, msg)
+  }
+  if (envelope.code !== 200) {
+    toastError(envelope.msg)
+    throw new ApiError(envelope.code, envelope.msg)
+  }
+  return envelope.data
+}

@@ -1,0 +1,108 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import * as api from '@/services/hospital'
+import { LOCAL, local } from '@/services/storage'
+import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
+
+export type HospitalRole = 'all' | 'internet' | 'palm'
+
+export interface TabItem {
+  text: string
+  path: string
+  icon: 'home' | 'chat' | 'book' | 'user'
+}
+
+/** spec §2 tab bars; labels 首页, 我的问诊, 健康知识, 我的. */
+export const TAB_BARS: Record<HospitalRole, TabItem[]> = {
+  all: [
+    { text: '首页', path: '/pages/sys/merge/index', icon: 'home' },
+    { text: '我的问诊', path: '/pages/sys/conversation/index', icon: 'chat' },
+    { text: '健康知识', path: '/pages/sys/knowledge/index', icon: 'book' },
+    { text: '我的', path: '/pages/sys/user/index', icon: 'user' },
+  ],
+  palm: [
+    { text: '首页', path: '/pages/sys/palm/index', icon: 'home' },
+    { text: '我的', path: '/pages/sys/user/index', icon: 'user' },
+  ],
+  internet: [
+    { text: '首页', path: '/pages/sys/internet/index', icon: 'home' },
+    { text: '我的问诊', path: '/pages/sys/conversation/index', icon: 'chat' },
+    { text: '健康知识', path: '/pages/sys/knowledge/index', icon: 'book' },
+    { text: '我的', path: '/pages/sys/user/index', icon: 'user' },
+  ],
+}
+
+/** spec §1: both flags → all, else the one that is set; a hospital with neither is shown as palm. */
+export function roleOf(config: { isInternet: boolean; isPalm: boolean } | null | undefined): HospitalRole {
+  if (!config) return 'all'
+  if (config.isInternet && config.isPalm) return 'all'
+  return config.isInternet ? 'internet' : 'palm'
+}
+
+/** Menu entries a role shows (spec §6: the home-page menu list sets visible roles). */
+export function menusFor(menus: MenuEntry[], role: HospitalRole): MenuEntry[] {
+  return role === 'all' ? menus : menus.filter((m) => m.role === role || m.role === 'all')
+}
+
+export class HospitalStore {
+  appId: string = local.get<string>(LOCAL.appId) ?? DEFAULT_APP_ID
+  hospital: Hospital | null = local.get<Hospital>(LOCAL.hospital) ?? null
+  cachedHospitalCode: string | null = local.get<string>(LOCAL.cachedHospital) ?? null
+  main: boolean = local.get<boolean>(LOCAL.main) ?? false
+  role: HospitalRole = local.get<HospitalRole>(LOCAL.hospitalRole) ?? 'all'
+  tabBarIndex: number = local.get<number>(LOCAL.tabBarIndex) ?? 0
+  homeConfig: HomePageConfig | null = null
+
+  constructor() {
+    makeAutoObservable(this)
+  }
+
+  get tabBar(): TabItem[] {
+    return TAB_BARS[this.role]
+  }
+
+  get homePath(): string {
+    return this.tabBar[0]!.path
+  }
+
+  get menus(): MenuEntry[] {
+    return menusFor(this.homeConfig?.menus ?? [], this.role)
+  }
+
+  /** Caches the hospital query parameter; answers whether it changed (then tokens are cleared, spec §2). */
+  cacheHospitalCode(code: string): boolean {
+    if (code === this.cachedHospitalCode) return false
+    this.cachedHospitalCode = code
+    local.set(LOCAL.cachedHospital, code)
+    return true
+  }
+
+  setRole(role: HospitalRole) {
+    this.role = role
+    this.tabBarIndex = 0
+    local.set(LOCAL.hospitalRole, role)
+    local.set(LOCAL.tabBar, TAB_BARS[role])
+    local.set(LOCAL.tabBarIndex, 0)
+  }
+
+  setTabBarIndex(index: number) {
+    this.tabBarIndex = index
+    local.set(LOCAL.tabBarIndex, index)
+  }
+
+  /** Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either. */
+  async load(appId: string) {
+    const main = appId === DEFAULT_APP_ID && !this.cachedHospitalCode
+    const hospital = main ? null : await api.getHospitalByAppId(appId, this.cachedHospitalCode ?? undefined)
+    const homeConfig = await api.getHomePageConfig(hospital?.hospitalCode)
+    runInAction(() => {
+      this.appId = appId
+      this.main = !hospital
+      this.hospital = hospital
+      this.homeConfig = homeConfig
+      this.setRole(roleOf(hospital?.configDto))
+    })
+    local.set(LOCAL.main, !hospital)
+    if (hospital) local.set(LOCAL.hospital, hospital)
+    else local.remove(LOCAL.hospital)
+  }
+}

@@ -1,0 +1,99 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import Taro from '@tarojs/taro'
+import platform from '@/platform'
+import { authEvents } from '@/services/request'
+import { MSG } from '@/services/messages'
+import { SESSION, session } from '@/services/storage'
+import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
+import { ChatStore } from './ChatStore'
+import { HospitalStore } from './HospitalStore'
+import { UserStore } from './UserStore'
+import { AssistantStore, InternetStore, PalmStore, PrescriptionStore } from './ServiceStores'
+
+export type StartupResult = 'ready' | 'redirecting'
+
+export class RootStore {
+  user = new UserStore()
+  hospital = new HospitalStore()
+  chat = new ChatStore()
+  assistant = new AssistantStore()
+  prescription = new PrescriptionStore()
+  palm = new PalmStore()
+  internet = new InternetStore()
+  started = false
+  private starting: Promise<StartupResult> | null = null
+
+  constructor() {
+    makeAutoObservable<RootStore, 'starting'>(this, { starting: false, user: false, hospital: false, chat: false })
+    // spec §8: 401 remembers the page and re-authorises with the user-info scope, returning to the login page
+    authEvents.onUnauthorized = () => {
+      const appId = this.hospital.appId
+      this.user.clearTokens()
+      this.started = false
+      void this.user.authorize(appId, 'userinfo')
+    }
+  }
+
+  /**
+   * spec §2 startup, once per app load: appId from the query or session; authorise when it is missing, differs
+   * from the signed-in one, or the login expired; a changed hospital parameter clears the tokens; then the user,
+   * the hospital and its home-page config load, and the chat signature is requested.
+   */
+  startup(query: Record<string, string | undefined>): Promise<StartupResult> {
+    if (this.started) return Promise.resolve('ready')
+    this.starting ??= this.runStartup(query).finally(() => {
+      this.starting = null
+    })
+    return this.starting
+  }
+
+  private async runStartup(query: Record<string, string | undefined>): Promise<StartupResult> {
+    let appId = query.appId || session.get<string>(SESSION.appId) || this.user.lifeData?.appId
+    if (!appId) {
+      console.warn(MSG.noAppId)
+      appId = DEFAULT_APP_ID
+    }
+    session.set(SESSION.appId, appId)
+    if (query.hospitalCode && this.hospital.cacheHospitalCode(query.hospitalCode)) this.user.clearTokens()
+    if (!this.user.hasValidLogin(appId)) {
+      this.user.clearTokens()
+      await this.user.authorize(appId, 'base')
+      return 'redirecting'
+    }
+    const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId)])
+    if (user.id) void this.chat.requestSignature(user.id).catch(() => undefined)
+    runInAction(() => {
+      this.started = true
+    })
+    return 'ready'
+  }
+
+  /**
+   * Every page calls this on entry: startup (except login and about pages), then the login gate of spec §4:
+   * a page that is not open needs a bound user, else the bind page with the page's sourceType.
+   */
+  async enterPage(url: string, query: Record<string, string | undefined>): Promise<StartupResult> {
+    if (skipsStartup(url)) return 'ready'
+    const result = await this.startup(query)
+    if (result === 'redirecting') return result
+    if (!isOpenPage(url) && !this.user.isLoggedIn) {
+      session.set(SESSION.redirectUrl, url)
+      await Taro.redirectTo({ url: `/pages/login/index?sourceType=${sourceTypeFor(url)}` })
+      return 'redirecting'
+    }
+    return 'ready'
+  }
+
+  /** After binding (or authorising), back to where the patient was going. */
+  takeRedirect(fallback = '/pages/sys/index'): string {
+    const url = session.get<string>(SESSION.redirectUrl) ?? fallback
+    session.remove(SESSION.redirectUrl)
+    return url
+  }
+
+  currentUrl() {
+    return platform.currentUrl()
+  }
+}
+
+export const rootStore = new RootStore()

@@ -1,0 +1,111 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import platform from '@/platform'
+import * as auth from '@/services/auth'
+import { LOCAL, SESSION, local, session, type LifeData } from '@/services/storage'
+import { MSG } from '@/services/messages'
+import { toastError } from '@/services/request'
+import type { Session, UserInfo } from '../../types/api/auth'
+
+/** More than this many trips to authorisation within a minute means something is wrong: stop instead of looping. */
+export const MAX_AUTH_TRIPS = 3
+const AUTH_TRIP_WINDOW_MS = 60_000
+
+type Scope = 'snsapi_base' | 'snsapi_userinfo' | 'auth_base' | 'auth_user'
+
+export class UserStore {
+  user: UserInfo | null = local.get<UserInfo>(LOCAL.user) ?? null
+  token: string | null = local.get<string>(LOCAL.token) ?? null
+
+  constructor() {
+    makeAutoObservable(this)
+  }
+
+  /** spec §4: logged in means a user with a non-zero id. */
+  get isLoggedIn() {
+    return !!this.user && this.user.id !== 0
+  }
+
+  get lifeData(): LifeData | undefined {
+    return local.get<LifeData>(LOCAL.lifeData)
+  }
+
+  /** A token for this app id that has not expired. */
+  hasValidLogin(appId: string, now = Date.now()) {
+    const life = this.lifeData
+    return !!this.token && !!life && life.appId === appId && life.expire > now
+  }
+
+  clearTokens() {
+    ;[LOCAL.token, LOCAL.refreshToken, LOCAL.wxToken, LOCAL.lifeData, LOCAL.isLogin, LOCAL.user].forEach((k) => local.remove(k))
+    this.token = null
+    this.user = null
+  }
+
+  /** Remembers where the patient was and leaves for WeChat / Alipay authorisation (spec §2, §8). */
+  async authorize(appId: string, scope: 'base' | 'userinfo', returnUrl = platform.currentUrl()) {
+    const trips = session.get<number[]>(SESSION.authAttempts)?.filter((t) => Date.now() - t < AUTH_TRIP_WINDOW_MS) ?? []
+    if (trips.length >= MAX_AUTH_TRIPS) {
+      toastError(MSG.authLoop)
+      return
+    }
+    session.set(SESSION.authAttempts, [...trips, Date.now()])
+    if (!returnUrl.startsWith('/pages/login/')) session.set(SESSION.redirectUrl, returnUrl)
+    const provider = platform.authProvider()
+    const fullScope: Scope = provider === 'wechat' ? (scope === 'base' ? 'snsapi_base' : 'snsapi_userinfo') : scope === 'base' ? 'auth_base' : 'auth_user'
+    const state = Math.random().toString(36).slice(2, 12)
+    session.set(SESSION.authState, state)
+    session.set(SESSION.authScope, fullScope)
+    session.set(SESSION.appId, appId)
+    const { url } = await auth.getAuthorizeUrl(provider, { appId, redirectUri: platform.authReturnUrl(), scope: fullScope, state })
+    platform.leaveTo(url)
+  }
+
+  /**
+   * The return from authorisation (`/pages/login/login`): checks the state, redeems the one-time code once,
+   * strips it from the address and answers where to go next.
+   */
+  async completeAuthorization(params: Record<string, string>): Promise<string> {
+    const code = params.code ?? params.auth_code
+    const expectedState = session.get<string>(SESSION.authState)
+    const appId = session.get<string>(SESSION.appId) ?? params.app_id ?? DEFAULT_APP_ID
+    platform.stripAuthParams()
+    if (!code) throw new Error('授权未返回授权码')
+    if (!expectedState || params.state !== expectedState) throw new Error('授权状态不一致，请重新进入')
+    session.remove(SESSION.authState)
+    const scope = session.get<Scope>(SESSION.authScope)
+    const signed: Session = params.auth_code
+      ? await auth.signInAlipay(code, appId)
+      : scope === 'snsapi_userinfo'
+        ? await auth.signInWechatUserInfo(code, appId)
+        : await auth.signInWechat(code, appId)
+    this.saveSession(signed)
+    session.remove(SESSION.authAttempts)
+    const target = session.get<string>(SESSION.redirectUrl) ?? '/pages/sys/index'
+    session.remove(SESSION.redirectUrl)
+    return target
+  }
+
+  saveSession(s: Session) {
+    local.set(LOCAL.token, s.token)
+    local.set(LOCAL.refreshToken, s.refreshToken)
+    local.set(LOCAL.lifeData, { appId: s.appId, expire: s.expireTime } satisfies LifeData)
+    local.set(LOCAL.appId, s.appId)
+    local.set(LOCAL.isLogin, true)
+    this.token = s.token
+  }
+
+  async loadUser() {
+    const user = await auth.getUserInfo()
+    runInAction(() => {
+      this.user = user
+    })
+    local.set(LOCAL.user, user)
+    local.set(LOCAL.roles, user.roles)
+    return user
+  }
+
+  async bind(mobile: string, code: string, sourceType: number) {
+    await auth.bindMobile(mobile, code, sourceType)
+    return this.loadUser()
+  }
+}

@@ -1,0 +1,62 @@
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+function utf8Bytes(s: string): number[] {
+  const out: number[] = []
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!
+    if (c < 0x80) out.push(c)
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63))
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63))
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63))
+  }
+  return out
+}
+
+/** UTF-8 base64 that also runs in the mini-programs (no btoa there); spec §9 sensitive-field encoding. */
+export function encodeBase64(s: string): string {
+  const b = utf8Bytes(s)
+  let out = ''
+  for (let i = 0; i < b.length; i += 3) {
+    const n = (b[i]! << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0)
+    out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]!
+    out += i + 1 < b.length ? ALPHABET[(n >> 6) & 63]! : '='
+    out += i + 2 < b.length ? ALPHABET[n & 63]! : '='
+  }
+  return out
+}
+
+export function decodeBase64(s: string): string {
+  const clean = s.replace(/[^A-Za-z0-9+/]/g, '')
+  const bytes: number[] = []
+  for (let i = 0; i < clean.length; i += 4) {
+    const n = [0, 1, 2, 3].reduce((acc, k) => (acc << 6) | Math.max(0, ALPHABET.indexOf(clean[i + k] ?? 'A')), 0)
+    bytes.push((n >> 16) & 255)
+    if (i + 2 < clean.length) bytes.push((n >> 8) & 255)
+    if (i + 3 < clean.length) bytes.push(n & 255)
+  }
+  let out = ''
+  for (let i = 0; i < bytes.length; ) {
+    const b0 = bytes[i++]!
+    let c = b0
+    if (b0 >= 0xf0) c = ((b0 & 7) << 18) | ((bytes[i++]! & 63) << 12) | ((bytes[i++]! & 63) << 6) | (bytes[i++]! & 63)
+    else if (b0 >= 0xe0) c = ((b0 & 15) << 12) | ((bytes[i++]! & 63) << 6) | (bytes[i++]! & 63)
+    else if (b0 >= 0xc0) c = ((b0 & 31) << 6) | (bytes[i++]! & 63)
+    out += String.fromCodePoint(c)
+  }
+  return out
+}
+
+/** spec §3: the fields converted automatically on every request and response. */
+export const SENSITIVE_FIELDS = ['doctorIdCard', 'idCard', 'patientIdCard', 'patientMedicalCardNo', 'hisMedCardNo', 'idCardNo', 'accompanyIdCard']
+
+export function mapSensitive<T>(value: T, fn: (s: string) => string): T {
+  if (Array.isArray(value)) return value.map((v) => mapSensitive(v, fn)) as T
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[k] = SENSITIVE_FIELDS.includes(k) && typeof v === 'string' && v !== '' ? fn(v) : mapSensitive(v, fn)
+    }
+    return out as T
+  }
+  return value
+}

@@ -1,0 +1,26 @@
+export interface Session {
+  token: string
+  refreshToken: string
+  /** ms since epoch when the access token expires (the lifeData expire stamp) */
+  expireTime: number
+  appId: string
+  userId: number
+}
+
+export interface UserInfo {
+  id: number
+  nickname: string
+  wechatAvatar: string
+  mobile: string
+  roles: string[]
+  appId: string
+  provider: 'wechat' | 'alipay'
+}
+
+export interface UserSig {
+  driver: 'tim' | 'local'
+  sdkAppId: number
+  imAccount: string
+  userSig: string
+  expire: number
+}
