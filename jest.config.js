@@ -12,7 +12,9 @@ module.exports = {
       displayName: 'page',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/test/page/**/*.test.ts?(x)'],
+      globals: { API_BASE: '', DEFAULT_APP_ID: 'wxdemo0000000000' },
       moduleNameMapper: {
+        '^@/platform$': '<rootDir>/src/platform/index.h5.ts',
         ...base.moduleNameMapper,
         '^@tarojs/taro$': '<rootDir>/test/page/doubles/taro.ts',
         '^@tarojs/components$': '<rootDir>/test/page/doubles/components.tsx',

@@ -2,16 +2,8 @@ import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
 import PageShell from '@/components/PageShell'
+import { ABOUT_TOPICS, APP_VERSION } from './topics'
 import './index.scss'
-
-/** spec §9: app version 1.0.0, version code 100. */
-export const APP_VERSION = { name: '1.0.0', code: 100 }
-
-export const ABOUT_TOPICS = [
-  { key: 'about', title: '关于我们' },
-  { key: 'userAgreement', title: '用户协议' },
-  { key: 'privacyPolicy', title: '隐私政策' },
-]
 
 /** More: about, agreements and the version. */
 export default function About() {

@@ -5,7 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
 import { getTextConfig, listHospitals } from '@/services/hospital'
-import { ABOUT_TOPICS } from './index'
+import { ABOUT_TOPICS } from './topics'
 import './index.scss'
 
 /**

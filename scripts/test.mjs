@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// `npm test`: everything CI runs, in order — type checks, unit and page tests (jest), server tests (node:test,
+// on PGlite and, when TEST_DATABASE_URL is set, on that PostgreSQL server), the WeChat and Alipay builds,
+// the H5 build and the browser tests (Playwright + Debian Chromium at 390x844).
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '..')
+const totals = { passed: 0, failed: 0 }
+const started = Date.now()
+
+function ensureBrowser() {
+  const font = () => spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).stdout?.trim()
+  if (existsSync('/usr/bin/chromium') && font()) return
+  if (process.getuid?.() !== 0) {
+    console.error('Browser tests need Debian Chromium and a Chinese font: sudo apt-get update && sudo apt-get install -y chromium fonts-wqy-microhei')
+    process.exit(1)
+  }
+  console.log('Installing Chromium and a Chinese font from Debian packages...')
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium', 'fonts-wqy-microhei']]) {
+    const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    if (r.status !== 0) process.exit(r.status ?? 1)
+  }
+}
+
+/** Runs a step, echoing its output; counts node:test's `# pass N` / `# fail N` lines. */
+function run(title, cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const t0 = Date.now()
+    console.log(`\n=== ${title}`)
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    let buffer = ''
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk)
+      buffer += chunk
+    })
+    child.on('exit', (code) => {
+      for (const [, kind, n] of buffer.matchAll(/^# (pass|fail) (\d+)$/gm)) totals[kind === 'pass' ? 'passed' : 'failed'] += Number(n)
+      console.log(`=== ${title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+      if (code !== 0) {
+        console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`)
+        process.exit(code ?? 1)
+      }
+      resolve()
+    })
+  })
+}
+
+async function jest() {
+  const out = join(mkdtempSync(join(tmpdir(), 'jest-')), 'result.json')
+  await run('unit and page tests (jest)', 'npx', ['jest', '--json', `--outputFile=${out}`])
+  const result = JSON.parse(readFileSync(out, 'utf8'))
+  totals.passed += result.numPassedTests
+  totals.failed += result.numFailedTests
+}
+
+const serverTests = readdirSync(join(root, 'test/server')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/server/${f}`)
+const e2eTests = readdirSync(join(root, 'test/e2e')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/${f}`)
+const nodeTest = (files, extra = []) => ['--import', 'tsx', '--test', '--test-reporter=tap', ...extra, ...files]
+
+ensureBrowser()
+await run('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
+await run('type check (server)', 'npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json'])
+await jest()
+await run('server tests on PGlite', process.execPath, nodeTest(serverTests))
+if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, nodeTest(serverTests))
+await run('WeChat mini-program build', 'npx', ['taro', 'build', '--type', 'weapp'])
+await run('Alipay mini-program build', 'npx', ['taro', 'build', '--type', 'alipay'])
+await run('H5 build', 'npx', ['taro', 'build', '--type', 'h5'])
+await run('browser tests (Chromium 390x844)', process.execPath, nodeTest(e2eTests, ['--test-concurrency=1']))
+console.log(`\nAll steps passed in ${((Date.now() - started) / 60000).toFixed(1)} min.`)
+console.log(`${totals.passed} passed, ${totals.failed} failed`)

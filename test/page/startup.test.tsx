@@ -1,0 +1,132 @@
+import { render, screen } from '@testing-library/react'
+import { calls, testing } from '../page/doubles/taro'
+import platform from '../../src/platform/index.h5'
+import { RootStore, rootStore } from '../../src/stores/RootStore'
+import { LOCAL, SESSION, local, session } from '../../src/services/storage'
+import TabBar from '../../src/components/TabBar'
+
+const hospitals: Record<string, { isInternet: boolean; isPalm: boolean }> = {
+  '10392': { isInternet: true, isPalm: true },
+  '10388': { isInternet: false, isPalm: true },
+  '10412': { isInternet: true, isPalm: false },
+}
+
+/** The real server's answers for the calls startup makes, reduced to what the rules read. */
+function serve(userId: number) {
+  testing.answer(({ url, data }) => {
+    const ok = (d: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: d } })
+    const q = (data ?? {}) as Record<string, string>
+    if (url.startsWith('/dld-auth/oauth/')) return ok({ url: `/sandbox/wechat/authorize?scope=${q.scope}&state=${q.state}` })
+    if (url === '/dld-hospital/userinfo') return ok({ id: userId, nickname: '张三', wechatAvatar: '', mobile: '', roles: [], appId: q.appId, provider: 'wechat' })
+    if (url === '/dld-hospital/hospital/getByAppId') {
+      const code = q.hospitalCode ?? (q.appId === 'wx10388demo00000' ? '10388' : null)
+      return ok(code ? { id: 1, hospitalCode: code, hospitalName: `医院${code}`, configDto: hospitals[code] } : null)
+    }
+    if (url === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, banners: [], menus: [] })
+    if (url === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: q.imAccount, userSig: 's', expire: 1 })
+    return { statusCode: 404, data: '' }
+  })
+}
+
+function signedIn(appId: string, expire = Date.now() + 3_600_000) {
+  local.set(LOCAL.token, 'tok')
+  local.set(LOCAL.lifeData, { appId, expire })
+}
+
+let leaveTo: jest.SpyInstance
+beforeEach(() => {
+  testing.reset()
+  window.sessionStorage.clear()
+  leaveTo = jest.spyOn(platform, 'leaveTo').mockImplementation(() => undefined)
+})
+afterEach(() => leaveTo.mockRestore())
+
+describe('startup (spec §2)', () => {
+  test('without a login it remembers the page and leaves for authorisation with the base scope', async () => {
+    serve(0)
+    const root = new RootStore()
+    await expect(root.startup({ appId: 'wx10392demo00000' })).resolves.toBe('redirecting')
+    expect(leaveTo).toHaveBeenCalledWith(expect.stringContaining('scope=snsapi_base'))
+    expect(session.get(SESSION.redirectUrl)).toBe('/')
+  })
+
+  test('an expired login or another app id authorises again', async () => {
+    serve(5)
+    signedIn('wx10392demo00000', Date.now() - 1)
+    expect(await new RootStore().startup({ appId: 'wx10392demo00000' })).toBe('redirecting')
+    signedIn('wx10392demo00000')
+    expect(await new RootStore().startup({ appId: 'wx10388demo00000' })).toBe('redirecting')
+    expect(leaveTo).toHaveBeenCalledTimes(2)
+  })
+
+  test('a valid login loads the user and the hospital, and the role picks the tab bar (index reset to 0)', async () => {
+    serve(5)
+    signedIn('wx10388demo00000')
+    local.set(LOCAL.tabBarIndex, 1)
+    const root = new RootStore()
+    expect(await root.startup({ appId: 'wx10388demo00000' })).toBe('ready')
+    expect(root.user.user?.id).toBe(5)
+    expect(root.hospital.role).toBe('palm')
+    expect(root.hospital.tabBar.map((t) => t.text)).toEqual(['首页', '我的'])
+    expect(root.hospital.tabBarIndex).toBe(0)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(root.chat.userID).toBe('0_5') // the chat signature of IM account 0_ + user id
+  })
+
+  test('the default app id without a cached hospital is main mode with the merged tab bar', async () => {
+    serve(5)
+    signedIn('wxdemo0000000000')
+    const root = new RootStore()
+    await root.startup({})
+    expect(root.hospital.main).toBe(true)
+    expect(root.hospital.tabBar.map((t) => t.text)).toEqual(['首页', '我的问诊', '健康知识', '我的'])
+  })
+
+  test('a changed hospital parameter clears the tokens and authorises again', async () => {
+    serve(5)
+    signedIn('wxdemo0000000000')
+    local.set(LOCAL.cachedHospital, '10392')
+    const root = new RootStore()
+    expect(await root.startup({ hospitalCode: '10412' })).toBe('redirecting')
+    expect(local.get(LOCAL.token)).toBeUndefined()
+    expect(local.get(LOCAL.cachedHospital)).toBe('10412')
+  })
+
+  test('more than three trips to authorisation in a minute stop with a message instead of looping', async () => {
+    serve(0)
+    for (let i = 0; i < 4; i++) await new RootStore().startup({ appId: 'wx10392demo00000' })
+    expect(leaveTo).toHaveBeenCalledTimes(3)
+    expect(calls.toasts.map((t) => t.title)).toContain('授权未完成，请稍后重试')
+  })
+})
+
+describe('login gate (spec §4)', () => {
+  test('a protected page sends an unbound visitor to the bind page with its sourceType, remembering the page', async () => {
+    serve(0)
+    signedIn('wx10392demo00000')
+    const root = new RootStore()
+    expect(await root.enterPage('/pages/editUser/index', { appId: 'wx10392demo00000' })).toBe('redirecting')
+    expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/login/index?sourceType=8' }])
+    expect(root.takeRedirect()).toBe('/pages/editUser/index')
+  })
+
+  test('open pages and bound users pass', async () => {
+    serve(0)
+    signedIn('wx10392demo00000')
+    expect(await new RootStore().enterPage('/pages/sys/knowledge/index', {})).toBe('ready')
+    serve(9)
+    expect(await new RootStore().enterPage('/pages/editUser/index', {})).toBe('ready')
+    expect(calls.navigations).toHaveLength(0)
+  })
+})
+
+describe('tab bar', () => {
+  test('shows the role’s tabs and the unread count on 我的问诊', () => {
+    rootStore.hospital.setRole('internet')
+    rootStore.chat.conversationList = [{ unreadCount: 2 }, { unreadCount: 3 }] as never
+    testing.setRouter('/h5/pages/sys/internet/index')
+    render(<TabBar />)
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['首页', '5我的问诊', '健康知识', '我的'])
+    expect(screen.getAllByRole('tab')[0]!.getAttribute('aria-selected')).toBe('true')
+  })
+})
