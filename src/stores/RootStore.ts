@@ -40,7 +40,11 @@ export class RootStore {
    * the hospital and its home-page config load, and the chat signature is requested.
    */
   startup(query: Record<string, string | undefined>): Promise<StartupResult> {
-    if (this.started) return Promise.resolve('ready')
+    // a different hospital parameter (e.g. chosen from the hospital list, which relaunches in the same page load)
+    // restarts for that hospital: its code is cached, the tokens cleared and authorisation redone (spec §2)
+    const hospitalChanged = !!query.hospitalCode && query.hospitalCode !== this.hospital.cachedHospitalCode
+    if (this.started && !hospitalChanged) return Promise.resolve('ready')
+    this.started = false
     this.starting ??= this.runStartup(query).finally(() => {
       this.starting = null
     })

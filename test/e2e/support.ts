@@ -1,0 +1,246 @@
+/**
+ * Browser-test support: the real server (a child process on a fresh data directory, serving dist/h5 at /h5/),
+ * Debian Chromium driven by playwright-core, and the few patient gestures several journeys share.
+ *
+ * One browser context is one phone, and therefore one sandbox WeChat user (the sandbox knows the browser by a cookie).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import assert from 'node:assert/strict'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core'
+
+export const ROOT = resolve(__dirname, '..', '..')
+export const H5_DIR = join(ROOT, 'dist', 'h5')
+export const SHOT_DIR = join(ROOT, 'test-results', 'e2e')
+
+/** Explicit waits never exceed this. */
+export const WAIT_MS = 20_000
+/** First start creates the embedded database and seeds it. */
+const SERVER_START_MS = 60_000
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+let child: ChildProcess | null = null
+let dataDir: string | null = null
+let browser: Browser | null = null
+const contexts = new Set<BrowserContext>()
+export let baseUrl = ''
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer()
+    srv.unref()
+    srv.on('error', rej)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => res(port))
+    })
+  })
+}
+
+const killChild = () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+}
+/** Interrupted (Ctrl-C, or the test runner giving up): the server goes too. */
+const killChildAndExit = (signal: NodeJS.Signals) => {
+  killChild()
+  process.exit(signal === 'SIGINT' ? 130 : 143)
+}
+
+/** Starts `node --import tsx server/src/server.ts` on a fresh data directory and waits until it answers. */
+export async function startServer(): Promise<string> {
+  assert.ok(existsSync(join(H5_DIR, 'index.html')), 'dist/h5 is missing: run `npx taro build --type h5` first')
+  const port = await freePort()
+  dataDir = mkdtempSync(join(tmpdir(), 'hospital-h5-e2e-'))
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', H5_DIR },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child = proc
+  process.once('exit', killChild)
+  process.once('SIGINT', killChildAndExit)
+  process.once('SIGTERM', killChildAndExit)
+  let output = ''
+  proc.stdout?.on('data', (c) => (output += c))
+  proc.stderr?.on('data', (c) => (output += c))
+  baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + SERVER_START_MS
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${output}`)
+    try {
+      const res = await fetch(`${baseUrl}/dld-hospital/hospital/list`, { signal: AbortSignal.timeout(2000) })
+      if (res.ok) return baseUrl
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  await stopServer()
+  throw new Error(`server did not answer within ${SERVER_START_MS / 1000} s:\n${output}`)
+}
+
+/** Stops the server child (SIGTERM, then SIGKILL) and removes its data directory. */
+export async function stopServer(): Promise<void> {
+  const proc = child
+  child = null
+  if (proc && proc.exitCode === null && proc.signalCode === null) {
+    const exited = new Promise<void>((r) => proc.once('exit', () => r()))
+    proc.kill('SIGTERM')
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(timer)
+  }
+  process.removeListener('exit', killChild)
+  process.removeListener('SIGINT', killChildAndExit)
+  process.removeListener('SIGTERM', killChildAndExit)
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  dataDir = null
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  return browser
+}
+
+export async function closeBrowser(): Promise<void> {
+  for (const ctx of contexts) await ctx.close().catch(() => undefined)
+  contexts.clear()
+  await browser?.close()
+  browser = null
+}
+
+/** Server and browser for one test file: call in `before`, and `teardown` in `after`. */
+export async function setup(): Promise<void> {
+  await startServer()
+  try {
+    await launchBrowser()
+  } catch (e) {
+    await stopServer()
+    throw e
+  }
+}
+
+export async function teardown(): Promise<void> {
+  try {
+    await closeBrowser()
+  } finally {
+    await stopServer()
+  }
+}
+
+export interface Phone {
+  page: Page
+  context: BrowserContext
+  /** Every request the page made, in order (sandbox authorisation trips included). */
+  requests: Request[]
+  /** How many times the phone went to the sandbox WeChat authorisation page so far. */
+  authorizeTrips(): number
+}
+
+/** A new phone: its own browser context (cookies, storage), 390x844, zh-CN. */
+export async function newPhone(): Promise<Phone> {
+  assert.ok(browser, 'launchBrowser() first')
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, locale: 'zh-CN', deviceScaleFactor: 1 })
+  contexts.add(context)
+  context.setDefaultTimeout(WAIT_MS)
+  context.setDefaultNavigationTimeout(WAIT_MS)
+  const page = await context.newPage()
+  const requests: Request[] = []
+  page.on('request', (r) => requests.push(r))
+  return {
+    page,
+    context,
+    requests,
+    authorizeTrips: () => requests.filter((r) => r.method() === 'GET' && new URL(r.url()).pathname === '/sandbox/wechat/authorize').length,
+  }
+}
+
+/** Saves a full-page screenshot to test-results/e2e/<name>.png. */
+export async function shot(page: Page, name: string): Promise<string> {
+  mkdirSync(SHOT_DIR, { recursive: true })
+  const path = join(SHOT_DIR, `${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+/** The path (and query) of the page's address, e.g. `/h5/pages/sys/user/index`. */
+export const pathOf = (page: Page) => new URL(page.url()).pathname
+
+/** Waits until the address has this path (and, optionally, a query that passes `query`). */
+export async function waitForPath(page: Page, path: string, query?: (q: URLSearchParams) => boolean, timeout = WAIT_MS) {
+  await page.waitForURL((u) => u.pathname === path && (!query || query(u.searchParams)), { timeout })
+}
+
+/**
+ * The visible matches of a locator. Taro's H5 router keeps the pages below the current one in the DOM (hidden),
+ * so every look at the screen goes through this.
+ */
+export const visible = (locator: Locator) => locator.filter({ visible: true })
+
+/** Waits until a visible element holds this text (exactly, for a string). */
+export async function seeText(page: Page, text: string | RegExp, timeout = WAIT_MS) {
+  await visible(page.getByText(text, { exact: typeof text === 'string' ? true : undefined })).first().waitFor({ state: 'visible', timeout })
+}
+
+/** Waits until a visible element matching `selector` holds this text. */
+export async function see(page: Page, selector: string, hasText: string | RegExp, timeout = WAIT_MS) {
+  await visible(page.locator(selector, { hasText })).first().waitFor({ state: 'visible', timeout })
+}
+
+/** How many visible elements hold this text. */
+export const countVisibleText = (page: Page, text: string | RegExp) => visible(page.getByText(text)).count()
+
+/** The labels of the bottom tab bar of the current page, in order. */
+export async function tabLabels(page: Page): Promise<string[]> {
+  const bar = visible(page.locator('.tab-bar')).first()
+  await bar.waitFor({ state: 'visible', timeout: WAIT_MS })
+  return (await bar.locator('.tab-bar__text').allInnerTexts()).map((t) => t.trim())
+}
+
+/** Taps a NutUI Button by its text: the `taro-button-core` element takes the pointer events. */
+export async function tapButton(page: Page, text: string) {
+  await visible(page.locator('taro-button-core', { hasText: text })).first().click()
+}
+
+/** The mobile as the app shows it: first 3, four stars, last 4. */
+export const masked = (mobile: string) => `${mobile.slice(0, 3)}****${mobile.slice(-4)}`
+
+let mobileSeq = 0
+/** A mobile number no other journey of this run uses. */
+export const uniqueMobile = () => `139${String(process.pid % 10_000).padStart(4, '0')}${String(++mobileSeq).padStart(4, '0')}`
+
+/**
+ * On the bind page (/pages/login/index): types the mobile, asks for a code, reads `devCode` from the
+ * POST /dld-auth/token/smsBindCode answer (NODE_ENV=test), types it and taps 绑定并登录.
+ */
+export async function bindMobile(page: Page, mobile: string): Promise<void> {
+  await waitForPath(page, '/h5/pages/login/index')
+  const mobileInput = visible(page.getByPlaceholder('请输入手机号')).first()
+  await mobileInput.waitFor({ state: 'visible', timeout: WAIT_MS })
+  await mobileInput.click()
+  await mobileInput.pressSequentially(mobile)
+  const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dld-auth/token/smsBindCode', {
+    timeout: WAIT_MS,
+  })
+  await visible(page.getByText('获取验证码', { exact: true })).first().click()
+  const body = (await (await answer).json()) as { code: number; msg: string; data: { devCode?: string } | null }
+  assert.equal(body.code, 200, `smsBindCode answered ${body.code} ${body.msg}`)
+  const devCode = body.data?.devCode
+  assert.match(devCode ?? '', /^\d{6}$/, 'the test server answers the bind code as devCode')
+  const codeInput = visible(page.getByPlaceholder('请输入验证码')).first()
+  await codeInput.click()
+  await codeInput.pressSequentially(devCode!)
+  await tapButton(page, '绑定并登录')
+}
