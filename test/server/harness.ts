@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -52,7 +52,9 @@ export interface TestApp {
  * A seeded app on its own database: a PGlite copy of the migrated template, or a fresh database on the
  * PostgreSQL server when TEST_DATABASE_URL is set (the only place a race can show, stack notes).
  */
-export async function startTestApp(opts: { config?: Partial<Config>; providers?: Partial<Providers> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { config?: Partial<Config>; providers?: Partial<Providers>; logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'hospital-h5-'))
   const config = loadConfig(
     { NODE_ENV: 'test', DATA_DIR: dir },
@@ -77,12 +79,12 @@ export async function startTestApp(opts: { config?: Partial<Config>; providers?:
       await c.end()
     }
   } else {
-    const pglite = await PGlite.create({ loadDataDir: new Blob([await pgliteTemplate()]) })
+    const pglite = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(await pgliteTemplate())]) })
     const inner = await openDatabase({ url: null, dataDir: dir, pglite })
     database = { ...inner, close: async () => pglite.close() }
   }
   await seedIfEmpty(database.db, new FieldCipher(config.dataKey))
-  const app = await buildApp(config, database, opts.providers)
+  const app = await buildApp(config, database, opts.providers, opts.logStream)
   await app.ready()
   return {
     app,
@@ -92,6 +94,7 @@ export async function startTestApp(opts: { config?: Partial<Config>; providers?:
       await app.close()
       await database.close()
       if (dropDb) await dropDb()
+      rmSync(dir, { recursive: true, force: true })
     },
   }
 }
@@ -106,11 +109,19 @@ export function envelopeOf<T = any>(res: LightMyRequestResponse): Envelope<T> {
   return res.json() as Envelope<T>
 }
 
+/**
+ * A client address of its own: sign-in and SMS calls are rate-limited per address, and each simulated
+ * visitor is a different phone. Tests of the limits pass one address on purpose.
+ */
+export const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 254) + 1).join('.')}`
+
 /** Walks the sandbox authorisation like a browser: authorize → redirect with code → wxH5. Returns the session. */
-export async function signInWechat(app: FastifyInstance, opts: { appId?: string; browser?: string } = {}) {
+export async function signInWechat(app: FastifyInstance, opts: { appId?: string; browser?: string; ip?: string } = {}) {
   const appId = opts.appId ?? DEMO.both.appId
   const browser = opts.browser ?? randomBytes(16).toString('base64url')
+  const ip = opts.ip ?? randomIp()
   const res = await app.inject({
+    remoteAddress: ip,
     method: 'GET',
     url: '/sandbox/wechat/authorize',
     query: { appid: appId, redirect_uri: 'http://localhost/h5/pages/login/login', scope: 'snsapi_base', state: 's1' },
@@ -118,18 +129,29 @@ export async function signInWechat(app: FastifyInstance, opts: { appId?: string;
   })
   const location = new URL(String(res.headers.location))
   const code = location.searchParams.get('code')!
-  const login = await app.inject({ method: 'POST', url: '/dld-auth/token/wxH5', payload: { code, appId } })
-  const data = envelopeOf<{ token: string; refreshToken: string; userId: number; expireTime: number }>(login).data
-  return { ...data, browser, appId, code }
+  const login = await app.inject({ remoteAddress: ip, method: 'POST', url: '/dld-auth/token/wxH5', payload: { code, appId } })
+  const env = envelopeOf<{ token: string; refreshToken: string; userId: number; expireTime: number }>(login)
+  if (env.code !== 200) throw new Error(`signInWechat: sign-in failed: ${JSON.stringify(env)}`)
+  const data = env.data
+  return { ...data, browser, appId, code, ip, headers: { authorization: `Bearer ${data.token}` } }
 }
 
 /** Signs in and binds a mobile through the SMS code, giving a user with a non-zero id. */
 export async function signInUser(app: FastifyInstance, mobile = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`) {
   const s = await signInWechat(app)
-  const auth = { authorization: `Bearer ${s.token}` }
-  const sms = envelopeOf<{ devCode: string }>(await app.inject({ method: 'POST', url: '/dld-auth/token/smsBindCode', headers: auth, payload: { mobile } }))
-  const bind = envelopeOf<{ userId: number }>(
-    await app.inject({ method: 'POST', url: '/dld-hospital/bind', headers: auth, payload: { mobile, code: sms.data.devCode, sourceType: 8 } }),
+  const auth = s.headers
+  const sms = envelopeOf<{ devCode: string }>(
+    await app.inject({ remoteAddress: s.ip, method: 'POST', url: '/dld-auth/token/smsBindCode', headers: auth, payload: { mobile } }),
   )
+  const bind = envelopeOf<{ userId: number }>(
+    await app.inject({
+      remoteAddress: s.ip,
+      method: 'POST',
+      url: '/dld-hospital/bind',
+      headers: auth,
+      payload: { mobile, code: sms.data.devCode, sourceType: 8 },
+    }),
+  )
+  if (!bind.data?.userId) throw new Error(`signInUser: bind failed: ${JSON.stringify(bind)}`)
   return { ...s, userId: bind.data.userId, mobile, headers: auth }
 }

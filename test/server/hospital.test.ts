@@ -1,0 +1,432 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { consultations, hospitals } from '../../server/src/db/schema'
+import { startTestApp, signInWechat, signInUser, envelopeOf, DEMO, type TestApp } from './harness'
+
+let t: TestApp
+before(async () => {
+  t = await startTestApp()
+})
+after(() => t.close())
+
+const get = (url: string, query?: Record<string, string>, headers?: Record<string, string>) =>
+  t.app.inject({ method: 'GET', url, query, headers }).then((r) => envelopeOf(r))
+
+interface HospitalDto {
+  id: number
+  hospitalCode: string
+  hospitalName: string
+  brandId: number | null
+  appId: string | null
+  configDto: { isInternet: boolean; isPalm: boolean }
+}
+interface Menu {
+  name: string
+  url: string
+  role: 'palm' | 'internet' | 'all'
+}
+
+async function hospitalByCode(code: string) {
+  const list = (await get('/dld-hospital/hospital/list')).data as HospitalDto[]
+  const h = list.find((x) => x.hospitalCode === code)
+  assert.ok(h, code)
+  return h
+}
+
+const WRONG_ID = ['abc', '0', '-1', '1.5']
+
+describe('GET /dld-hospital/hospital/list', () => {
+  it('rejects a keyword over 50 characters', async () => {
+    const env = await get('/dld-hospital/hospital/list', { keyword: '医'.repeat(51) })
+    assert.equal(env.code, 400)
+    assert.match(env.msg, /^参数错误/)
+  })
+
+  it('lists the three demo hospitals with their service families', async () => {
+    const env = await get('/dld-hospital/hospital/list')
+    assert.equal(env.code, 200)
+    const list = env.data as HospitalDto[]
+    assert.deepEqual(
+      list.map((h) => [h.hospitalCode, h.configDto]),
+      [
+        ['10392', { isInternet: true, isPalm: true }],
+        ['10388', { isInternet: false, isPalm: true }],
+        ['10412', { isInternet: true, isPalm: false }],
+      ],
+    )
+    assert.equal(list[0]!.hospitalName, '示范市第一人民医院')
+    assert.equal(list[0]!.appId, DEMO.both.appId)
+  })
+
+  it('filters by part of the name or by the exact code', async () => {
+    const byName = (await get('/dld-hospital/hospital/list', { keyword: '中医' })).data as HospitalDto[]
+    assert.deepEqual(
+      byName.map((h) => h.hospitalCode),
+      ['10388'],
+    )
+    const byCode = (await get('/dld-hospital/hospital/list', { keyword: '10412' })).data as HospitalDto[]
+    assert.deepEqual(
+      byCode.map((h) => h.hospitalCode),
+      ['10412'],
+    )
+    const shared = (await get('/dld-hospital/hospital/list', { keyword: '示范市' })).data as HospitalDto[]
+    assert.deepEqual(
+      shared.map((h) => h.hospitalCode),
+      ['10392', '10388'],
+    )
+    assert.deepEqual((await get('/dld-hospital/hospital/list', { keyword: '不存在的医院' })).data, [])
+    // a blank keyword is no filter
+    assert.equal(((await get('/dld-hospital/hospital/list', { keyword: '  ' })).data as HospitalDto[]).length, 3)
+  })
+})
+
+describe('GET /dld-hospital/common/hospitalList/:id', () => {
+  it('rejects an id that is not a positive integer', async () => {
+    for (const id of WRONG_ID) {
+      const env = await get(`/dld-hospital/common/hospitalList/${id}`)
+      assert.equal(env.code, 400, id)
+      assert.match(env.msg, /^参数错误/)
+    }
+  })
+
+  it('lists the hospitals of brand 1; an unknown brand has none', async () => {
+    const env = await get('/dld-hospital/common/hospitalList/1')
+    assert.equal(env.code, 200)
+    assert.deepEqual(
+      (env.data as HospitalDto[]).map((h) => [h.hospitalCode, h.brandId]),
+      [
+        ['10392', 1],
+        ['10388', 1],
+        ['10412', 1],
+      ],
+    )
+    assert.deepEqual((await get('/dld-hospital/common/hospitalList/99')).data, [])
+  })
+})
+
+describe('GET /dld-hospital/hospital/getByAppId', () => {
+  it('requires an app id', async () => {
+    const env = await get('/dld-hospital/hospital/getByAppId')
+    assert.equal(env.code, 400)
+    assert.match(env.msg, /^参数错误/)
+  })
+
+  it('finds the hospital of its own official account', async () => {
+    const env = await get('/dld-hospital/hospital/getByAppId', { appId: DEMO.palm.appId })
+    assert.equal(env.code, 200)
+    assert.equal(env.data.hospitalCode, '10388')
+    assert.equal(env.data.appId, DEMO.palm.appId)
+  })
+
+  it('answers null for the platform’s shared account (main mode)', async () => {
+    const env = await get('/dld-hospital/hospital/getByAppId', { appId: DEMO.defaultAppId })
+    assert.equal(env.code, 200)
+    assert.equal(env.data, null)
+  })
+
+  it('prefers hospitalCode, and answers 404 for an unknown one', async () => {
+    const env = await get('/dld-hospital/hospital/getByAppId', { appId: DEMO.defaultAppId, hospitalCode: '10412' })
+    assert.equal(env.code, 200)
+    assert.equal(env.data.hospitalCode, '10412')
+    assert.deepEqual(env.data.configDto, { isInternet: true, isPalm: false })
+    const unknown = await get('/dld-hospital/hospital/getByAppId', { appId: DEMO.both.appId, hospitalCode: '99999' })
+    assert.equal(unknown.code, 404)
+    assert.equal(unknown.msg, '医院不存在')
+    assert.equal(unknown.data, null)
+  })
+})
+
+describe('GET /dld-hospital/common/homePageConfig', () => {
+  it('answers 404 for an unknown hospital', async () => {
+    const env = await get('/dld-hospital/common/homePageConfig', { hospitalCode: '99999' })
+    assert.equal(env.code, 404)
+  })
+
+  it('without a hospital, answers the platform’s own page with the hospital picker', async () => {
+    const env = await get('/dld-hospital/common/homePageConfig')
+    assert.equal(env.code, 200)
+    assert.equal(env.data.main, true)
+    assert.equal(env.data.hospital, null)
+    assert.ok((env.data.menus as Menu[]).some((m) => m.url === '/pages/hospital/index'))
+    assert.ok(env.data.banners.length > 0)
+  })
+
+  it('a palm-only hospital shows palm (and shared) entries only', async () => {
+    const env = await get('/dld-hospital/common/homePageConfig', { hospitalCode: DEMO.palm.code })
+    assert.equal(env.data.main, false)
+    assert.equal(env.data.hospital.hospitalCode, '10388')
+    const menus = env.data.menus as Menu[]
+    assert.ok(menus.length > 0)
+    assert.ok(menus.every((m) => m.role === 'palm' || m.role === 'all'))
+    assert.ok(menus.some((m) => m.url === '/palm/register/index'))
+    assert.equal(typeof env.data.notice, 'string')
+  })
+
+  it('an internet-only hospital shows internet entries only', async () => {
+    const env = await get('/dld-hospital/common/homePageConfig', { hospitalCode: DEMO.internet.code })
+    const menus = env.data.menus as Menu[]
+    assert.ok(menus.length > 0)
+    assert.ok(menus.every((m) => m.role === 'internet'))
+  })
+})
+
+describe('GET /dld-hospital/common/menuConfig/:id', () => {
+  it('rejects a malformed id and answers 404 for an unknown hospital', async () => {
+    assert.equal((await get('/dld-hospital/common/menuConfig/abc')).code, 400)
+    const env = await get('/dld-hospital/common/menuConfig/99999')
+    assert.equal(env.code, 404)
+    assert.equal(env.msg, '医院不存在')
+  })
+
+  it('lists both families for the hospital that has both', async () => {
+    const h = await hospitalByCode(DEMO.both.code)
+    const env = await get(`/dld-hospital/common/menuConfig/${h.id}`)
+    assert.equal(env.code, 200)
+    const roles = new Set((env.data as Menu[]).map((m) => m.role))
+    assert.deepEqual([...roles].sort(), ['all', 'internet', 'palm'])
+  })
+})
+
+describe('GET /dld-hospital/common/textConfig/:id', () => {
+  it('rejects a malformed id and answers 404 for an unknown hospital', async () => {
+    assert.equal((await get('/dld-hospital/common/textConfig/abc')).code, 400)
+    assert.equal((await get('/dld-hospital/common/textConfig/99999')).code, 404)
+  })
+
+  it('answers the hospital’s texts by key', async () => {
+    const h = await hospitalByCode(DEMO.palm.code)
+    const env = await get(`/dld-hospital/common/textConfig/${h.id}`)
+    assert.equal(env.code, 200)
+    assert.match(env.data.registerNotice, /示范市中医院/)
+    assert.equal(typeof env.data.privacyPolicy, 'string')
+  })
+})
+
+describe('GET /dld-hospital/brand/list', () => {
+  it('lists the demo brand with its three hospitals', async () => {
+    const env = await get('/dld-hospital/brand/list')
+    assert.equal(env.code, 200)
+    assert.equal(env.data.length, 1)
+    assert.equal(env.data[0].id, 1)
+    assert.equal(env.data[0].name, '示范医疗集团')
+    assert.equal(env.data[0].hospitalCount, 3)
+  })
+})
+
+describe('GET /dld-hospital/brand/dept/:id', () => {
+  it('rejects a malformed id', async () => {
+    assert.equal((await get('/dld-hospital/brand/dept/abc')).code, 400)
+  })
+
+  it('lists only featured departments across the brand’s hospitals; an unknown brand has none', async () => {
+    const env = await get('/dld-hospital/brand/dept/1')
+    assert.equal(env.code, 200)
+    const depts = env.data as { deptName: string; hospitalCode: string }[]
+    assert.equal(depts.length, 9)
+    assert.deepEqual([...new Set(depts.map((d) => d.deptName))].sort(), ['儿科', '呼吸与危重症医学科', '心血管内科'].sort())
+    assert.deepEqual([...new Set(depts.map((d) => d.hospitalCode))].sort(), ['10388', '10392', '10412'])
+    assert.deepEqual((await get('/dld-hospital/brand/dept/99')).data, [])
+  })
+})
+
+describe('GET /dld-hospital/brand/hospitalInfo', () => {
+  it('requires a hospital code and answers 404 for an unknown one', async () => {
+    assert.equal((await get('/dld-hospital/brand/hospitalInfo')).code, 400)
+    assert.equal((await get('/dld-hospital/brand/hospitalInfo', { hospitalCode: '99999' })).code, 404)
+  })
+
+  it('answers the hospital with its brand', async () => {
+    const env = await get('/dld-hospital/brand/hospitalInfo', { hospitalCode: DEMO.internet.code })
+    assert.equal(env.code, 200)
+    assert.equal(env.data.hospital.hospitalCode, '10412')
+    assert.equal(env.data.brand.id, 1)
+    assert.equal(env.data.brand.name, '示范医疗集团')
+  })
+})
+
+describe('GET /dld-hospital/userinfo', () => {
+  it('answers 401 without a token', async () => {
+    const env = await get('/dld-hospital/userinfo')
+    assert.equal(env.code, 401)
+    assert.equal(env.data, null)
+  })
+
+  it('answers id 0 for an identity not bound to a mobile', async () => {
+    const s = await signInWechat(t.app, { appId: DEMO.palm.appId })
+    const env = await get('/dld-hospital/userinfo', undefined, s.headers)
+    assert.equal(env.code, 200)
+    assert.equal(env.data.id, 0)
+    assert.equal(env.data.mobile, '')
+    assert.deepEqual(env.data.roles, [])
+    assert.equal(env.data.appId, DEMO.palm.appId)
+    assert.equal(env.data.provider, 'wechat')
+  })
+
+  it('answers the user id and the masked mobile once bound', async () => {
+    const u = await signInUser(t.app, '13912345678')
+    const env = await get('/dld-hospital/userinfo', undefined, u.headers)
+    assert.equal(env.code, 200)
+    assert.equal(env.data.id, u.userId)
+    assert.equal(env.data.mobile, '139****5678')
+    assert.doesNotMatch(JSON.stringify(env), /13912345678/)
+  })
+})
+
+describe('PUT /dld-hospital/userinfo', () => {
+  const put = (payload: unknown, headers?: Record<string, string>) =>
+    t.app.inject({ method: 'PUT', url: '/dld-hospital/userinfo', payload: payload as object, headers }).then((r) => envelopeOf(r))
+
+  it('answers 401 without a token', async () => {
+    assert.equal((await put({ nickname: '新名字' })).code, 401)
+  })
+
+  it('answers 403 to an identity without a bound mobile', async () => {
+    const s = await signInWechat(t.app)
+    const env = await put({ nickname: '新名字' }, s.headers)
+    assert.equal(env.code, 403)
+    assert.equal(env.msg, '请先绑定手机号')
+  })
+
+  it('rejects an empty nickname and an avatar that is neither an upload nor https', async () => {
+    const u = await signInUser(t.app)
+    const blank = await put({ nickname: '   ' }, u.headers)
+    assert.equal(blank.code, 400)
+    assert.match(blank.msg, /请输入昵称/)
+    assert.equal((await put({ nickname: '名'.repeat(21) }, u.headers)).code, 400)
+    for (const avatar of ['http://example.com/a.png', 'javascript:alert(1)', '/dld-file/files/../../etc/passwd', '/dld-file/files/short.png']) {
+      const env = await put({ nickname: '小王', avatar }, u.headers)
+      assert.equal(env.code, 400, avatar)
+      assert.match(env.msg, /头像地址不正确/)
+    }
+    assert.equal((await get('/dld-hospital/userinfo', undefined, u.headers)).data.nickname, '')
+  })
+
+  it('changes only the caller’s nickname and avatar', async () => {
+    const u = await signInUser(t.app)
+    const other = await signInUser(t.app)
+    const avatar = `/dld-file/files/${'a'.repeat(22)}.png`
+    const env = await put({ nickname: ' 小王 ', avatar }, u.headers)
+    assert.equal(env.code, 200)
+    assert.deepEqual(env.data, { id: u.userId, nickname: '小王', wechatAvatar: avatar })
+    const me = await get('/dld-hospital/userinfo', undefined, u.headers)
+    assert.equal(me.data.nickname, '小王')
+    assert.equal(me.data.wechatAvatar, avatar)
+    assert.equal((await get('/dld-hospital/userinfo', undefined, other.headers)).data.nickname, '')
+  })
+})
+
+describe('GET /dld-hospital/api/patient/article/list', () => {
+  it('rejects a page size of 0 or over 50, and page 0', async () => {
+    for (const query of [{ size: '0' }, { size: '51' }, { size: 'x' }, { page: '0' }] as Record<string, string>[]) {
+      const env = await get('/dld-hospital/api/patient/article/list', query)
+      assert.equal(env.code, 400, JSON.stringify(query))
+      assert.match(env.msg, /^参数错误/)
+    }
+  })
+
+  it('pages the articles, newest first', async () => {
+    const all = await get('/dld-hospital/api/patient/article/list', { size: '50' })
+    assert.equal(all.data.total, 6)
+    const dates = (all.data.records as { publishedAt: string }[]).map((r) => Date.parse(r.publishedAt))
+    assert.equal(dates.length, 6)
+    assert.deepEqual(
+      dates,
+      [...dates].sort((a, b) => b - a),
+    )
+
+    const page1 = await get('/dld-hospital/api/patient/article/list', { size: '2' })
+    assert.equal(page1.code, 200)
+    assert.equal(page1.data.records.length, 2)
+    assert.equal(page1.data.total, 6)
+    assert.equal(page1.data.page, 1)
+    assert.equal(page1.data.size, 2)
+    assert.deepEqual(
+      page1.data.records.map((r: { id: number }) => r.id),
+      all.data.records.slice(0, 2).map((r: { id: number }) => r.id),
+    )
+    const page3 = await get('/dld-hospital/api/patient/article/list', { size: '2', page: '3' })
+    assert.deepEqual(
+      page3.data.records.map((r: { id: number }) => r.id),
+      all.data.records.slice(4, 6).map((r: { id: number }) => r.id),
+    )
+    const past = await get('/dld-hospital/api/patient/article/list', { size: '2', page: '4' })
+    assert.deepEqual(past.data.records, [])
+    assert.equal(past.data.total, 6)
+  })
+
+  it('filters by category', async () => {
+    const env = await get('/dld-hospital/api/patient/article/list', { category: '慢病管理' })
+    assert.equal(env.data.total, 2)
+    assert.ok(env.data.records.every((r: { category: string }) => r.category === '慢病管理'))
+  })
+})
+
+describe('GET /dld-hospital/api/patient/article/:id', () => {
+  it('rejects a malformed id and answers 404 for an unknown article', async () => {
+    assert.equal((await get('/dld-hospital/api/patient/article/abc')).code, 400)
+    const env = await get('/dld-hospital/api/patient/article/99999')
+    assert.equal(env.code, 404)
+    assert.equal(env.msg, '文章不存在')
+  })
+
+  it('answers the article with its content and counts each read', async () => {
+    const list = await get('/dld-hospital/api/patient/article/list', { size: '1' })
+    const { id, title } = list.data.records[0]
+    const first = await get(`/dld-hospital/api/patient/article/${id}`)
+    assert.equal(first.code, 200)
+    assert.equal(first.data.id, id)
+    assert.equal(first.data.title, title)
+    assert.ok(first.data.content.length > 50)
+    const second = await get(`/dld-hospital/api/patient/article/${id}`)
+    assert.equal(second.data.views, first.data.views + 1)
+  })
+})
+
+describe('GET /dld-hospital/im/patient/record/list', () => {
+  it('answers 401 without a token', async () => {
+    assert.equal((await get('/dld-hospital/im/patient/record/list')).code, 401)
+  })
+
+  it('answers 403 to an identity without a bound mobile', async () => {
+    const s = await signInWechat(t.app)
+    const env = await get('/dld-hospital/im/patient/record/list', undefined, s.headers)
+    assert.equal(env.code, 403)
+    assert.equal(env.msg, '请先绑定手机号')
+  })
+
+  it('lists only the caller’s consultations, newest first, optionally for one hospital', async () => {
+    const me = await signInUser(t.app)
+    const other = await signInUser(t.app)
+    const empty = await get('/dld-hospital/im/patient/record/list', undefined, me.headers)
+    assert.equal(empty.code, 200)
+    assert.deepEqual(empty.data, [])
+
+    const rows = await t.database.db.select({ id: hospitals.id, code: hospitals.code }).from(hospitals)
+    const idOf = (code: string) => rows.find((r) => r.code === code)!.id
+    const at = (min: number) => new Date(Date.UTC(2026, 0, 1, 8, min))
+    await t.database.db.insert(consultations).values([
+      { userId: me.userId, hospitalId: idOf('10392'), orderNo: 'REC-1', doctorName: '甲医生', status: 'ongoing', updatedAt: at(1) },
+      { userId: me.userId, hospitalId: idOf('10412'), orderNo: 'REC-2', doctorName: '乙医生', status: 'finished', updatedAt: at(2) },
+      { userId: other.userId, hospitalId: idOf('10392'), orderNo: 'REC-3', doctorName: '丙医生', status: 'ongoing', updatedAt: at(3) },
+    ])
+
+    const mine = await get('/dld-hospital/im/patient/record/list', undefined, me.headers)
+    assert.deepEqual(
+      mine.data.map((r: { orderNo: string; hospitalCode: string }) => [r.orderNo, r.hospitalCode]),
+      [
+        ['REC-2', '10412'],
+        ['REC-1', '10392'],
+      ],
+    )
+    const filtered = await get('/dld-hospital/im/patient/record/list', { hospitalCode: '10392' }, me.headers)
+    assert.deepEqual(
+      filtered.data.map((r: { orderNo: string }) => r.orderNo),
+      ['REC-1'],
+    )
+    const theirs = await get('/dld-hospital/im/patient/record/list', undefined, other.headers)
+    assert.deepEqual(
+      theirs.data.map((r: { orderNo: string }) => r.orderNo),
+      ['REC-3'],
+    )
+  })
+})

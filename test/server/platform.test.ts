@@ -1,0 +1,246 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Writable } from 'node:stream'
+import { gunzipSync } from 'node:zlib'
+import type { WechatProvider } from '../../server/src/plugins/providers/oauth'
+import { startTestApp, signInWechat, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
+
+/** Collects what the server logs. */
+class LogCapture extends Writable {
+  lines: string[] = []
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
+    this.lines.push(chunk.toString('utf8'))
+    done()
+  }
+  get text() {
+    return this.lines.join('')
+  }
+}
+
+const failingWechat: WechatProvider = {
+  kind: 'sandbox',
+  authorizeUrl: () => '/sandbox/wechat/authorize',
+  exchangeCode: async () => {
+    throw new Error('boom: upstream exploded')
+  },
+  jsapiTicket: async () => 'ticket',
+}
+
+let t: TestApp
+let failing: TestApp
+const failingLog = new LogCapture()
+before(async () => {
+  ;[t, failing] = await Promise.all([
+    startTestApp(),
+    startTestApp({ providers: { wechat: failingWechat }, config: { logLevel: 'info' }, logStream: failingLog }),
+  ])
+})
+after(async () => {
+  await Promise.all([t?.close(), failing?.close()])
+})
+
+/** Every API route of this issue, as OpenAPI names it. */
+const API_ROUTES: [method: string, path: string][] = [
+  ['get', '/dld-auth/oauth/{provider}/authorize-url'],
+  ['post', '/dld-auth/token/wxH5'],
+  ['post', '/dld-auth/token/getWxAccessToken'],
+  ['post', '/dld-auth/token/alipay/H5'],
+  ['post', '/dld-auth/token/refresh/force'],
+  ['post', '/dld-auth/token/alipay/refresh/force'],
+  ['post', '/dld-auth/token/smsBindCode'],
+  ['post', '/dld-hospital/bind'],
+  ['get', '/dld-weixin/jsapi/jsapiSignature/{appId}'],
+  ['get', '/dld-im/im/user-sig'],
+  ['get', '/dld-im/im/update-unread-count'],
+  ['get', '/dld-hospital/hospital/list'],
+  ['get', '/dld-hospital/common/hospitalList/{id}'],
+  ['get', '/dld-hospital/hospital/getByAppId'],
+  ['get', '/dld-hospital/common/homePageConfig'],
+  ['get', '/dld-hospital/common/menuConfig/{id}'],
+  ['get', '/dld-hospital/common/textConfig/{id}'],
+  ['get', '/dld-hospital/brand/list'],
+  ['get', '/dld-hospital/brand/dept/{id}'],
+  ['get', '/dld-hospital/brand/hospitalInfo'],
+  ['get', '/dld-hospital/userinfo'],
+  ['put', '/dld-hospital/userinfo'],
+  ['get', '/dld-hospital/api/patient/article/list'],
+  ['get', '/dld-hospital/api/patient/article/{id}'],
+  ['get', '/dld-hospital/im/patient/record/list'],
+  ['get', '/dld-palm/admin/hospital-config'],
+  ['post', '/dld-palm/admin/hospital-config'],
+  ['post', '/dld-palm/admin/system/dict'],
+  ['get', '/dld-palm/api/hospital/config/{hospitalCode}/{key}'],
+  ['post', '/dld-file/files-upload'],
+]
+
+describe('unknown routes', () => {
+  it('answer HTTP 404 with the envelope', async () => {
+    for (const [method, url] of [
+      ['GET', '/dld-hospital/no-such-call'],
+      ['POST', '/dld-auth/token/nothing'],
+      ['GET', '/nowhere?x=1'],
+      ['DELETE', '/dld-hospital/userinfo'],
+    ] as const) {
+      const res = await t.app.inject({ method, url })
+      assert.equal(res.statusCode, 404, url)
+      assert.deepEqual(res.json(), { code: 404, msg: '请求的资源不存在', data: null })
+    }
+  })
+
+  it('the site root sends the browser to the app', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' })
+    assert.equal(res.statusCode, 302)
+    assert.equal(res.headers.location, '/h5/')
+  })
+})
+
+describe('GET /openapi.json', () => {
+  it('documents every API route with its method', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' })
+    assert.equal(res.statusCode, 200)
+    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> }
+    assert.match(doc.openapi, /^3\./)
+    const missing = API_ROUTES.filter(([method, path]) => !doc.paths[path]?.[method]).map(([m, p]) => `${m} ${p}`)
+    assert.deepEqual(missing, [])
+    // calls that need a sign-in say so; public ones do not
+    assert.deepEqual(doc.paths['/dld-hospital/userinfo']!.get!.security, [{ bearer: [] }])
+    assert.equal(doc.paths['/dld-hospital/hospital/list']!.get!.security, undefined)
+    // the sandbox pages are not part of the API
+    assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/sandbox')))
+  })
+
+  it('is compressed for a client that accepts gzip', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(res.headers['content-encoding'], 'gzip')
+    const doc = JSON.parse(gunzipSync(res.rawPayload).toString('utf8'))
+    assert.ok(doc.paths['/dld-hospital/userinfo'])
+  })
+})
+
+describe('GET /docs', () => {
+  it('serves the API explorer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' })
+    if (res.statusCode === 200) {
+      assert.match(String(res.headers['content-type']), /text\/html/)
+    } else {
+      assert.ok([301, 302, 303, 307, 308].includes(res.statusCode), String(res.statusCode))
+      assert.match(String(res.headers.location), /docs/)
+      const page = await t.app.inject({ method: 'GET', url: new URL(String(res.headers.location), 'http://localhost/docs').pathname })
+      assert.equal(page.statusCode, 200)
+    }
+  })
+})
+
+describe('unexpected errors', () => {
+  it('answer HTTP 500 with the request id and no internals, and the log holds the details under that id', async () => {
+    const res = await failing.app.inject({ method: 'POST', url: '/dld-auth/token/wxH5', payload: { code: 'abc', appId: DEMO.both.appId } })
+    assert.equal(res.statusCode, 500)
+    const requestId = res.headers['x-request-id']
+    assert.match(String(requestId), /^[0-9a-f-]{36}$/)
+    const env = envelopeOf(res)
+    assert.equal(env.code, 500)
+    assert.equal(env.data, null)
+    assert.match(env.msg, /请求编号/)
+    assert.ok(env.msg.includes(String(requestId)))
+    assert.doesNotMatch(res.body, /boom|upstream|Error|\bat \S+ \(|\.ts:\d+/)
+    const logged = failingLog.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unexpected error')
+    assert.ok(logged, 'the error is logged')
+    assert.equal(logged.reqId, requestId)
+    assert.match(logged.err.message, /boom/)
+  })
+})
+
+describe('HTTP headers', () => {
+  it('sets the security headers on API answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+    const csp = String(res.headers['content-security-policy'])
+    assert.match(csp, /default-src 'self'/)
+    assert.match(csp, /object-src 'none'/)
+    assert.equal(res.headers['x-frame-options'], 'SAMEORIGIN')
+    assert.match(String(res.headers['strict-transport-security']), /max-age=\d+/)
+  })
+
+  it('gives every answer its own request id and ignores one sent by the client', async () => {
+    const a = await t.app.inject({ method: 'GET', url: '/dld-hospital/brand/list', headers: { 'x-request-id': 'chosen-by-client' } })
+    const b = await t.app.inject({ method: 'GET', url: '/no-such-page' })
+    assert.match(String(a.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+    assert.match(String(b.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+    assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id'])
+  })
+})
+
+describe('request bodies', () => {
+  it('accepts a form-encoded body, as the app sends by default', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/dld-palm/admin/system/dict',
+      payload: 'type=relation',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    const env = envelopeOf(res)
+    assert.equal(env.code, 200)
+    assert.equal(env.data.length, 5)
+    assert.equal(env.data[0].label, '本人')
+  })
+
+  it('answers malformed JSON with 请求格式错误', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/dld-palm/admin/system/dict',
+      payload: '{"type": "relation"',
+      headers: { 'content-type': 'application/json' },
+    })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(res.json(), { code: 400, msg: '请求格式错误', data: null })
+  })
+
+  it('answers a content type it does not read with 不支持的请求格式', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/dld-palm/admin/system/dict',
+      payload: '<type>relation</type>',
+      headers: { 'content-type': 'application/xml' },
+    })
+    assert.deepEqual(res.json(), { code: 400, msg: '不支持的请求格式', data: null })
+  })
+})
+
+describe('logging', () => {
+  it('never writes a mobile number or a bearer token to the log', async () => {
+    const log = new LogCapture()
+    const app = await startTestApp({ config: { logLevel: 'info' }, logStream: log })
+    try {
+      const mobile = '13987654321'
+      const s = await signInWechat(app.app)
+      const ip = randomIp()
+      const sms = envelopeOf(
+        await app.app.inject({ method: 'POST', url: '/dld-auth/token/smsBindCode', remoteAddress: ip, headers: s.headers, payload: { mobile } }),
+      )
+      assert.equal(sms.code, 200)
+      // a wrong code first, then the right one; the mobile and token also in the query string, as a careless client might
+      const wrong = String((Number(sms.data.devCode) + 1) % 1_000_000).padStart(6, '0')
+      await app.app.inject({ method: 'POST', url: '/dld-hospital/bind', remoteAddress: ip, headers: s.headers, payload: { mobile, code: wrong } })
+      const bind = envelopeOf(
+        await app.app.inject({
+          method: 'POST',
+          url: `/dld-hospital/bind?mobile=${mobile}&access_token=${s.token}`,
+          remoteAddress: ip,
+          headers: { ...s.headers, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `mobile=${mobile}&code=${sms.data.devCode}`,
+        }),
+      )
+      assert.equal(bind.code, 200)
+      await app.app.inject({ method: 'POST', url: '/dld-auth/token/refresh/force', payload: { refreshToken: s.refreshToken } })
+
+      const text = log.text
+      // the log was written: requests and the sandbox SMS line (with the number masked)
+      assert.match(text, /\/dld-auth\/token\/smsBindCode/)
+      assert.match(text, /\/dld-hospital\/bind\?mobile=~&access_token=~/)
+      assert.ok(text.includes('139****4321'))
+      for (const secret of [mobile, s.token, s.refreshToken, s.code]) assert.ok(!text.includes(secret), `log contains ${secret.slice(0, 6)}…`)
+    } finally {
+      await app.close()
+    }
+  })
+})
