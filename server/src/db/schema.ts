@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { MenuEntry } from '../../../types/api/hospital'
 import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -19,13 +20,7 @@ export interface HomePageConfig {
   menus: MenuEntry[]
 }
 
-export interface MenuEntry {
-  name: string
-  icon: string
-  url: string
-  role: 'palm' | 'internet' | 'all'
-  group?: string
-}
+export type { MenuEntry }
 
 export const hospitals = pgTable(
   'hospitals',

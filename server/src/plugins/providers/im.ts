@@ -2,17 +2,12 @@ import { deflateSync } from 'node:zlib'
 import { createHmac } from 'node:crypto'
 import type { Config } from '../../config'
 import { hmacHex, safeEqual } from '../../crypto'
+import type { UserSig } from '../../../../types/api/auth'
 
 /** A user signature lives 7 days, Tencent's own default. */
 export const USER_SIG_TTL_S = 7 * 24 * 60 * 60
 
-export interface UserSig {
-  driver: 'tim' | 'local'
-  sdkAppId: number
-  imAccount: string
-  userSig: string
-  expire: number
-}
+export type { UserSig }
 
 /** Tencent IM TLSSigAPIv2 (stack notes): HMAC-SHA256, JSON, zlib, URL-safe base64 with Tencent's own alphabet. */
 export function tlsSigV2(sdkAppId: number, secretKey: string, identifier: string, expire: number, now = Math.floor(Date.now() / 1000)) {
