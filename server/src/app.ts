@@ -178,6 +178,8 @@ export async function buildApp(
       prefix: '/h5/',
       index: false,
       wildcard: true,
+      cacheControl: false, // set below, per file
+
       setHeaders(res, path) {
         // hashed file names may be cached for a year; the page that names them, never
         res.setHeader('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable')
@@ -185,7 +187,7 @@ export async function buildApp(
     })
   }
   const sendIndex = (reply: import('fastify').FastifyReply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', config.h5Dir)
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', config.h5Dir, { cacheControl: false })
 
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/'))
   app.get('/h5', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/'))

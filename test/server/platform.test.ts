@@ -244,3 +244,50 @@ describe('logging', () => {
     }
   })
 })
+
+describe('the H5 app under /h5/', () => {
+  let h5: TestApp
+  const html = '<!doctype html><div id="app"></div>'
+  const script = 'console.log("app")'.repeat(200)
+  before(async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { tmpdir } = await import('node:os')
+    const dir = mkdtempSync(join(tmpdir(), 'h5-dist-'))
+    mkdirSync(join(dir, 'js'))
+    writeFileSync(join(dir, 'index.html'), html)
+    writeFileSync(join(dir, 'js', 'app.1a2b3c4d.js'), script)
+    h5 = await startTestApp({ config: { h5Dir: dir } })
+  })
+  after(() => h5.close())
+
+  it('serves index.html at /h5/ and, in history mode, at any page path, never cached', async () => {
+    for (const url of ['/h5/', '/h5/pages/sys/user/index', '/h5/palm/register/index?x=1']) {
+      const res = await h5.app.inject({ url })
+      assert.equal(res.statusCode, 200, url)
+      assert.equal(res.body, html, url)
+      assert.equal(res.headers['cache-control'], 'no-cache', url)
+    }
+  })
+
+  it('caches hashed assets for a year and compresses them', async () => {
+    const res = await h5.app.inject({ url: '/h5/js/app.1a2b3c4d.js', headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable')
+    assert.equal(res.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(res.rawPayload).toString(), script)
+  })
+
+  it('a missing asset is a real 404, not the app', async () => {
+    const res = await h5.app.inject({ url: '/h5/js/missing.1234.js' })
+    assert.equal(res.statusCode, 404)
+  })
+
+  it('/ and /h5 lead to /h5/', async () => {
+    for (const url of ['/', '/h5']) {
+      const res = await h5.app.inject({ url })
+      assert.equal(res.statusCode, 302, url)
+      assert.equal(res.headers.location, '/h5/', url)
+    }
+  })
+})
