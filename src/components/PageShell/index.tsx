@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import Taro, { useRouter } from '@tarojs/taro'
+import { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
@@ -92,7 +92,4 @@ function PageShell({ title, tab, back, onReady, children }: Props) {
 
 export default observer(PageShell)
 
-/** Opens a page of the app from a menu entry; one that is not built yet says so instead of a blank page. */
 export { openPage } from './openPage'
-
-export const reLaunchHome = () => Taro.reLaunch({ url: '/pages/sys/index' })
