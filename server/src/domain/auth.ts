@@ -188,6 +188,7 @@ export async function bindMobile(
   auth: AuthContext,
   input: { mobile: string; code: string; sourceType: number },
 ) {
+  if (auth.userId) throw badInput('当前账号已绑定手机号')
   // the attempt counter must survive a wrong code, so it is checked outside the bind transaction
   await consumeSmsCode(db, cipher, input.mobile, input.code, 'bind')
   return db.transaction(async (tx) => {

@@ -3,7 +3,6 @@ import { z } from 'zod'
 import { route } from '../route'
 import { appId, mobile, session } from './schemas'
 import { bindMobile, createSmsCode, refreshSession, signIn } from '../domain/auth'
-import { badInput } from '../errors'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
@@ -106,7 +105,6 @@ export async function authRoutes(app: FastifyInstance) {
     }),
     data: z.object({ userId: z.number(), nickname: z.string() }),
     handler: async ({ body, auth }) => {
-      if (auth.userId) throw badInput('当前账号已绑定手机号')
       const user = await bindMobile(app.ctx.db, cipher, auth, body)
       return { userId: user.id, nickname: user.nickname }
     },

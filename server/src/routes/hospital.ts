@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { route } from '../route'
 import { hospitalCode, hospitalDto, idParam, menuEntry, appId } from './schemas'
 import * as hospital from '../domain/hospital'
-import { users } from '../db/schema'
-import { unauthenticated } from '../errors'
+import * as user from '../domain/user'
 
 const homeConfig = z.object({
   main: z.boolean(),
@@ -140,22 +138,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
       appId: z.string(),
       provider: z.enum(['wechat', 'alipay']),
     }),
-    handler: async ({ auth }) => {
-      const identity = await app.ctx.db.query.identities.findFirst({ where: (t, { eq: e }) => e(t.id, auth.identityId) })
-      if (!identity) throw unauthenticated()
-      const user = auth.userId ? await app.ctx.db.query.users.findFirst({ where: eq(users.id, auth.userId) }) : undefined
-      const mobile = user ? app.ctx.cipher.decrypt(user.mobileEnc) : ''
-      return {
-        id: user?.id ?? 0,
-        nickname: user?.nickname || identity.nickname || '',
-        wechatAvatar: user?.avatar || identity.avatar || '',
-        // spec §9: mobile masked, first 3 and last 4
-        mobile: mobile ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '',
-        roles: user?.roles ?? [],
-        appId: auth.appId,
-        provider: auth.provider,
-      }
-    },
+    handler: async ({ auth }) => user.userInfo(app.ctx.db, app.ctx.cipher, auth),
   })
 
   route(app, {
@@ -172,11 +155,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
         .default(''),
     }),
     data: z.object({ id: z.number(), nickname: z.string(), wechatAvatar: z.string() }),
-    handler: async ({ auth, body }) => {
-      const [user] = await app.ctx.db.update(users).set({ nickname: body.nickname, avatar: body.avatar }).where(eq(users.id, auth.userId)).returning()
-      if (!user) throw unauthenticated()
-      return { id: user.id, nickname: user.nickname, wechatAvatar: user.avatar }
-    },
+    handler: async ({ auth, body }) => user.updateProfile(app.ctx.db, auth.userId, body),
   })
 
   route(app, {

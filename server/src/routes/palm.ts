@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify'
-import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { route } from '../route'
 import { hospitalCode } from './schemas'
 import * as hospital from '../domain/hospital'
-import { users } from '../db/schema'
+import { rolesOf } from '../domain/user'
 
 const configKey = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, '配置项名称格式不正确')
 const configEntry = z.object({ key: z.string(), value: z.string(), updatedAt: z.date() })
 
 export async function palmRoutes(app: FastifyInstance) {
   const db = () => app.ctx.db
-  const rolesOf = async (userId: number) => (await db().query.users.findFirst({ where: eq(users.id, userId) }))?.roles ?? []
 
   route(app, {
     method: 'GET',
@@ -21,7 +19,7 @@ export async function palmRoutes(app: FastifyInstance) {
     query: z.object({ hospitalCode }),
     data: z.array(configEntry),
     handler: async ({ query, auth }) => {
-      hospital.requireStaff(await rolesOf(auth.userId), query.hospitalCode)
+      hospital.requireStaff(await rolesOf(db(), auth.userId), query.hospitalCode)
       return hospital.listHospitalConfig(db(), query.hospitalCode)
     },
   })
@@ -34,7 +32,7 @@ export async function palmRoutes(app: FastifyInstance) {
     body: z.object({ hospitalCode, key: configKey, value: z.string().max(4000) }),
     data: configEntry,
     handler: async ({ body, auth }) => {
-      hospital.requireStaff(await rolesOf(auth.userId), body.hospitalCode)
+      hospital.requireStaff(await rolesOf(db(), auth.userId), body.hospitalCode)
       return hospital.saveHospitalConfig(db(), body.hospitalCode, body.key, body.value, auth.userId)
     },
   })

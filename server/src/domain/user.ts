@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db'
+import type { FieldCipher } from '../crypto'
+import { identities, users } from '../db/schema'
+import { unauthenticated } from '../errors'
+import type { AuthContext } from './auth'
+
+/** spec §9: a mobile is shown as its first 3 and last 4 digits. */
+const maskMobile = (mobile: string) => (mobile ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '')
+
+/** The signed-in person as the app sees them; id 0 until a mobile number is bound. */
+export async function userInfo(db: Db, cipher: FieldCipher, auth: AuthContext) {
+  const identity = await db.query.identities.findFirst({ where: eq(identities.id, auth.identityId) })
+  if (!identity) throw unauthenticated()
+  const user = auth.userId ? await db.query.users.findFirst({ where: eq(users.id, auth.userId) }) : undefined
+  return {
+    id: user?.id ?? 0,
+    nickname: user?.nickname || identity.nickname || '',
+    wechatAvatar: user?.avatar || identity.avatar || '',
+    mobile: user ? maskMobile(cipher.decrypt(user.mobileEnc)) : '',
+    roles: user?.roles ?? [],
+    appId: auth.appId,
+    provider: auth.provider,
+  }
+}
+
+export async function updateProfile(db: Db, userId: number, profile: { nickname: string; avatar: string }) {
+  const [user] = await db.update(users).set(profile).where(eq(users.id, userId)).returning()
+  if (!user) throw unauthenticated()
+  return { id: user.id, nickname: user.nickname, wechatAvatar: user.avatar }
+}
+
+export async function rolesOf(db: Db, userId: number): Promise<string[]> {
+  return (await db.query.users.findFirst({ where: eq(users.id, userId) }))?.roles ?? []
+}
