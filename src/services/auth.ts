@@ -9,8 +9,6 @@ export const signInWechat = (code: string, appId: string) => post<Session>('/dld
 export const signInWechatUserInfo = (code: string, appId: string) =>
   post<Session>('/dld-auth/token/getWxAccessToken', { code, appId }, { silent: true })
 export const signInAlipay = (authCode: string, appId: string) => post<Session>('/dld-auth/token/alipay/H5', { authCode, appId }, { silent: true })
-export const refreshSession = (provider: 'wechat' | 'alipay', refreshToken: string) =>
-  post<Session>(provider === 'wechat' ? '/dld-auth/token/refresh/force' : '/dld-auth/token/alipay/refresh/force', { refreshToken }, { silent: true, noLoading: true })
 
 export const sendBindCode = (mobile: string) => post<{ sent: boolean; resendAfter: number }>('/dld-auth/token/smsBindCode', { mobile })
 export const bindMobile = (mobile: string, code: string, sourceType: number) =>
@@ -18,6 +16,5 @@ export const bindMobile = (mobile: string, code: string, sourceType: number) =>
 
 export const getUserInfo = () => get<UserInfo>('/dld-hospital/userinfo', undefined, { noLoading: true })
 export const getUserSig = (imAccount: string) => get<UserSig>('/dld-im/im/user-sig', { imAccount }, { noLoading: true })
-export const getUnreadCount = () => get<{ unreadCount: number }>('/dld-im/im/update-unread-count', undefined, { noLoading: true, silent: true })
 export const updateProfile = (profile: { nickname: string; avatar: string }) => put<UserInfo>('/dld-hospital/userinfo', profile)
 export const uploadFile = (filePath: string) => upload<{ url: string; name: string; size: number; mime: string }>('/dld-file/files-upload', filePath)

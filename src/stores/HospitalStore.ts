@@ -1,4 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx'
+import Taro from '@tarojs/taro'
 import * as api from '@/services/hospital'
 import { LOCAL, local } from '@/services/storage'
 import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
@@ -87,6 +88,11 @@ export class HospitalStore {
   setTabBarIndex(index: number) {
     this.tabBarIndex = index
     local.set(LOCAL.tabBarIndex, index)
+  }
+
+  /** Switches to another hospital: startup sees the new code, clears the tokens and authorises again (spec §2). */
+  switchTo(hospitalCode: string) {
+    return Taro.reLaunch({ url: `/pages/sys/index?hospitalCode=${encodeURIComponent(hospitalCode)}` })
   }
 
   /** Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either. */

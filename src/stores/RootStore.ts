@@ -1,6 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
-import platform from '@/platform'
 import { authEvents } from '@/services/request'
 import { MSG } from '@/services/messages'
 import { SESSION, session } from '@/services/storage'
@@ -81,22 +80,11 @@ export class RootStore {
     const result = await this.startup(query)
     if (result === 'redirecting') return result
     if (!isOpenPage(url) && !this.user.isLoggedIn) {
-      session.set(SESSION.redirectUrl, url)
+      this.user.rememberRedirect(url)
       await Taro.redirectTo({ url: `/pages/login/index?sourceType=${sourceTypeFor(url)}` })
       return 'redirecting'
     }
     return 'ready'
-  }
-
-  /** After binding (or authorising), back to where the patient was going. */
-  takeRedirect(fallback = '/pages/sys/index'): string {
-    const url = session.get<string>(SESSION.redirectUrl) ?? fallback
-    session.remove(SESSION.redirectUrl)
-    return url
-  }
-
-  currentUrl() {
-    return platform.currentUrl()
   }
 }
 

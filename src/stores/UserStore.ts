@@ -49,7 +49,7 @@ export class UserStore {
       return
     }
     session.set(SESSION.authAttempts, [...trips, Date.now()])
-    if (!returnUrl.startsWith('/pages/login/')) session.set(SESSION.redirectUrl, returnUrl)
+    if (!returnUrl.startsWith('/pages/login/')) this.rememberRedirect(returnUrl)
     const provider = platform.authProvider()
     const fullScope: Scope = provider === 'wechat' ? (scope === 'base' ? 'snsapi_base' : 'snsapi_userinfo') : scope === 'base' ? 'auth_base' : 'auth_user'
     const state = Math.random().toString(36).slice(2, 12)
@@ -80,9 +80,18 @@ export class UserStore {
         : await auth.signInWechat(code, appId)
     this.saveSession(signed)
     session.remove(SESSION.authAttempts)
-    const target = session.get<string>(SESSION.redirectUrl) ?? '/pages/sys/index'
+    return this.takeRedirect()
+  }
+
+  /** Where to go back to after authorisation or binding. */
+  rememberRedirect(url: string) {
+    session.set(SESSION.redirectUrl, url)
+  }
+
+  takeRedirect(fallback = '/pages/sys/index'): string {
+    const url = session.get<string>(SESSION.redirectUrl) ?? fallback
     session.remove(SESSION.redirectUrl)
-    return target
+    return url
   }
 
   saveSession(s: Session) {

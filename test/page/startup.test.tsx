@@ -107,7 +107,7 @@ describe('login gate (spec §4)', () => {
     const root = new RootStore()
     expect(await root.enterPage('/pages/editUser/index', { appId: 'wx10392demo00000' })).toBe('redirecting')
     expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/login/index?sourceType=8' }])
-    expect(root.takeRedirect()).toBe('/pages/editUser/index')
+    expect(root.user.takeRedirect()).toBe('/pages/editUser/index')
   })
 
   test('open pages and bound users pass', async () => {

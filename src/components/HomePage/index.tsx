@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import Taro from '@tarojs/taro'
 import { View, Text, Swiper, SwiperItem, Image } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
@@ -65,7 +64,7 @@ function HomePage({ title }: { title: string }) {
               <View
                 key={item.hospitalCode}
                 className='home__hospital'
-                onClick={() => void Taro.reLaunch({ url: `/pages/sys/index?hospitalCode=${item.hospitalCode}` })}
+                onClick={() => void hospital.switchTo(item.hospitalCode)}
               >
                 <Text className='home__hospital-name'>{item.hospitalName}</Text>
                 <Text className='home__hospital-meta'>

@@ -1,8 +1,8 @@
-import { useState } from 'react'
-import Taro from '@tarojs/taro'
+import { useMemo, useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { SearchBar } from '@nutui/nutui-react-taro'
 import PageShell from '@/components/PageShell'
+import { useStores } from '@/stores'
 import Empty from '@/components/Empty'
 import { listHospitals } from '@/services/hospital'
 import { debounce } from '@/utils/debounce'
@@ -13,15 +13,17 @@ const SERVICES = (h: Hospital) => [h.configDto.isPalm && '掌上医院', h.confi
 
 /** Hospital list: choosing one caches its code and restarts the app for it (spec §2). */
 export default function HospitalList() {
+  const { hospital } = useStores()
   const [list, setList] = useState<Hospital[] | null>(null)
-  const search = debounce((keyword: string) => void listHospitals(keyword.trim() || undefined).then(setList))
+  // one debounced search for the page's life, not a new one per render
+  const search = useMemo(() => debounce((keyword: string) => void listHospitals(keyword.trim() || undefined).then(setList)), [])
   return (
     <PageShell title='选择医院' onReady={async () => setList(await listHospitals())}>
       <SearchBar placeholder='搜索医院名称' onChange={(v: string) => search(v)} />
       {list?.length === 0 && <Empty text='没有找到相关医院' />}
       <View className='hospitals'>
         {list?.map((h) => (
-          <View key={h.hospitalCode} className='hospitals__item' onClick={() => void Taro.reLaunch({ url: `/pages/sys/index?hospitalCode=${h.hospitalCode}` })}>
+          <View key={h.hospitalCode} className='hospitals__item' onClick={() => void hospital.switchTo(h.hospitalCode)}>
             <View className='hospitals__logo'>{(h.shortName || h.hospitalName).slice(0, 1)}</View>
             <View className='hospitals__body'>
               <Text className='hospitals__name'>{h.hospitalName}</Text>

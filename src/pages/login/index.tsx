@@ -43,7 +43,7 @@ function Login() {
     try {
       await root.user.bind(mobile, code, sourceType)
       toastSuccess('绑定成功')
-      await Taro.reLaunch({ url: root.takeRedirect() })
+      await Taro.reLaunch({ url: root.user.takeRedirect() })
     } finally {
       setBusy(false)
     }
