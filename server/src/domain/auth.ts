@@ -4,6 +4,7 @@ import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
 import { AppError, Code, badInput, unauthenticated } from '../errors'
 import type { OAuthProfile } from '../plugins/providers/oauth'
+import type { SmsProvider } from '../plugins/providers/sms'
 
 /** Access tokens live 2 hours (like WeChat's own); refresh tokens 30 days. */
 export const ACCESS_TTL_MS = 2 * 60 * 60 * 1000
@@ -153,6 +154,13 @@ export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string,
     purpose,
     expiresAt: new Date(Date.now() + SMS_CODE_TTL_MS),
   })
+  return code
+}
+
+/** Creates a bind code and sends it through the SMS provider; answers the code (tests read it in test mode). */
+export async function sendBindCode(db: Db, cipher: FieldCipher, sms: SmsProvider, mobile: string): Promise<string> {
+  const code = await createSmsCode(db, cipher, mobile, 'bind')
+  await sms.sendCode(mobile, code)
   return code
 }
 

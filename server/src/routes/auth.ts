@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
 import { appId, mobile, session } from './schemas'
-import { bindMobile, createSmsCode, refreshSession, signIn } from '../domain/auth'
+import { SMS_RESEND_MS, bindMobile, refreshSession, sendBindCode, signIn } from '../domain/auth'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
@@ -85,10 +85,9 @@ export async function authRoutes(app: FastifyInstance) {
     body: z.object({ mobile }),
     data: z.object({ sent: z.boolean(), resendAfter: z.number(), devCode: z.string().optional() }),
     handler: async ({ body }) => {
-      const code = await createSmsCode(app.ctx.db, cipher, body.mobile, 'bind')
-      await providers.sms.sendCode(body.mobile, code)
+      const code = await sendBindCode(app.ctx.db, cipher, providers.sms, body.mobile)
       // only automated tests read the code from the answer; everywhere else it goes by SMS (or the sandbox log)
-      return { sent: true, resendAfter: 60, ...(config.mode === 'test' ? { devCode: code } : {}) }
+      return { sent: true, resendAfter: SMS_RESEND_MS / 1000, ...(config.mode === 'test' ? { devCode: code } : {}) }
     },
   })
 

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Db } from '../db'
+import { files } from '../db/schema'
+import { badInput } from '../errors'
+
+/** What patients upload: photos (illness, identity card, avatar) and PDF reports. Type is read from the bytes, not the name. */
+const KINDS: { mime: string; ext: string; magic: (b: Buffer) => boolean }[] = [
+  { mime: 'image/jpeg', ext: 'jpg', magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { mime: 'image/png', ext: 'png', magic: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { mime: 'image/gif', ext: 'gif', magic: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
+  { mime: 'image/webp', ext: 'webp', magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  { mime: 'application/pdf', ext: 'pdf', magic: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+]
+
+export const kindOfName = (name: string) => KINDS.find((k) => name.endsWith(`.${k.ext}`))!
+
+/** Checks an upload by its bytes, stores it under an unguessable name and records who uploaded it. */
+export async function storeUpload(db: Db, uploadDir: string, identityId: number, bytes: Buffer, filename: string | undefined) {
+  if (bytes.length === 0) throw badInput('文件为空')
+  const kind = KINDS.find((k) => k.magic(bytes))
+  if (!kind) throw badInput('仅支持 JPG、PNG、GIF、WEBP 图片和 PDF 文件')
+  const name = `${randomBytes(16).toString('base64url')}.${kind.ext}`
+  await writeFile(join(uploadDir, name), bytes, { flag: 'wx' })
+  const original = (filename || name).slice(0, 200)
+  await db.insert(files).values({ identityId, storedName: name, originalName: original, mime: kind.mime, size: bytes.length })
+  return { url: `/dld-file/files/${name}`, name: original, size: bytes.length, mime: kind.mime }
+}
