@@ -21,6 +21,9 @@ import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
 import { redeemOAuthCode, resolveToken, type AuthContext } from './domain/auth'
 import { realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './plugins/providers/oauth'
 import { httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
+import { sandboxOcr, tencentOcr, type OcrProvider } from './plugins/providers/ocr'
+import { sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './plugins/providers/healthCard'
+import { sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
 
@@ -30,6 +33,9 @@ export interface Providers {
   wechat: WechatProvider
   alipay: OAuthProvider
   sms: SmsProvider
+  ocr: OcrProvider
+  healthCard: HealthCardProvider
+  location: LocationProvider
 }
 
 export interface AppContext {
@@ -98,6 +104,9 @@ export async function buildApp(
       : sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)),
     alipay: config.alipay ? realAlipay(config.alipay) : sandboxAlipay(redeem('alipay')),
     sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxSms(app.log),
+    ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOcr(),
+    healthCard: config.healthCard ? tencentHealthCard(config.healthCard) : sandboxHealthCard(database.db, cipher),
+    location: config.map ? tencentLocation(config.map) : sandboxLocation(database.db),
     ...overrides,
   }
   app.decorate('ctx', { config, db: database.db, database, cipher, providers })

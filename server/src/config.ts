@@ -23,6 +23,12 @@ export interface Config {
   alipay: { appId: string; privateKey: string; alipayPublicKey: string } | null
   tim: { sdkAppId: number; secretKey: string } | null
   sms: { provider: 'sandbox' } | { provider: 'http'; url: string; token: string }
+  /** Tencent Cloud OCR for identity-card photos; the sandbox reads the demo cards the seed ships. */
+  ocr: { secretId: string; secretKey: string; region: string } | null
+  /** Tencent electronic health card (电子健康卡) open platform; the sandbox serves its own authorisation page. */
+  healthCard: { appId: string; appSecret: string; hospitalIds: Record<string, string> } | null
+  /** Tencent Location Service web API key for reverse geocoding; the sandbox knows city centres. */
+  map: { key: string } | null
   logLevel: string
 }
 
@@ -65,6 +71,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     alipay: parseJson('ALIPAY', env.ALIPAY),
     tim: timId && env.TIM_SECRET_KEY ? { sdkAppId: timId, secretKey: env.TIM_SECRET_KEY } : null,
     sms: env.SMS_URL ? { provider: 'http', url: env.SMS_URL, token: env.SMS_TOKEN ?? '' } : { provider: 'sandbox' },
+    ocr: env.OCR_SECRET_ID && env.OCR_SECRET_KEY ? { secretId: env.OCR_SECRET_ID, secretKey: env.OCR_SECRET_KEY, region: env.OCR_REGION ?? 'ap-guangzhou' } : null,
+    healthCard: parseJson('HEALTH_CARD', env.HEALTH_CARD),
+    map: env.MAP_KEY ? { key: env.MAP_KEY } : null,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
   }
   return { ...base, ...overrides }

@@ -1,18 +1,10 @@
-/** Fields the app base64-encodes on requests and decodes on responses (spec §3, §9). */
-export const SENSITIVE_FIELDS = [
-  'doctorIdCard',
-  'idCard',
-  'patientIdCard',
-  'patientMedicalCardNo',
-  'hisMedCardNo',
-  'idCardNo',
-  'accompanyIdCard',
-] as const
+// the app's own list (spec §3), so the two ends cannot drift apart
+import { SENSITIVE_FIELDS } from '../../src/utils/base64'
 
 const sensitive = new Set<string>(SENSITIVE_FIELDS)
 
 /** Fields never written to logs, on top of the sensitive ones. */
-export const LOG_REDACTED_FIELDS = [...SENSITIVE_FIELDS, 'mobile', 'phone', 'code', 'token', 'refreshToken', 'accessToken', 'authorization', 'cookie', 'smsCode', 'password', 'name', 'patientName']
+export const LOG_REDACTED_FIELDS = [...SENSITIVE_FIELDS, 'mobile', 'phone', 'code', 'token', 'refreshToken', 'accessToken', 'authorization', 'cookie', 'smsCode', 'password', 'name', 'patientName', 'guardianName', 'detail']
 
 type Json = unknown
 

@@ -100,6 +100,9 @@ export const users = pgTable(
     roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
     /** sourceType (spec §4) of the page that made the person bind. */
     sourceType: integer('source_type').notNull().default(8),
+    /** Real-name identity the person declared (`/dld-user/user/modifyiIdentify`), encrypted. */
+    realNameEnc: text('real_name_enc'),
+    idCardEnc: text('id_card_enc'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_mobile_index_key').on(t.mobileIndex)],
@@ -209,4 +212,122 @@ export const files = pgTable('files', {
   mime: text('mime').notNull(),
   size: integer('size').notNull(),
   createdAt: createdAt(),
+})
+
+/**
+ * A person an account books and pays for (就诊人). Name, identity number and mobile are encrypted at rest;
+ * `personIndex` is a blind index of the identity number (or, for a child without one, of guardian + name + birthday)
+ * so the same person cannot be bound twice to one account. Unbinding keeps the row for the records that name it.
+ */
+export const patients = pgTable(
+  'patients',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    /** The hospital the patient was bound in; cards at other hospitals live in patient_cards. */
+    hospitalId: integer('hospital_id').references(() => hospitals.id),
+    nameEnc: text('name_enc').notNull(),
+    /** Empty for a child bound without an identity card. */
+    idCardEnc: text('id_card_enc'),
+    personIndex: text('person_index').notNull(),
+    mobileEnc: text('mobile_enc'),
+    sex: integer('sex').$type<1 | 2>().notNull(),
+    birthday: text('birthday').notNull(),
+    relation: text('relation').notNull(),
+    /** How the patient was bound: identity card (typed or read from a photo), child without a card, or health card. */
+    source: text('source').$type<'idCard' | 'ocr' | 'neonate' | 'eHealth'>().notNull(),
+    guardianNameEnc: text('guardian_name_enc'),
+    guardianIdCardEnc: text('guardian_id_card_enc'),
+    /** Electronic health card id from the health-card provider. */
+    healthCardEnc: text('health_card_enc'),
+    isDefault: boolean('is_default').notNull().default(false),
+    unboundAt: timestamp('unbound_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('patients_user_idx').on(t.userId),
+    uniqueIndex('patients_person_key').on(t.userId, t.personIndex).where(sql`${t.unboundAt} is null`),
+    uniqueIndex('patients_default_key').on(t.userId).where(sql`${t.isDefault} and ${t.unboundAt} is null`),
+  ],
+)
+
+/** A patient's card number at one hospital (hisMedCardNo), issued the first time the patient is filed there. */
+export const patientCards = pgTable(
+  'patient_cards',
+  {
+    id: serial('id').primaryKey(),
+    patientId: integer('patient_id').notNull().references(() => patients.id),
+    hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
+    cardNoEnc: text('card_no_enc').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('patient_cards_key').on(t.patientId, t.hospitalId)],
+)
+
+/** A person accompanying a patient (陪护人); the escort pass itself belongs to the inpatient service. */
+export const accompanies = pgTable(
+  'accompanies',
+  {
+    id: serial('id').primaryKey(),
+    patientId: integer('patient_id').notNull().references(() => patients.id),
+    userId: integer('user_id').notNull().references(() => users.id),
+    nameEnc: text('name_enc').notNull(),
+    idCardEnc: text('id_card_enc').notNull(),
+    personIndex: text('person_index').notNull(),
+    mobileEnc: text('mobile_enc').notNull(),
+    relation: text('relation').notNull(),
+    unboundAt: timestamp('unbound_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('accompanies_patient_idx').on(t.patientId),
+    uniqueIndex('accompanies_person_key').on(t.patientId, t.personIndex).where(sql`${t.unboundAt} is null`),
+  ],
+)
+
+/** Delivery addresses for pharmacy and shop orders. */
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    nameEnc: text('name_enc').notNull(),
+    mobileEnc: text('mobile_enc').notNull(),
+    provinceCode: integer('province_code').notNull(),
+    cityCode: integer('city_code').notNull(),
+    districtCode: integer('district_code').notNull(),
+    /** Region names at the time of saving, e.g. "广东省 深圳市 南山区". */
+    regionText: text('region_text').notNull(),
+    detailEnc: text('detail_enc').notNull(),
+    latitude: text('latitude'),
+    longitude: text('longitude'),
+    isDefault: boolean('is_default').notNull().default(false),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('addresses_user_idx').on(t.userId),
+    uniqueIndex('addresses_default_key').on(t.userId).where(sql`${t.isDefault} and ${t.deletedAt} is null`),
+  ],
+)
+
+/** National administrative divisions (GB/T 2260 codes): provinces (parent 0), cities, districts. */
+export const regions = pgTable(
+  'regions',
+  {
+    code: integer('code').primaryKey(),
+    parentCode: integer('parent_code').notNull(),
+    name: text('name').notNull(),
+    level: integer('level').$type<1 | 2 | 3>().notNull(),
+  },
+  (t) => [index('regions_parent_idx').on(t.parentCode)],
+)
+
+/** One-time codes handed out by the sandbox electronic-health-card authorisation page. */
+export const healthCardCodes = pgTable('health_card_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  /** The card holder as the provider answers it, encrypted: it carries an identity number. */
+  holderEnc: text('holder_enc').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
 })

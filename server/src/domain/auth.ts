@@ -1,8 +1,10 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db'
 import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
-import { AppError, Code, badInput, unauthenticated } from '../errors'
+import { AppError, Code, badInput, conflict, unauthenticated } from '../errors'
+import { maskMobile } from '../../../src/utils/mask'
+import { isUniqueViolation } from './address'
 import type { OAuthProfile } from '../plugins/providers/oauth'
 import type { SmsProvider } from '../plugins/providers/sms'
 
@@ -157,9 +159,12 @@ export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string,
   return code
 }
 
-/** Creates a bind code and sends it through the SMS provider; answers the code (tests read it in test mode). */
-export async function sendBindCode(db: Db, cipher: FieldCipher, sms: SmsProvider, mobile: string): Promise<string> {
-  const code = await createSmsCode(db, cipher, mobile, 'bind')
+/** What an SMS code proves: the account's own mobile ('bind'), or a patient's mobile ('patient'). */
+export type SmsPurpose = 'bind' | 'patient'
+
+/** Creates a code and sends it through the SMS provider; answers the code (tests read it in test mode). */
+export async function sendBindCode(db: Db, cipher: FieldCipher, sms: SmsProvider, mobile: string, purpose: SmsPurpose = 'bind'): Promise<string> {
+  const code = await createSmsCode(db, cipher, mobile, purpose)
   await sms.sendCode(mobile, code)
   return code
 }
@@ -222,4 +227,45 @@ export async function bindMobile(
     await tx.update(identities).set({ userId: user.id }).where(eq(identities.id, identity.id))
     return user
   })
+}
+
+/** The Alipay bind (`/dld-hospital/alipayBind`): the rules of bindMobile, for an Alipay identity only. */
+export async function bindAlipay(db: Db, cipher: FieldCipher, auth: AuthContext, input: { mobile: string; code: string; sourceType: number }) {
+  if (auth.provider !== 'alipay') throw badInput('请在支付宝中使用')
+  return bindMobile(db, cipher, auth, input)
+}
+
+/**
+ * Detaches the signed-in WeChat/Alipay identity from its user. The user and their patients stay: binding the same
+ * mobile again brings them back.
+ */
+export async function cancelBind(db: Db, auth: AuthContext): Promise<{ userId: 0 }> {
+  await db.update(identities).set({ userId: null }).where(eq(identities.id, auth.identityId))
+  return { userId: 0 }
+}
+
+export const MOBILE_TAKEN = '该手机号已绑定其他账号'
+
+/**
+ * Moves the user to a new mobile proven by a 'bind' SMS code. The code is checked before anything is said about
+ * the number, so the call cannot be used to learn whose number is registered.
+ */
+export async function changeMobile(db: Db, cipher: FieldCipher, userId: number, input: { mobile: string; code: string }) {
+  const mobileIndex = cipher.blindIndex(input.mobile)
+  const [current] = await db.select({ mobileIndex: users.mobileIndex }).from(users).where(eq(users.id, userId))
+  if (!current) throw unauthenticated()
+  if (current.mobileIndex === mobileIndex) throw badInput('新手机号与当前绑定的手机号相同')
+  // the attempt counter must survive a wrong code, so it is checked outside the transaction (as in bindMobile)
+  await consumeSmsCode(db, cipher, input.mobile, input.code, 'bind')
+  try {
+    return await db.transaction(async (tx) => {
+      const [other] = await tx.select({ id: users.id }).from(users).where(and(eq(users.mobileIndex, mobileIndex), ne(users.id, userId)))
+      if (other) throw conflict(MOBILE_TAKEN)
+      await tx.update(users).set({ mobileEnc: cipher.encrypt(input.mobile), mobileIndex }).where(eq(users.id, userId))
+      return { userId, mobile: maskMobile(input.mobile) }
+    })
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_mobile_index_key')) throw conflict(MOBILE_TAKEN)
+    throw err
+  }
 }

@@ -2,13 +2,20 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
 import { appId, mobile, session } from './schemas'
-import { SMS_RESEND_MS, bindMobile, refreshSession, sendBindCode, signIn } from '../domain/auth'
+import { SMS_RESEND_MS, bindAlipay, bindMobile, cancelBind, changeMobile, refreshSession, sendBindCode, signIn } from '../domain/auth'
+import { saveIdentity } from '../domain/user'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
 const SMS_LIMIT = { max: 5, timeWindow: 60_000 }
 
 const codeBody = z.object({ code: z.string().trim().min(1).max(512), appId })
+const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
+const bindBody = z.object({
+  mobile,
+  code: smsCode,
+  sourceType: z.coerce.number().int().refine((n) => [0, 2, 4, 5, 8, 9].includes(n), '来源类型不正确').default(8),
+})
 
 export async function authRoutes(app: FastifyInstance) {
   const { providers, config, cipher } = app.ctx
@@ -79,13 +86,13 @@ export async function authRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: '/dld-auth/token/smsBindCode',
-    summary: 'Send a 6-digit code to bind a mobile number',
+    summary: "Send a 6-digit code to bind a mobile number ('bind') or to verify a patient's mobile ('patient')",
     auth: 'identity',
     rateLimit: SMS_LIMIT,
-    body: z.object({ mobile }),
+    body: z.object({ mobile, purpose: z.enum(['bind', 'patient']).default('bind') }),
     data: z.object({ sent: z.boolean(), resendAfter: z.number(), devCode: z.string().optional() }),
     handler: async ({ body }) => {
-      const code = await sendBindCode(app.ctx.db, cipher, providers.sms, body.mobile)
+      const code = await sendBindCode(app.ctx.db, cipher, providers.sms, body.mobile, body.purpose)
       // only automated tests read the code from the answer; everywhere else it goes by SMS (or the sandbox log)
       return { sent: true, resendAfter: SMS_RESEND_MS / 1000, ...(config.mode === 'test' ? { devCode: code } : {}) }
     },
@@ -97,15 +104,59 @@ export async function authRoutes(app: FastifyInstance) {
     summary: 'Bind the signed-in WeChat/Alipay identity to a mobile number (creates the user on first bind)',
     auth: 'identity',
     rateLimit: SIGN_IN_LIMIT,
-    body: z.object({
-      mobile,
-      code: z.string().regex(/^\d{6}$/, '请输入6位验证码'),
-      sourceType: z.coerce.number().int().refine((n) => [0, 2, 4, 5, 8, 9].includes(n), '来源类型不正确').default(8),
-    }),
+    body: bindBody,
     data: z.object({ userId: z.number(), nickname: z.string() }),
     handler: async ({ body, auth }) => {
       const user = await bindMobile(app.ctx.db, cipher, auth, body)
       return { userId: user.id, nickname: user.nickname }
     },
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/cancelBind',
+    summary: 'Unbind the signed-in WeChat/Alipay identity from its user (the user and their patients stay)',
+    auth: 'user',
+    data: z.object({ userId: z.literal(0) }),
+    handler: async ({ auth }) => cancelBind(app.ctx.db, auth),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/changeBind',
+    summary: "Move the signed-in user to a new mobile number, proven by an SMS code (purpose 'bind')",
+    auth: 'user',
+    rateLimit: SIGN_IN_LIMIT,
+    body: z.object({ mobile, code: smsCode }),
+    data: z.object({ userId: z.number(), mobile: z.string() }),
+    handler: async ({ auth, body }) => changeMobile(app.ctx.db, cipher, auth.userId, body),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/alipayBind',
+    summary: 'Bind the signed-in Alipay identity to a mobile number (the rules of /dld-hospital/bind)',
+    auth: 'identity',
+    rateLimit: SIGN_IN_LIMIT,
+    body: bindBody,
+    data: z.object({ userId: z.number(), nickname: z.string() }),
+    handler: async ({ body, auth }) => {
+      const user = await bindAlipay(app.ctx.db, cipher, auth, body)
+      return { userId: user.id, nickname: user.nickname }
+    },
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-user/user/modifyiIdentify',
+    summary: 'Declare the account holder’s own real name and identity number (stored encrypted; answered masked)',
+    auth: 'user',
+    body: z.object({
+      name: z.string().trim().min(1, '请输入真实姓名').max(20, '姓名不能超过20个字'),
+      // checked by the identity-card rules in the domain, for a message the patient can act on
+      idCard: z.string().trim().min(1, '请输入身份证号').max(32, '身份证号码不正确'),
+    }),
+    data: z.object({ name: z.string(), idCard: z.string(), verified: z.boolean() }),
+    handler: async ({ auth, body }) => saveIdentity(app.ctx.db, cipher, auth.userId, body),
   })
 }

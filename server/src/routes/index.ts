@@ -4,6 +4,9 @@ import { fileRoutes } from './file'
 import { hospitalRoutes } from './hospital'
 import { imRoutes } from './im'
 import { palmRoutes } from './palm'
+import { patientRoutes } from './patient'
+import { addressRoutes } from './address'
+import { accompanyRoutes } from './accompany'
 import { sandboxRoutes } from './sandbox'
 import { wechatRoutes } from './wechat'
 
@@ -13,6 +16,10 @@ export async function registerRoutes(app: FastifyInstance) {
   await imRoutes(app)
   await hospitalRoutes(app)
   await palmRoutes(app)
+  await patientRoutes(app)
+  await addressRoutes(app)
+  await accompanyRoutes(app)
   await fileRoutes(app)
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
+  if (app.ctx.providers.healthCard.kind === 'sandbox') await (await import('./sandboxHealthCard')).sandboxHealthCardRoutes(app)
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { articles, brands, departments, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
 import { ARTICLES } from './articles'
+import { seedRegions } from './regions'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
 export const DEMO = {
@@ -51,6 +52,8 @@ const DEPTS = [
 ]
 
 export async function seedIfEmpty(db: Db, cipher: FieldCipher): Promise<boolean> {
+  // before the check below, so a database seeded before regions existed gets them too
+  await seedRegions(db)
   const [row] = await db.select({ n: count() }).from(hospitals)
   if ((row?.n ?? 0) > 0) return false
   await db.transaction(async (tx) => {
