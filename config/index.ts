@@ -32,7 +32,12 @@ export default defineConfig<'webpack5'>(async (merge) => {
     h5: {
       publicPath: '/h5/',
       staticDirectory: 'static',
-      router: { mode: 'browser', basename: '/h5' },
+      router: {
+        mode: 'browser',
+        basename: '/h5',
+        // spec §2 system pages: the location pages answer at /h5/choose-location and /h5/open-location
+        customRoutes: { '/pages/chooseLocation/index': '/choose-location', '/pages/openLocation/index': '/open-location' },
+      },
       output: { filename: 'js/[name].[contenthash:8].js', chunkFilename: 'js/[name].[contenthash:8].js' },
       miniCssExtractPluginOption: {
         ignoreOrder: true,

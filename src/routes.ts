@@ -18,10 +18,17 @@ export const MAIN_PAGES = [
   'pages/about/index',
   'pages/about/rich',
   'pages/editUser/index',
+  'pages/patient/index',
+  'pages/healthPatient/index',
+  'pages/addPatient/index',
+  'pages/address/list',
+  'pages/address/add',
+  'pages/chooseLocation/index',
+  'pages/openLocation/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
-  { root: 'palm', pages: [] },
+  { root: 'palm', pages: ['hospitalization/escort/index', 'hospitalization/escort/addEscort'] },
   { root: 'internet', pages: [] },
   { root: 'custom', pages: [] },
 ]

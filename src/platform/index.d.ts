@@ -19,6 +19,8 @@ export interface Platform {
   authReturnParams(): Record<string, string>
   /** Takes the one-time code out of the address bar so a refresh cannot reuse it (stack notes). */
   stripAuthParams(): void
+  /** Takes other one-time parameters (the health card's `healthCode`) out of the address bar the same way. */
+  stripParams(names: string[]): void
   /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
   session: SessionStore
 }

@@ -24,8 +24,11 @@ const platform: Platform = {
     return out
   },
   stripAuthParams() {
+    platform.stripParams(AUTH_PARAMS)
+  },
+  stripParams(names) {
     const url = new URL(window.location.href)
-    AUTH_PARAMS.forEach((p) => url.searchParams.delete(p))
+    names.forEach((p) => url.searchParams.delete(p))
     window.history.replaceState(window.history.state, '', url.toString())
   },
   session: sessionCache(window.sessionStorage),

@@ -25,6 +25,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     },
     authReturnParams: () => ({}),
     stripAuthParams: () => undefined,
+    stripParams: () => undefined,
     session: sessionCache(memoryBackend()),
   }
 }

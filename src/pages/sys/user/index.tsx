@@ -3,11 +3,14 @@ import { View, Text, Image } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
+import { usePatientListLoader } from '@/components/PatientList'
 import { useStores } from '@/stores'
+import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
 
 const ENTRIES = [
   { title: '就诊人管理', url: '/pages/patient/index' },
+  { title: '电子健康卡', url: '/pages/healthPatient/index' },
   { title: '挂号记录', url: '/pages/order/register/index' },
   { title: '缴费记录', url: '/pages/order/payment/index' },
   { title: '问诊订单', url: '/pages/order/inquiry/index' },
@@ -19,10 +22,12 @@ const ENTRIES = [
 
 /** Mine: who is signed in, and the entries to everything that is theirs. */
 function User() {
-  const { user, hospital } = useStores()
+  const { user, hospital, patient } = useStores()
   const me = user.user
+  const loadPatients = usePatientListLoader(() => user.isLoggedIn)
+  const current = patient.current
   return (
-    <PageShell title='我的' tab>
+    <PageShell title='我的' tab onReady={loadPatients}>
       <View className='mine__header'>
         {me?.wechatAvatar ? <Image className='mine__avatar' src={me.wechatAvatar} /> : <View className='mine__avatar'>{(me?.nickname || '用').slice(0, 1)}</View>}
         {user.isLoggedIn ? (
@@ -37,6 +42,30 @@ function User() {
           </View>
         )}
       </View>
+      {user.isLoggedIn && patient.loaded && (
+        <View className='mine__patient'>
+          {current ? (
+            <>
+              <View className='mine__patient-info'>
+                <View className='mine__patient-head'>
+                  <Text className='mine__patient-label'>当前就诊人</Text>
+                  <Text className='mine__patient-name'>{maskName(current.name)}</Text>
+                  {current.isDefault && <Text className='mine__patient-tag'>默认</Text>}
+                </View>
+                <Text className='mine__patient-id'>{current.idCard ? maskIdCard(current.idCard) : '无身份证（儿童）'}</Text>
+              </View>
+              <Text className='mine__patient-switch' onClick={() => void Taro.navigateTo({ url: '/pages/patient/index?select=1' })}>
+                切换
+              </Text>
+            </>
+          ) : (
+            <View className='mine__patient-add' onClick={() => void Taro.navigateTo({ url: '/pages/addPatient/index' })}>
+              <Text className='mine__patient-plus'>+</Text>
+              <Text>添加就诊人</Text>
+            </View>
+          )}
+        </View>
+      )}
       {hospital.hospital && <Text className='section-title'>{hospital.hospital.hospitalName}</Text>}
       <View className='mine__cells'>
         {ENTRIES.map((e) => (

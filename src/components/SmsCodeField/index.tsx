@@ -1,0 +1,87 @@
+import { useEffect, useState } from 'react'
+import { View, Text, Input } from '@tarojs/components'
+import { sendBindCode, type SmsPurpose } from '@/services/auth'
+import { toastError, toastSuccess } from '@/services/request'
+import { COUNTDOWN_SECONDS, PHONE_CODE_LENGTH, countdownText, isMobile } from '@/utils/phoneCode'
+import { FormField } from '../FormField'
+import './index.scss'
+
+interface Props {
+  mobile: string
+  code: string
+  onMobileChange: (mobile: string) => void
+  onCodeChange: (code: string) => void
+  /** What the code proves: the account's own mobile, or a patient's. */
+  purpose?: SmsPurpose
+  /** 'boxed': two white rounded rows (bind page); 'form': labelled rows inside a FormGroup. */
+  variant?: 'boxed' | 'form'
+}
+
+/**
+ * A mobile number and its 6-digit SMS code (spec §5, §9): the code button counts down 60 s and reads
+ * 获取验证码 / N秒后重新获取 / 重新获取.
+ */
+export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChange, purpose = 'bind', variant = 'boxed' }: Props) {
+  const [remaining, setRemaining] = useState(0)
+  const [started, setStarted] = useState(false)
+  const [sending, setSending] = useState(false)
+
+  useEffect(() => {
+    if (remaining <= 0) return
+    const t = setTimeout(() => setRemaining((n) => n - 1), 1000)
+    return () => clearTimeout(t)
+  }, [remaining])
+
+  const sendCode = async () => {
+    if (remaining > 0 || sending) return
+    if (!isMobile(mobile)) return toastError('请输入正确的手机号')
+    setSending(true)
+    try {
+      await sendBindCode(mobile, purpose)
+    } finally {
+      setSending(false)
+    }
+    setStarted(true)
+    setRemaining(COUNTDOWN_SECONDS)
+    toastSuccess('验证码已发送')
+  }
+
+  const mobileInput = (
+    <Input className='sms-field__input' type='number' maxlength={11} placeholder='请输入手机号' value={mobile} onInput={(e) => onMobileChange(e.detail.value.trim())} />
+  )
+  const codeInput = (
+    <Input
+      className='sms-field__input'
+      type='number'
+      maxlength={PHONE_CODE_LENGTH}
+      placeholder='请输入验证码'
+      value={code}
+      onInput={(e) => onCodeChange(e.detail.value.trim())}
+    />
+  )
+  const button = (
+    <Text className={`sms-field__code${remaining > 0 ? ' sms-field__code--wait' : ''}`} onClick={() => void sendCode().catch(() => undefined)}>
+      {countdownText(remaining, started)}
+    </Text>
+  )
+
+  if (variant === 'form') {
+    return (
+      <>
+        <FormField label='手机号'>{mobileInput}</FormField>
+        <FormField label='验证码' extra={button}>
+          {codeInput}
+        </FormField>
+      </>
+    )
+  }
+  return (
+    <View className='sms-field'>
+      <View className='sms-field__row'>{mobileInput}</View>
+      <View className='sms-field__row'>
+        {codeInput}
+        {button}
+      </View>
+    </View>
+  )
+}

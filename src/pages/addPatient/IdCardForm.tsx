@@ -1,0 +1,105 @@
+import { useState } from 'react'
+import { View, Text, Input } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
+import SmsCodeField from '@/components/SmsCodeField'
+import { useStores } from '@/stores'
+import { toastError, toastSuccess } from '@/services/request'
+import { factsOfValidIdCard } from '@/utils/idCard'
+import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
+import type { IdCardOcrResult } from '../../../types/api/patient'
+import { DefaultSwitch, leavePage } from './parts'
+
+/** Only a whole number (15 or 18 characters) is read (spec §5). */
+const ID_LENGTHS = [15, 18]
+const AUTO = '根据身份证号自动识别'
+const MISTYPED = '身份证号有误，请核对'
+
+/** 身份证: name and identity number (typed, or read from a photo), sex, birth date and age read from the number. */
+function IdCardForm() {
+  const { patient } = useStores()
+  const [name, setName] = useState('')
+  const [idCard, setIdCard] = useState('')
+  const [relation, setRelation] = useState(() => (patient.list.some((p) => p.relation === '本人') ? '' : '本人'))
+  const [mobile, setMobile] = useState('')
+  const [code, setCode] = useState('')
+  const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
+  const [read, setRead] = useState<IdCardOcrResult | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const number = idCard.trim().toUpperCase()
+  // spec §3: sex, birth date and age come from the number and cannot be set against it
+  const whole = ID_LENGTHS.includes(number.length)
+  const parsed = whole ? factsOfValidIdCard(number) : null
+  const hint = whole && !parsed ? MISTYPED : AUTO
+
+  const readPhoto = async () => {
+    const result = await patient.readIdCard()
+    if (!result) return
+    setRead(result)
+    setName(result.name)
+    setIdCard(result.idCard)
+    toastSuccess('识别成功，请核对')
+  }
+
+  const submit = async () => {
+    const problem = firstProblem(
+      nameProblem(name),
+      idCardProblem(number),
+      relation ? null : '请选择与就诊人的关系',
+      mobileProblem(mobile),
+      codeProblem(code),
+    )
+    if (problem) return toastError(problem)
+    setBusy(true)
+    try {
+      const source = read && read.name === name.trim() && read.idCard === number ? 'ocr' : 'idCard'
+      await patient.bind({ name: name.trim(), idCard: number, relation, mobile, code, isDefault, source })
+      toastSuccess('添加成功')
+      await leavePage()
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <View>
+      <View className='add-patient__ocr' onClick={() => void readPhoto().catch(() => undefined)}>
+        <Text className='add-patient__ocr-title'>拍照识别</Text>
+        <Text className='add-patient__ocr-note'>拍摄身份证人像面，自动填写姓名和身份证号</Text>
+      </View>
+      <FormGroup>
+        <FormField label='姓名'>
+          <Input className='add-patient__input' placeholder='请输入就诊人姓名' maxlength={20} value={name} onInput={(e) => setName(e.detail.value)} />
+        </FormField>
+        <FormField label='身份证号'>
+          <Input className='add-patient__input' type='idcard' placeholder='请输入身份证号' maxlength={18} value={idCard} onInput={(e) => setIdCard(e.detail.value.trim())} />
+        </FormField>
+        <FormField label='性别'>
+          <FormValue value={parsed?.sexText ?? ''} placeholder={hint} />
+        </FormField>
+        <FormField label='出生日期'>
+          <FormValue value={parsed?.birthday ?? ''} placeholder={hint} />
+        </FormField>
+        <FormField label='年龄'>
+          <FormValue value={parsed ? `${parsed.age}岁` : ''} placeholder={hint} />
+        </FormField>
+        <FormField label='关系'>
+          <Choice label='与就诊人关系' options={patient.relations} value={relation} onChange={setRelation} />
+        </FormField>
+      </FormGroup>
+      <FormGroup>
+        <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+        <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
+      </FormGroup>
+      <View className='add-patient__submit'>
+        <Button type='primary' block loading={busy} onClick={() => void submit().catch(() => undefined)}>
+          确认添加
+        </Button>
+      </View>
+    </View>
+  )
+}
+
+export default observer(IdCardForm)

@@ -1,0 +1,134 @@
+import { useState } from 'react'
+import { View, Input } from '@tarojs/components'
+import { Button, DatePicker } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
+import SmsCodeField from '@/components/SmsCodeField'
+import { useStores } from '@/stores'
+import { toastError, toastSuccess } from '@/services/request'
+import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
+import type { Sex } from '../../../types/api/patient'
+import { DefaultSwitch, leavePage } from './parts'
+
+/** A child without an identity card is bound until 6 (the server's NEONATE_MAX_AGE): the picker offers those dates. */
+const NEONATE_YEARS = 6
+const SEXES: { text: '男' | '女'; sex: Sex }[] = [
+  { text: '男', sex: 1 },
+  { text: '女', sex: 2 },
+]
+
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/** 无证儿童: a child bound under an adult guardian's identity card. */
+function NeonateForm() {
+  const { patient } = useStores()
+  const [name, setName] = useState('')
+  const [sexText, setSexText] = useState<'' | '男' | '女'>('')
+  const [birthday, setBirthday] = useState('')
+  const [picking, setPicking] = useState(false)
+  const [guardianName, setGuardianName] = useState('')
+  const [guardianIdCard, setGuardianIdCard] = useState('')
+  const [relation, setRelation] = useState('子女')
+  const [mobile, setMobile] = useState('')
+  const [code, setCode] = useState('')
+  const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
+  const [busy, setBusy] = useState(false)
+
+  // fixed for the page's life, so the picker's range does not change under the patient's finger
+  const [{ today, earliest }] = useState(() => {
+    const now = new Date()
+    return { today: now, earliest: new Date(now.getFullYear() - NEONATE_YEARS, now.getMonth(), now.getDate() + 1) }
+  })
+
+  const submit = async () => {
+    const problem = firstProblem(
+      nameProblem(name, '儿童'),
+      sexText ? null : '请选择性别',
+      birthday ? null : '请选择出生日期',
+      nameProblem(guardianName, '监护人'),
+      idCardProblem(guardianIdCard, '监护人'),
+      mobileProblem(mobile),
+      codeProblem(code),
+    )
+    if (problem) return toastError(problem)
+    setBusy(true)
+    try {
+      const sex = SEXES.find((s) => s.text === sexText)!.sex
+      await patient.bindNeonate({
+        name: name.trim(),
+        sex,
+        birthday,
+        guardianName: guardianName.trim(),
+        guardianIdCard: guardianIdCard.trim().toUpperCase(),
+        relation,
+        mobile,
+        code,
+        isDefault,
+      })
+      toastSuccess('添加成功')
+      await leavePage()
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <View>
+      <FormGroup title='儿童信息'>
+        <FormField label='姓名'>
+          <Input className='add-patient__input' placeholder='请输入儿童姓名' maxlength={20} value={name} onInput={(e) => setName(e.detail.value)} />
+        </FormField>
+        <FormField label='性别'>
+          <Choice label='性别' options={SEXES.map((s) => s.text)} value={sexText} onChange={(v) => setSexText(v as '男' | '女')} />
+        </FormField>
+        <FormField label='出生日期'>
+          <View className='add-patient__pick' onClick={() => setPicking(true)}>
+            <FormValue value={birthday} placeholder='请选择出生日期' />
+          </View>
+        </FormField>
+        <FormField label='关系'>
+          <Choice label='与就诊人关系' options={patient.relations.filter((r) => r !== '本人')} value={relation} onChange={setRelation} />
+        </FormField>
+      </FormGroup>
+      <FormGroup title='监护人信息'>
+        <FormField label='监护人'>
+          <Input className='add-patient__input' placeholder='请输入监护人姓名' maxlength={20} value={guardianName} onInput={(e) => setGuardianName(e.detail.value)} />
+        </FormField>
+        <FormField label='身份证号'>
+          <Input
+            className='add-patient__input'
+            type='idcard'
+            placeholder='请输入监护人身份证号'
+            maxlength={18}
+            value={guardianIdCard}
+            onInput={(e) => setGuardianIdCard(e.detail.value.trim())}
+          />
+        </FormField>
+        <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+        <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
+      </FormGroup>
+      <View className='add-patient__submit'>
+        <Button type='primary' block loading={busy} onClick={() => void submit().catch(() => undefined)}>
+          确认添加
+        </Button>
+      </View>
+      <DatePicker
+        title='选择出生日期'
+        type='date'
+        visible={picking}
+        defaultValue={today}
+        startDate={earliest}
+        endDate={today}
+        showChinese
+        onClose={() => setPicking(false)}
+        onConfirm={(_options, values) => {
+          const [y, m, d] = values.map(Number)
+          setBirthday(`${y}-${pad2(m!)}-${pad2(d!)}`)
+          setPicking(false)
+        }}
+      />
+    </View>
+  )
+}
+
+export default observer(NeonateForm)

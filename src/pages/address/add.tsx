@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'react'
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Input, Textarea } from '@tarojs/components'
+import { Button, Switch } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import { useStores } from '@/stores'
+import { toastError, toastSuccess } from '@/services/request'
+import { DETAIL_MAX_LENGTH, detailFromLocation, draftOf, emptyDraft, regionLabel, type AddressDraft } from '@/stores/AddressStore'
+import type { Location } from '../../../types/api/address'
+import RegionPicker, { type RegionChoice } from './RegionPicker'
+import './add.scss'
+
+/** Degrees as the server keeps them: at most 6 decimals (about 0.1 m), no trailing zeros. */
+const degrees = (n: number) => String(Number(n.toFixed(6)))
+
+/** The draft with a confirmed location: coordinates, detail line and, when the map named a district, the region. */
+function withLocation(d: AddressDraft, loc: Location): AddressDraft {
+  const next = { ...d, latitude: degrees(loc.latitude), longitude: degrees(loc.longitude) }
+  const detail = detailFromLocation(loc).slice(0, DETAIL_MAX_LENGTH)
+  if (detail) next.detail = detail
+  if (loc.provinceCode && loc.cityCode && loc.districtCode) {
+    next.provinceCode = loc.provinceCode
+    next.cityCode = loc.cityCode
+    next.districtCode = loc.districtCode
+    next.regionText = regionLabel([loc.province, loc.city, loc.district])
+  }
+  return next
+}
+
+/** 新增 / 编辑收货地址 (`?id=` edits): receiver, mobile, region (picker or 定位), detail, default. */
+function AddressAdd() {
+  const { address } = useStores()
+  const id = Number(useRouter().params.id) || null
+  const [draft, setDraft] = useState<AddressDraft>(emptyDraft)
+  const [picking, setPicking] = useState(false)
+  const set = (patch: Partial<AddressDraft>) => setDraft((d) => ({ ...d, ...patch }))
+
+  // back from /choose-location: the confirmed location, or the wish to choose the region by hand
+  const picked = address.pickedLocation
+  const manual = address.manualRegionWanted
+  useEffect(() => {
+    if (picked) {
+      const loc = address.takeLocation()!
+      setDraft((d) => withLocation(d, loc))
+      if (!loc.districtCode) toastError('未能识别所在地区，请手动选择')
+    }
+    if (manual) {
+      address.askManualRegion(false)
+      setPicking(true)
+    }
+  }, [picked, manual, address])
+
+  const chooseRegion = (c: RegionChoice) => {
+    setPicking(false)
+    set({ provinceCode: c.provinceCode, cityCode: c.cityCode, districtCode: c.districtCode, regionText: regionLabel(c.names) })
+  }
+
+  const save = async () => {
+    const problem = await address.save(draft)
+    if (problem) return toastError(problem)
+    toastSuccess('保存成功')
+    setTimeout(() => void Taro.navigateBack(), 800)
+  }
+
+  return (
+    <PageShell
+      title={id ? '编辑收货地址' : '新增收货地址'}
+      onReady={async () => {
+        const whole = await address.startEdit(id)
+        setDraft(whole ? draftOf(whole) : emptyDraft())
+      }}
+    >
+      <View className='address-form'>
+        <View className='address-form__row'>
+          <Text className='address-form__label'>收货人</Text>
+          <Input className='address-form__input' placeholder='请输入收货人姓名' value={draft.name} onInput={(e) => set({ name: e.detail.value })} />
+        </View>
+        <View className='address-form__row'>
+          <Text className='address-form__label'>手机号</Text>
+          <Input
+            className='address-form__input'
+            type='number'
+            maxlength={11}
+            placeholder='请输入手机号'
+            value={draft.mobile}
+            onInput={(e) => set({ mobile: e.detail.value })}
+          />
+        </View>
+        <View className='address-form__row'>
+          <Text className='address-form__label'>所在地区</Text>
+          <View className='address-form__region' onClick={() => setPicking(true)}>
+            {draft.regionText ? (
+              <Text className='address-form__value'>{draft.regionText}</Text>
+            ) : (
+              <Text className='address-form__placeholder'>请选择省/市/区</Text>
+            )}
+          </View>
+          <View className='address-form__locate' onClick={() => void Taro.navigateTo({ url: '/pages/chooseLocation/index' })}>
+            定位
+          </View>
+        </View>
+        <View className='address-form__row address-form__row--top'>
+          <Text className='address-form__label'>详细地址</Text>
+          <Textarea
+            className='address-form__textarea'
+            maxlength={DETAIL_MAX_LENGTH}
+            placeholder='请输入街道、门牌号等'
+            value={draft.detail}
+            autoHeight
+            onInput={(e) => set({ detail: e.detail.value })}
+          />
+        </View>
+        <View className='address-form__row'>
+          <Text className='address-form__label address-form__label--wide'>设为默认地址</Text>
+          {/* the default address stays the default until another one is made default */}
+          <Switch checked={draft.isDefault} disabled={!!address.editAddress?.isDefault} onChange={(v: boolean) => set({ isDefault: v })} />
+        </View>
+      </View>
+      <View className='address-form__save'>
+        <Button type='primary' block loading={address.saving} onClick={() => void save().catch(() => undefined)}>
+          保存
+        </Button>
+      </View>
+      <RegionPicker
+        visible={picking}
+        value={[draft.provinceCode, draft.cityCode, draft.districtCode]}
+        onClose={() => setPicking(false)}
+        onChange={chooseRegion}
+      />
+    </PageShell>
+  )
+}
+
+export default observer(AddressAdd)

@@ -1,0 +1,64 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { toastSuccess } from '@/services/request'
+import './index.scss'
+
+/** Mini-programs hand page options over still encoded; a value that does not decode is shown as given. */
+function decoded(v: string | undefined): string {
+  if (!v) return ''
+  try {
+    return decodeURIComponent(v)
+  } catch {
+    return v
+  }
+}
+
+function coordinate(v: string | undefined, max: number): number | null {
+  const n = Number(decoded(v))
+  return v && Number.isFinite(n) && Math.abs(n) <= max ? n : null
+}
+
+/**
+ * /open-location?latitude=&longitude=&name=&address= (spec §2 system page): one place, e.g. a hospital to go to,
+ * with its coordinates and 复制地址 for a map app.
+ */
+export default function OpenLocation() {
+  const { params } = useRouter()
+  const latitude = coordinate(params.latitude, 90)
+  const longitude = coordinate(params.longitude, 180)
+  const name = decoded(params.name)
+  const address = decoded(params.address)
+
+  const copy = async () => {
+    await Taro.setClipboardData({ data: [name, address].filter(Boolean).join(' ') })
+    toastSuccess('地址已复制')
+  }
+
+  return (
+    <PageShell title='位置'>
+      {latitude === null || longitude === null ? (
+        <Empty text='位置信息不完整' />
+      ) : (
+        <>
+          <View className='place'>
+            <Text className='place__name'>{name || '目的地'}</Text>
+            {address && <Text className='place__address'>{address}</Text>}
+            <Text className='place__coords'>
+              纬度 {latitude}　经度 {longitude}
+            </Text>
+          </View>
+          {(name || address) && (
+            <View className='place__copy'>
+              <Button type='primary' block onClick={() => void copy().catch(() => undefined)}>
+                复制地址
+              </Button>
+            </View>
+          )}
+        </>
+      )}
+    </PageShell>
+  )
+}

@@ -1,0 +1,103 @@
+import { useRef } from 'react'
+import Taro, { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { usePatientCompletion } from '@/components/PatientCompletion'
+import { useStores } from '@/stores'
+import { MAX_ESCORTS } from '@/stores/PatientStore'
+import { confirm, toastSuccess } from '@/services/request'
+import { MSG } from '@/services/messages'
+import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
+import type { Accompany } from '../../../../types/api/patient'
+import './index.scss'
+
+export const addEscortUrl = (patientId: number, id?: number) =>
+  `/palm/hospitalization/escort/addEscort?patientId=${patientId}${id ? `&id=${id}` : ''}`
+
+/** 陪护人 of one patient (spec §2 /palm/hospitalization/escort/index?patientId=): list, add, edit, unbind. */
+function Escorts() {
+  const { patient: store } = useStores()
+  const { params } = useRouter()
+  const patientId = Number(params.patientId)
+  const { requireComplete, showFor, modal } = usePatientCompletion()
+  const ready = useRef(false)
+  const owner = store.byId(patientId)
+
+  const load = async () => {
+    await Promise.all([store.load().catch(() => undefined), store.loadEscorts(patientId).catch(() => undefined)])
+    const p = store.byId(patientId)
+    // escorts are for a complete patient: say so at once, the way the list does before opening this page
+    if (p && !p.complete) showFor(p)
+  }
+  useDidShow(() => {
+    if (ready.current) void load()
+  })
+
+  const add = () => {
+    if (!owner) return
+    requireComplete(owner, () => void Taro.navigateTo({ url: addEscortUrl(patientId) }))
+  }
+
+  const unbind = async (e: Accompany) => {
+    if (!(await confirm(`确定解除陪护人${maskName(e.name)}吗？`))) return
+    await store.unbindEscort(e.id)
+    toastSuccess('已解除')
+  }
+
+  const loading = store.escortsLoading && store.escorts.length === 0
+
+  return (
+    <PageShell
+      title='陪护人'
+      onReady={async () => {
+        await load()
+        ready.current = true
+      }}
+    >
+      <View className='escorts'>
+        {owner && (
+          <View className='escorts__owner'>
+            <Text className='escorts__owner-label'>就诊人</Text>
+            <Text className='escorts__owner-name'>{maskName(owner.name)}</Text>
+            <Text className='escorts__owner-meta'>
+              {owner.relation} · {owner.sexText} {owner.age}岁
+            </Text>
+          </View>
+        )}
+        {loading && <Text className='escorts__loading'>{MSG.listLoading}</Text>}
+        {!loading && store.escortsFailed && store.escorts.length === 0 && <Empty text={MSG.listFailed} />}
+        {!loading && !store.escortsFailed && store.escorts.length === 0 && <Empty text='还没有陪护人' />}
+        {store.escorts.map((e) => (
+          <View key={e.id} className='escort-card'>
+            <View className='escort-card__who'>
+              <Text className='escort-card__name'>{maskName(e.name)}</Text>
+              <Text className='escort-card__tag'>{e.relation}</Text>
+            </View>
+            <Text className='escort-card__line'>证件号码：{maskIdCard(e.idCard)}</Text>
+            <Text className='escort-card__line'>手机号码：{maskMobile(e.mobile)}</Text>
+            <View className='escort-card__actions'>
+              <Text className='escort-card__action' onClick={() => void Taro.navigateTo({ url: addEscortUrl(patientId, e.id) })}>
+                编辑
+              </Text>
+              <Text className='escort-card__action escort-card__action--danger' onClick={() => void unbind(e).catch(() => undefined)}>
+                解除
+              </Text>
+            </View>
+          </View>
+        ))}
+        <View className='escorts__add'>
+          <Button type='primary' block disabled={store.escortsFull || !owner} onClick={add}>
+            添加陪护人
+          </Button>
+          <Text className='escorts__note'>每位就诊人最多添加{MAX_ESCORTS}位陪护人</Text>
+        </View>
+      </View>
+      {modal}
+    </PageShell>
+  )
+}
+
+export default observer(Escorts)

@@ -1,0 +1,55 @@
+import { get, post, put } from './request'
+import type {
+  Accompany,
+  AccompanyInput,
+  BindHealthCardInput,
+  BindNeonateInput,
+  BindPatientInput,
+  CompletePatientInput,
+  HealthCardUrlInput,
+  IdCardOcrResult,
+  Patient,
+  PatientDetail,
+  UnbindPatientResult,
+  UpdateAccompanyInput,
+} from '../../types/api/patient'
+
+/** `/dld-palm` (patients, escorts, the system dictionary) and the health-card authorisation of spec §7. */
+const PATIENT = '/dld-palm/api/patient'
+const ACCOMPANY = '/dld-palm/api/accompany'
+
+/** A query string for the calls that take the hospital in the address of a POST. */
+const atHospital = (hospitalCode?: string) => (hospitalCode ? `?hospitalCode=${encodeURIComponent(hospitalCode)}` : '')
+
+export interface DictItem {
+  label: string
+  value: string
+  sort: number
+}
+
+export const listDict = (type: string) => post<DictItem[]>('/dld-palm/admin/system/dict', { type }, { noLoading: true, silent: true })
+
+export const listPatients = (hospitalCode?: string) => get<Patient[]>(`${PATIENT}/list`, hospitalCode ? { hospitalCode } : undefined, { noLoading: true })
+export const getDefaultPatient = (hospitalCode?: string) =>
+  get<Patient | null>(`${PATIENT}/default`, hospitalCode ? { hospitalCode } : undefined, { noLoading: true })
+/** One patient whole: only the edit / completion page asks for this. */
+export const getPatient = (id: number) => get<PatientDetail>(`${PATIENT}/${id}`)
+
+export const bindPatient = (input: BindPatientInput) => post<Patient>(`${PATIENT}/bind`, input)
+export const completePatient = (input: CompletePatientInput) => post<PatientDetail>(`${PATIENT}/bind`, input)
+export const bindNeonate = (input: BindNeonateInput) => post<Patient>(`${PATIENT}/bind/neonate`, input)
+export const bindHealthCard = (input: BindHealthCardInput) => post<Patient>(`${PATIENT}/bind/eHealth`, input)
+export const setDefaultPatient = (id: number, hospitalCode?: string) => post<Patient>(`${PATIENT}/default/${id}${atHospital(hospitalCode)}`)
+export const unbindPatient = (id: number) => post<UnbindPatientResult>(`${PATIENT}/unbind/${id}`)
+/** Reads an identity-card photo uploaded through /dld-file/files-upload. */
+export const readIdCardPhoto = (url: string) => post<IdCardOcrResult>(`${PATIENT}/hospital/patient/ocr`, { url })
+
+/** Where to send the browser to choose an electronic health card; it comes back to `redirect` with healthCode. */
+export const getHealthCardUrl = (input: HealthCardUrlInput) => post<{ url: string }>('/thirdParty/tencent-EHealth/refreshUrl', input)
+
+export const listAccompanies = (patientId: number) => get<Accompany[]>(`${ACCOMPANY}/list/${patientId}`, undefined, { noLoading: true })
+/** One escort whole, for the edit page. */
+export const getAccompany = (id: number) => get<Accompany>(`${ACCOMPANY}/${id}`)
+export const addAccompany = (input: AccompanyInput) => post<Accompany>(ACCOMPANY, input)
+export const updateAccompany = (input: UpdateAccompanyInput) => put<Accompany>(ACCOMPANY, input)
+export const unbindAccompany = (id: number) => post<{ id: number }>(`${ACCOMPANY}/${id}`)

@@ -1,0 +1,243 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import Taro from '@tarojs/taro'
+import platform from '@/platform'
+import * as palm from '@/services/palm'
+import { uploadFile } from '@/services/auth'
+import { SESSION, session } from '@/services/storage'
+import type {
+  Accompany,
+  AccompanyInput,
+  BindNeonateInput,
+  BindPatientInput,
+  CompletePatientInput,
+  IdCardOcrResult,
+  Patient,
+  UpdateAccompanyInput,
+} from '../../types/api/patient'
+
+/** WeChat health-card rule, enforced by the server too: at most 5 patients per account. */
+export const MAX_PATIENTS = 5
+/** Wards issue passes to at most two named escorts per patient (the server's MAX_ESCORTS). */
+export const MAX_ESCORTS = 2
+/** The relation dictionary's entries when it cannot be read (the seed's own list). */
+export const RELATIONS = ['本人', '父母', '配偶', '子女', '其他']
+/** What an escort can be to the patient: never the patient themself. */
+export const ESCORT_RELATIONS = ['父母', '配偶', '子女', '其他']
+/** The page the health-card authorisation comes back to; it finishes the bind (spec §2 health-card redirect). */
+export const HEALTH_CARD_RETURN = '/pages/addPatient/index'
+
+type Bind = Omit<BindPatientInput, 'hospitalCode'>
+type Neonate = Omit<BindNeonateInput, 'hospitalCode'>
+
+/**
+ * The people behind the account (spec §3 Patient and Accompany): the patient list of the current hospital, the
+ * patient a flow acts for (session key 'patient'), and the escorts of one patient at a time.
+ */
+export class PatientStore {
+  list: Patient[] = []
+  loaded = false
+  loading = false
+  loadFailed = false
+  /** The patient chosen for this session's flows; null means "the default one". */
+  selected: Patient | null = session.get<Patient>(SESSION.patient) ?? null
+  relations: string[] = RELATIONS
+  private readonly spentHealthCodes = new Set<string>()
+
+  escortPatientId: number | null = null
+  escorts: Accompany[] = []
+  escortsLoading = false
+  escortsFailed = false
+
+  constructor(private readonly hospitalCode: () => string | undefined = () => undefined) {
+    makeAutoObservable<PatientStore, 'hospitalCode' | 'spentHealthCodes'>(this, { hospitalCode: false, spentHealthCodes: false })
+  }
+
+  get defaultPatient(): Patient | null {
+    return this.list.find((p) => p.isDefault) ?? this.list[0] ?? null
+  }
+
+  /** The patient a flow acts for: the one chosen in this session while it is still bound, else the default. */
+  get current(): Patient | null {
+    if (!this.loaded) return this.selected
+    return (this.selected && this.list.find((p) => p.id === this.selected!.id)) || this.defaultPatient
+  }
+
+  get full() {
+    return this.list.length >= MAX_PATIENTS
+  }
+
+  get escortsFull() {
+    return this.escorts.length >= MAX_ESCORTS
+  }
+
+  byId(id: number): Patient | undefined {
+    return this.list.find((p) => p.id === id)
+  }
+
+  async load() {
+    this.loading = true
+    this.loadFailed = false
+    try {
+      const list = await palm.listPatients(this.hospitalCode())
+      runInAction(() => {
+        this.list = list
+        this.loaded = true
+        if (this.selected && !list.some((p) => p.id === this.selected!.id)) this.choose(null)
+      })
+    } catch (e) {
+      runInAction(() => {
+        this.loadFailed = true
+      })
+      throw e
+    } finally {
+      runInAction(() => {
+        this.loading = false
+      })
+    }
+  }
+
+  /** Makes a patient the one this session's flows act for (spec §3 session key 'patient'); null: the default. */
+  choose(patient: Patient | null) {
+    this.selected = patient
+    if (patient) session.set(SESSION.patient, patient)
+    else session.remove(SESSION.patient)
+  }
+
+  /** The relation dictionary (POST /dld-palm/admin/system/dict 'relation'); the fixed list when it cannot be read. */
+  async loadRelations() {
+    const items = await palm.listDict('relation').catch(() => [])
+    runInAction(() => {
+      if (items.length) this.relations = items.map((i) => i.label)
+    })
+  }
+
+  async bind(input: Bind) {
+    const patient = await palm.bindPatient({ ...input, hospitalCode: this.hospitalCode() })
+    await this.load()
+    return patient
+  }
+
+  async bindNeonate(input: Neonate) {
+    const patient = await palm.bindNeonate({ ...input, hospitalCode: this.hospitalCode() })
+    await this.load()
+    return patient
+  }
+
+  /** Finishes the health-card bind with the one-time code the authorisation returned. */
+  async bindHealthCard(healthCode: string, relation: string, isDefault: boolean) {
+    const patient = await palm.bindHealthCard({ healthCode, relation, isDefault, hospitalCode: this.hospitalCode() })
+    await this.load()
+    return patient
+  }
+
+  /**
+   * The return from the health-card authorisation: the one-time code leaves the address bar first (a refresh must
+   * not spend it again) and is redeemed once per page load.
+   */
+  async finishHealthCard(healthCode: string, relation: string, isDefault: boolean) {
+    platform.stripParams(['healthCode'])
+    if (this.spentHealthCodes.has(healthCode)) return null
+    this.spentHealthCodes.add(healthCode)
+    return this.bindHealthCard(healthCode, relation || RELATIONS[0]!, isDefault)
+  }
+
+  /**
+   * Sends the browser to choose an electronic health card (as UserStore sends it to authorisation); it comes back
+   * to the add-patient page with healthCode, relation and isDefault in the query.
+   */
+  async startHealthCard(relation: string, isDefault: boolean) {
+    const hospitalCode = this.hospitalCode()
+    if (!hospitalCode) throw new Error('请先选择医院')
+    const redirect = `${HEALTH_CARD_RETURN}?business=eHealth&relation=${encodeURIComponent(relation)}${isDefault ? '&isDefault=1' : ''}`
+    const { url } = await palm.getHealthCardUrl({ hospitalCode, redirect })
+    platform.leaveTo(url)
+  }
+
+  /** One patient whole, for the completion / edit page. */
+  detail(id: number) {
+    return palm.getPatient(id)
+  }
+
+  async complete(input: CompletePatientInput) {
+    const patient = await palm.completePatient(input)
+    await this.load()
+    return patient
+  }
+
+  /** Exactly one default: the chosen one becomes it, every other one stops being it. */
+  async setDefault(id: number) {
+    const patient = await palm.setDefaultPatient(id, this.hospitalCode())
+    runInAction(() => {
+      this.list = this.list.map((p) => (p.id === id ? { ...p, ...patient, isDefault: true } : { ...p, isDefault: false }))
+    })
+    return patient
+  }
+
+  /** Unbinding the default moves the default to the patient the server names. */
+  async unbind(id: number) {
+    const { defaultPatientId } = await palm.unbindPatient(id)
+    runInAction(() => {
+      this.list = this.list.filter((p) => p.id !== id).map((p) => (defaultPatientId === null ? p : { ...p, isDefault: p.id === defaultPatientId }))
+      if (this.selected?.id === id) this.choose(null)
+      if (this.escortPatientId === id) {
+        this.escortPatientId = null
+        this.escorts = []
+      }
+    })
+    return defaultPatientId
+  }
+
+  /** 拍照识别: choose a photo, upload it through the request layer and read the identity card on it. */
+  async readIdCard(): Promise<IdCardOcrResult | null> {
+    const chosen = await Taro.chooseImage({ count: 1, sizeType: ['compressed'], sourceType: ['album', 'camera'] }).catch(() => null)
+    const path = chosen?.tempFilePaths[0]
+    if (!path) return null
+    const { url } = await uploadFile(path)
+    return palm.readIdCardPhoto(url)
+  }
+
+  async loadEscorts(patientId: number) {
+    if (this.escortPatientId !== patientId) this.escorts = []
+    this.escortPatientId = patientId
+    this.escortsLoading = true
+    this.escortsFailed = false
+    try {
+      const escorts = await palm.listAccompanies(patientId)
+      runInAction(() => {
+        if (this.escortPatientId === patientId) this.escorts = escorts
+      })
+    } catch (e) {
+      runInAction(() => {
+        this.escortsFailed = true
+      })
+      throw e
+    } finally {
+      runInAction(() => {
+        this.escortsLoading = false
+      })
+    }
+  }
+
+  escort(id: number) {
+    return palm.getAccompany(id)
+  }
+
+  async addEscort(input: AccompanyInput) {
+    const escort = await palm.addAccompany(input)
+    await this.loadEscorts(input.patientId)
+    return escort
+  }
+
+  async updateEscort(input: UpdateAccompanyInput) {
+    const escort = await palm.updateAccompany(input)
+    await this.loadEscorts(escort.patientId)
+    return escort
+  }
+
+  async unbindEscort(id: number) {
+    await palm.unbindAccompany(id)
+    runInAction(() => {
+      this.escorts = this.escorts.filter((e) => e.id !== id)
+    })
+  }
+}

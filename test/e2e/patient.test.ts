@@ -1,0 +1,205 @@
+/**
+ * Browser journeys through the people behind an account (spec §2 /pages/patient/index, /pages/addPatient/index,
+ * /palm/hospitalization/escort; §5 the incomplete-information modal; §9 masking and the phone code): the real
+ * server with its sandbox SMS and electronic-health-card providers, the built H5 app, Debian Chromium.
+ */
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Page } from 'playwright-core'
+import { WAIT_MS, bindMobile, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+
+const LIST = '/h5/pages/patient/index'
+const ADD = '/h5/pages/addPatient/index'
+const ESCORTS = '/h5/palm/hospitalization/escort/index'
+
+/** Fictional people with valid identity numbers (checksums right). */
+const SELF = { name: '李建国', idCard: '110105198805122718', birthday: '1988-05-12' }
+const GUARDIAN = { name: '陈美玲', idCard: '440305199208233622' }
+const ESCORT = { name: '周文博', idCard: '310104197501014511', mobile: '13700001111' }
+
+const field = (page: Page, placeholder: string) =>
+  visible(page.locator(`input[placeholder="${placeholder}"], textarea[placeholder="${placeholder}"]`)).first()
+
+async function type(page: Page, placeholder: string, text: string) {
+  const input = field(page, placeholder)
+  await input.click()
+  await input.fill('')
+  await input.pressSequentially(text)
+}
+
+/** Types the mobile, asks for the code (the test server answers it as devCode), types the code. */
+async function verifyMobile(page: Page, mobile: string) {
+  await type(page, '请输入手机号', mobile)
+  const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dld-auth/token/smsBindCode')
+  await visible(page.getByText('获取验证码', { exact: true })).first().click()
+  const body = (await (await answer).json()) as { code: number; data: { devCode?: string } | null }
+  assert.equal(body.code, 200)
+  // spec §9: the countdown text replaces the button while it runs
+  await seeText(page, /^\d{1,2}秒后重新获取$/)
+  await type(page, '请输入验证码', body.data!.devCode!)
+}
+
+/** The patient cards on the list, top to bottom, as one line of text each. */
+async function cards(page: Page): Promise<string[]> {
+  return (await visible(page.locator('.patient-card')).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())
+}
+
+const card = (page: Page, text: string) => visible(page.locator('.patient-card', { hasText: text })).first()
+
+/** Whether the card carries the 默认 tag (its 设为默认 action is not the tag). */
+const isDefault = async (page: Page, text: string) => (await card(page, text).locator('.patient-card__tag--default').count()) === 1
+
+/** Taps one of a card's actions (设为默认, 陪护人, 编辑, 解除绑定). */
+async function act(page: Page, cardText: string, action: string) {
+  await card(page, cardText).locator('.patient-card__action', { hasText: action }).click()
+}
+
+async function confirmModal(page: Page, button = '确定') {
+  await visible(page.locator('.taro-modal__foot, .nut-dialog-footer').getByText(button, { exact: true })).first().click()
+}
+
+describe('patients in the browser', () => {
+  before(setup, { timeout: 90_000 })
+  after(teardown, { timeout: 30_000 })
+
+  test('1. bind oneself by identity card, add a newborn and an escort, set a default, unbind', async () => {
+    const { page } = await newPhone()
+    await page.goto(LIST)
+    await waitForPath(page, '/h5/pages/login/index')
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, LIST)
+    await seeText(page, '还没有就诊人，添加后即可挂号、缴费、查报告')
+    await seeText(page, '还可添加5位就诊人')
+
+    // by identity card: sex, birth date and age come from the number
+    await tapButton(page, '添加就诊人')
+    await waitForPath(page, ADD)
+    await seeText(page, '根据身份证号自动识别')
+    await type(page, '请输入就诊人姓名', SELF.name)
+    await type(page, '请输入身份证号', SELF.idCard.slice(0, 17) + '1') // wrong check digit
+    await seeText(page, '身份证号有误，请核对')
+    assert.equal(await visible(page.locator('.form-field__value', { hasText: SELF.birthday })).count(), 0, 'a mistyped number fills nothing')
+    await type(page, '请输入身份证号', SELF.idCard)
+    await seeText(page, '男')
+    await seeText(page, SELF.birthday)
+    await seeText(page, /^\d{2}岁$/)
+    await verifyMobile(page, '13811112222')
+    await shot(page, 'patient-1-id-card')
+    await tapButton(page, '确认添加')
+    await waitForPath(page, LIST)
+    await card(page, '李*国').waitFor()
+    let list = await cards(page)
+    assert.equal(list.length, 1)
+    assert.match(list[0]!, /李\*国 男 \d+岁 本人 默认/)
+    assert.ok(list[0]!.includes('证件号码：110105********2718'), list[0])
+    assert.ok(list[0]!.includes(`手机号码：${masked('13811112222')}`), list[0])
+    assert.ok(!list.join().includes(SELF.idCard), 'the whole identity number is never listed')
+
+    // a newborn, under the guardian's identity card
+    await tapButton(page, '添加就诊人')
+    await waitForPath(page, ADD)
+    await visible(page.getByText('无证儿童', { exact: true })).first().click()
+    await type(page, '请输入儿童姓名', '李小宝')
+    await visible(page.locator('[role=radiogroup][aria-label="性别"] [role=radio]', { hasText: '女' })).first().click()
+    await visible(page.getByText('请选择出生日期', { exact: true })).first().click()
+    await visible(page.locator('.nut-picker-confirm-btn', { hasText: '确认' })).first().click()
+    await seeText(page, new Date().toLocaleDateString('sv'), WAIT_MS) // the picker's default: today, as YYYY-MM-DD
+    await type(page, '请输入监护人姓名', GUARDIAN.name)
+    await type(page, '请输入监护人身份证号', GUARDIAN.idCard)
+    await verifyMobile(page, '13811113333')
+    await shot(page, 'patient-1-newborn')
+    await tapButton(page, '确认添加')
+    await waitForPath(page, LIST)
+    await card(page, '李*宝').waitFor()
+    list = await cards(page)
+    assert.equal(list.length, 2)
+    const baby = list.find((c) => c.includes('李*宝'))!
+    assert.match(baby, /李\*宝 女 0岁 子女/)
+    assert.ok(baby.includes('无身份证（儿童）'), baby)
+    assert.ok(!(await isDefault(page, '李*宝')), 'the first patient stays the default')
+    assert.ok(await isDefault(page, '李*国'))
+    await seeText(page, '还可添加3位就诊人')
+
+    // set the newborn as default: exactly one default
+    await act(page, '李*宝', '设为默认')
+    await seeText(page, '已设为默认就诊人')
+    await page.waitForFunction(() => document.querySelectorAll('.patient-card__tag--default').length > 0)
+    assert.ok(await isDefault(page, '李*宝'))
+    assert.ok(!(await isDefault(page, '李*国')), 'exactly one default')
+
+    // an escort for the adult patient
+    await act(page, '李*国', '陪护人')
+    await waitForPath(page, ESCORTS)
+    await tapButton(page, '添加陪护人')
+    await type(page, '请输入陪护人姓名', ESCORT.name)
+    await type(page, '请输入陪护人身份证号', ESCORT.idCard)
+    await type(page, '请输入陪护人手机号', ESCORT.mobile)
+    await visible(page.locator('[role=radio]', { hasText: '配偶' })).first().click()
+    await tapButton(page, '确认添加')
+    await waitForPath(page, ESCORTS)
+    const escort = visible(page.locator('.escort-card', { hasText: '周*博' })).first()
+    await escort.waitFor()
+    const escortText = (await escort.innerText()).replace(/\s+/g, ' ')
+    assert.ok(escortText.includes(masked(ESCORT.mobile)), escortText)
+    assert.ok(!escortText.includes(ESCORT.idCard), 'the escort’s whole identity number is never listed')
+    await shot(page, 'patient-1-escort')
+    await page.goBack()
+    await waitForPath(page, LIST)
+
+    // unbinding the default moves the default to the one that is left
+    await act(page, '李*宝', '解除绑定')
+    await seeText(page, /确定解除绑定就诊人李\*宝吗/)
+    await confirmModal(page)
+    await seeText(page, '已解除绑定')
+    await page.waitForFunction(() => document.querySelectorAll('.patient-card').length === 1 || [...document.querySelectorAll('.patient-card')].filter((e) => (e as HTMLElement).offsetParent).length === 1)
+    list = await cards(page)
+    assert.equal(list.length, 1)
+    assert.ok(await isDefault(page, '李*国'), 'the default moved to the one that is left')
+    await shot(page, 'patient-1-unbound')
+  })
+
+  test('2. a patient bound from an electronic health card without a mobile must be completed first', async () => {
+    const { page } = await newPhone()
+    await page.goto(`${ADD}?hospitalCode=10388`) // a health card is issued for a hospital
+    await waitForPath(page, '/h5/pages/login/index')
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, ADD)
+
+    // leaves the app for the sandbox health-card authorisation and comes back with a one-time code
+    await visible(page.getByText('电子健康卡', { exact: true })).first().click()
+    await shot(page, 'patient-2-health-card')
+    await tapButton(page, '选择电子健康卡')
+    await page.waitForURL((u) => u.pathname === '/sandbox/ehealth/authorize')
+    await page.getByRole('button', { name: /赵丽/ }).click()
+    await waitForPath(page, LIST, undefined, WAIT_MS)
+    await card(page, '赵*').waitFor()
+    const text = (await card(page, '赵*').innerText()).replace(/\s+/g, ' ')
+    assert.ok(text.includes('待完善'), text)
+    assert.ok(text.includes('手机号码：未填写'), text)
+    assert.ok(!page.url().includes('healthCode'), 'the one-time code leaves the address bar')
+
+    // a flow that needs a complete patient stops at the modal of spec §5
+    await act(page, '赵*', '陪护人')
+    await seeText(page, '当前就诊人信息不完整，请先完善就诊人信息。')
+    await shot(page, 'patient-2-incomplete')
+    await visible(page.locator('.nut-dialog-footer-ok', { hasText: '完善就诊人信息' })).last().click()
+    await waitForPath(page, ADD, (q) => q.get('business') === 'edit' && /^\d+$/.test(q.get('id') ?? ''))
+    await seeText(page, '请补充就诊人的以下信息后再继续办理业务。')
+    // the identity number came from the card: shown whole here, where the patient edits, and not editable
+    await seeText(page, '510107199002140041')
+    await seeText(page, '1990-02-14')
+    await verifyMobile(page, '13822224444')
+    await tapButton(page, '保存')
+    await waitForPath(page, LIST)
+    await seeText(page, '保存成功')
+    await page.waitForFunction(() => ![...document.querySelectorAll('.patient-card')].some((e) => (e as HTMLElement).offsetParent && e.textContent?.includes('待完善')))
+    const completed = (await card(page, '赵*').innerText()).replace(/\s+/g, ' ')
+    assert.ok(completed.includes(`手机号码：${masked('13822224444')}`), completed)
+
+    // now complete, the same tap goes on to the escorts
+    await act(page, '赵*', '陪护人')
+    await waitForPath(page, ESCORTS)
+    await seeText(page, '就诊人')
+    await shot(page, 'patient-2-completed')
+  })
+})
