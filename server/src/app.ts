@@ -123,7 +123,8 @@ export async function buildApp(
         scriptSrc: ["'self'", "'unsafe-inline'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        connectSrc: ["'self'", 'https:', 'wss:', 'ws:'],
+        // blob: Taro's H5 uploadFile reads the chosen picture (a blob URL) with XHR before posting it
+        connectSrc: ["'self'", 'blob:', 'https:', 'wss:', 'ws:'],
         formAction: ["'self'", 'https:', 'http:'],
         upgradeInsecureRequests: null,
       },

@@ -18,6 +18,11 @@ export interface Config {
   h5Dir: string
   uploadDir: string
   uploadMaxBytes: number
+  /**
+   * SMS codes one client address may ask for per minute (each mobile also waits 60 s between codes). A hospital whose
+   * patients share one address (its Wi-Fi behind NAT) raises it.
+   */
+  smsPerAddressPerMinute: number
   defaultAppId: string
   wechat: Record<string, string> // appId -> appSecret for the real OAuth and JS-SDK
   alipay: { appId: string; privateKey: string; alipayPublicKey: string } | null
@@ -66,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     h5Dir: resolve(env.H5_DIR ?? 'dist/h5'),
     uploadDir: resolve(env.UPLOAD_DIR ?? join(dataDir, 'uploads')),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
+    smsPerAddressPerMinute: Number(env.SMS_PER_ADDRESS_PER_MINUTE ?? 5),
     defaultAppId: env.DEFAULT_APP_ID ?? 'wxdemo0000000000',
     wechat: parseJson<Record<string, string>>('WECHAT_APPS', env.WECHAT_APPS) ?? {},
     alipay: parseJson('ALIPAY', env.ALIPAY),

@@ -4,6 +4,7 @@
  * server with its sandbox SMS and electronic-health-card providers, the built H5 app, Debian Chromium.
  */
 import { after, before, describe, test } from 'node:test'
+import { join } from 'node:path'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { WAIT_MS, bindMobile, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
@@ -201,5 +202,55 @@ describe('patients in the browser', () => {
     await waitForPath(page, ESCORTS)
     await seeText(page, '就诊人')
     await shot(page, 'patient-2-completed')
+  })
+
+  test('3. an identity-card photo fills the form; an escort is edited and unbound', async () => {
+    const { page } = await newPhone()
+    await page.goto(ADD)
+    await waitForPath(page, '/h5/pages/login/index')
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, ADD)
+
+    // 拍照识别: the sandbox OCR reads the demo card the seed ships (张三丰, 11010519800512001X)
+    const chooser = page.waitForEvent('filechooser')
+    await visible(page.getByText('拍照识别', { exact: true })).first().click()
+    await (await chooser).setFiles(join(import.meta.dirname, '../../server/src/seed/cards/demo-idcard-1.png'))
+    await seeText(page, '识别成功，请核对', WAIT_MS)
+    assert.equal(await field(page, '请输入就诊人姓名').inputValue(), '张三丰')
+    assert.equal(await field(page, '请输入身份证号').inputValue(), '11010519800512001X')
+    await seeText(page, '1980-05-12')
+    await verifyMobile(page, '13811115555')
+    await tapButton(page, '确认添加')
+    await waitForPath(page, LIST)
+    const text = (await card(page, '张*丰').innerText()).replace(/\s+/g, ' ')
+    assert.ok(text.includes('证件号码：110105********001X'), text)
+
+    // an escort: add, edit the mobile, unbind
+    await act(page, '张*丰', '陪护人')
+    await waitForPath(page, ESCORTS)
+    await seeText(page, '还没有陪护人')
+    await tapButton(page, '添加陪护人')
+    await type(page, '请输入陪护人姓名', ESCORT.name)
+    await type(page, '请输入陪护人身份证号', ESCORT.idCard)
+    await type(page, '请输入陪护人手机号', ESCORT.mobile)
+    await visible(page.locator('[role=radio]', { hasText: '其他' })).first().click()
+    await tapButton(page, '确认添加')
+    await waitForPath(page, ESCORTS)
+    const escort = () => visible(page.locator('.escort-card', { hasText: '周*博' })).first()
+    await escort().locator('.escort-card__action', { hasText: '编辑' }).click()
+    // where the patient edits, the values are whole; name and number are fixed once bound
+    await seeText(page, ESCORT.idCard)
+    assert.equal(await field(page, '请输入陪护人手机号').inputValue(), ESCORT.mobile)
+    await type(page, '请输入陪护人手机号', '13700002222')
+    await tapButton(page, '保存')
+    await waitForPath(page, ESCORTS)
+    await seeText(page, '保存成功')
+    await page.waitForFunction((m) => [...document.querySelectorAll('.escort-card')].some((e) => e.textContent?.includes(m)), masked('13700002222'))
+    await escort().locator('.escort-card__action', { hasText: '解除' }).click()
+    await seeText(page, '确定解除陪护人周*博吗？')
+    await confirmModal(page)
+    await seeText(page, '已解除')
+    await seeText(page, '还没有陪护人')
+    await shot(page, 'patient-3-escort-unbound')
   })
 })

@@ -7,8 +7,6 @@ import { saveIdentity } from '../domain/user'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
-const SMS_LIMIT = { max: 5, timeWindow: 60_000 }
-
 const codeBody = z.object({ code: z.string().trim().min(1).max(512), appId })
 const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
 const bindBody = z.object({
@@ -88,7 +86,7 @@ export async function authRoutes(app: FastifyInstance) {
     url: '/dld-auth/token/smsBindCode',
     summary: "Send a 6-digit code to bind a mobile number ('bind') or to verify a patient's mobile ('patient')",
     auth: 'identity',
-    rateLimit: SMS_LIMIT,
+    rateLimit: { max: config.smsPerAddressPerMinute, timeWindow: 60_000 },
     body: z.object({ mobile, purpose: z.enum(['bind', 'patient']).default('bind') }),
     data: z.object({ sent: z.boolean(), resendAfter: z.number(), devCode: z.string().optional() }),
     handler: async ({ body }) => {
