@@ -3,12 +3,11 @@ import * as api from '@/services/hospital'
 import { listRegions } from '@/services/system'
 import { isMobile } from '@/utils/phoneCode'
 import { textLength } from '@/utils/text'
+import { DETAIL_MAX_LENGTH } from '@/utils/address'
 import type { Address, AddressInput, Location, Region } from '../../types/api/address'
 
 /** A receiver's name: at most 10 Chinese characters or 20 letters by the spec's text length (spec §5). */
 export const RECEIVER_MAX_LENGTH = 20
-/** spec §5, §9: a textarea takes at most 140 characters. */
-export const DETAIL_MAX_LENGTH = 140
 /** A street and number needs at least this much to be deliverable. */
 export const DETAIL_MIN_LENGTH = 2
 
@@ -77,11 +76,6 @@ export function inputOf(d: AddressDraft): AddressInput {
     longitude: d.longitude || undefined,
     isDefault: d.isDefault,
   }
-}
-
-/** Region names as an address shows them: a municipality's repeated city ("北京市 北京市") once. */
-export function regionLabel(names: string[]): string {
-  return names.filter((n, i) => n && n !== names[i - 1]).join(' ')
 }
 
 /**

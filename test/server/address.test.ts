@@ -120,7 +120,7 @@ describe('POST /dld-hospital/addAddress', () => {
       [{ mobile: '1381234567' }, /手机号格式不正确/],
       [{ mobile: '12812345678' }, /手机号格式不正确/],
       [{ detail: '号' }, /请输入详细地址/],
-      [{ detail: '路'.repeat(101) }, /详细地址不能超过100个字/],
+      [{ detail: '路'.repeat(141) }, /详细地址不能超过140个字/],
       [{ provinceCode: 'abc' }, /^参数错误/],
       [{ cityCode: { code: 440300 } }, /^参数错误/],
       [{ name: 12345 }, /^参数错误/],
@@ -258,7 +258,7 @@ describe('PUT /dld-hospital/updateAddress/:id', () => {
     const u = await signInUser(t.app)
     const saved = (await add(u, shenzhen())).data
     const before = await rowsOf(u.userId)
-    for (const over of [{ name: '' }, { mobile: 'x' }, { detail: '路'.repeat(101) }, { districtCode: 110101 }]) {
+    for (const over of [{ name: '' }, { mobile: 'x' }, { detail: '路'.repeat(141) }, { districtCode: 110101 }]) {
       const env = await update(u, saved.id, shenzhen(over))
       assert.equal(env.code, 400, JSON.stringify(over))
       assert.equal(env.data, null)

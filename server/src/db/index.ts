@@ -25,6 +25,9 @@ export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
 export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DB_POOL_SIZE ?? 10) })
+    // an idle connection the server closes (a restart, a failover) leaves the pool and is replaced on next use;
+    // without a listener node-postgres raises it as an uncaught error and the process dies
+    pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
     const db = drizzlePg(pool, { schema }) as unknown as Db
     await migratePg(db as never, { migrationsFolder })
     return { db, kind: 'postgres', close: () => pool.end() }

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db'
 import { addresses, regions, users } from '../db/schema'
 import { badInput, conflict, forbidden } from '../errors'
 import { maskMobile, maskName } from '../../../src/utils/mask'
+import { regionLabel } from '../../../src/utils/address'
 import { MAX_ADDRESSES } from './patientRules'
 
 type AddressRow = typeof addresses.$inferSelect
@@ -18,7 +19,6 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
 }
 
 /** Codes the seed data uses for "county-level places directly under the province": not worth showing. */
-const PLACEHOLDER_CITIES = new Set(['县', '省直辖县', '自治区直辖县级行政区划'])
 
 /** The children of a region, by code; 0 lists the provinces. Unknown codes have none. */
 export async function regionChildren(db: Db, parentCode: number): Promise<Region[]> {
@@ -28,8 +28,7 @@ export async function regionChildren(db: Db, parentCode: number): Promise<Region
 
 /**
  * Checks that province, city and district exist and form one chain (the city's parent is the province, the
- * district's parent the city) and answers their names as the address shows them: "广东省 深圳市 南山区";
- * a municipality's repeated city ("北京市 北京市") and placeholder cities ("省直辖县") are left out.
+ * district's parent the city) and answers their names as the address shows them (regionLabel).
  */
 export async function regionText(db: Db | Tx, provinceCode: number, cityCode: number, districtCode: number): Promise<string> {
   const rows = await db.select().from(regions).where(inArray(regions.code, [provinceCode, cityCode, districtCode]))
@@ -44,10 +43,7 @@ export async function regionText(db: Db | Tx, provinceCode: number, cityCode: nu
     city.parentCode === province.code &&
     district.parentCode === city.code
   if (!chained) throw badInput('所在地区不正确，请重新选择')
-  const names = [province.name]
-  if (city.name !== province.name && !PLACEHOLDER_CITIES.has(city.name)) names.push(city.name)
-  names.push(district.name)
-  return names.join(' ')
+  return regionLabel([province.name, city.name, district.name])
 }
 
 function toAddress(cipher: FieldCipher, row: AddressRow, masked: boolean): Address {

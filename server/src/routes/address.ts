@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { route } from '../route'
 import { idParam, mobile } from './schemas'
 import * as address from '../domain/address'
+import { DETAIL_MAX_LENGTH } from '../../../src/utils/address'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
@@ -25,7 +26,7 @@ const addressInput = z.object({
   provinceCode: regionCode,
   cityCode: regionCode,
   districtCode: regionCode,
-  detail: z.string().trim().min(2, '请输入详细地址').max(100, '详细地址不能超过100个字'),
+  detail: z.string().trim().min(2, '请输入详细地址').max(DETAIL_MAX_LENGTH, `详细地址不能超过${DETAIL_MAX_LENGTH}个字`),
   latitude: degrees(90, '纬度'),
   longitude: degrees(180, '经度'),
   isDefault: flag.optional(),
