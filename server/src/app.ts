@@ -24,6 +24,8 @@ import { httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
 import { sandboxOcr, tencentOcr, type OcrProvider } from './plugins/providers/ocr'
 import { sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './plugins/providers/healthCard'
 import { sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
+import { buildPayProviders, type PayProviders } from './plugins/providers/pay'
+import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
 
@@ -36,6 +38,7 @@ export interface Providers {
   ocr: OcrProvider
   healthCard: HealthCardProvider
   location: LocationProvider
+  pay: PayProviders
 }
 
 export interface AppContext {
@@ -107,9 +110,33 @@ export async function buildApp(
     ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOcr(),
     healthCard: config.healthCard ? tencentHealthCard(config.healthCard) : sandboxHealthCard(database.db, cipher),
     location: config.map ? tencentLocation(config.map) : sandboxLocation(database.db),
+    // the sandbox delivers its notifications through this app, like a provider calling the notify URL
+    pay: buildPayProviders(config, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
     ...overrides,
   }
   app.decorate('ctx', { config, db: database.db, database, cipher, providers })
+
+  // unpaid orders past their time close (and their slots free up) even when nobody looks at them
+  let sweep: NodeJS.Timeout | null = null
+  app.addHook('onReady', async () => {
+    if (config.orderSweepMs <= 0) return
+    let running = false
+    sweep = setInterval(() => {
+      if (running) return
+      running = true
+      Promise.all([
+        closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')),
+        retryPendingRefunds(database.db, providers),
+      ])
+        .catch((err) => app.log.error({ err }, 'order sweep failed'))
+        .finally(() => (running = false))
+    }, config.orderSweepMs)
+    sweep.unref()
+  })
+  app.addHook('onClose', async () => {
+    if (sweep) clearInterval(sweep)
+    providers.pay.close()
+  })
   app.decorateRequest('auth', null)
 
   app.addHook('onSend', async (req, reply) => {

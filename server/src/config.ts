@@ -34,7 +34,47 @@ export interface Config {
   healthCard: { appId: string; appSecret: string; hospitalIds: Record<string, string> } | null
   /** Tencent Location Service web API key for reverse geocoding; the sandbox knows city centres. */
   map: { key: string } | null
+  /** WeChat Pay API v3 (JSAPI) merchant; patients signed in with WeChat under `appId` pay with it. */
+  wechatPay: WechatPayConfig | null
+  /** Alipay (wap pay); patients signed in with Alipay pay with it. */
+  alipayPay: AlipayPayConfig | null
+  /**
+   * The sandbox payment provider (a cashier page on this server). On by default only while no real channel is
+   * configured, so a production server never lets anyone "pay" with it; PAY_SANDBOX=1 keeps it on beside them.
+   */
+  paySandbox: boolean
+  /** How often unpaid orders past their time are closed and stuck refunds asked again (0: never; tests call it). */
+  orderSweepMs: number
   logLevel: string
+}
+
+export interface WechatPayConfig {
+  mchId: string
+  appId: string
+  /** Serial number of the merchant API certificate. */
+  serialNo: string
+  /** Merchant API private key (PEM). */
+  privateKey: string
+  apiV3Key: string
+  /** WeChat Pay platform public key (PEM) that signs notifications and answers. */
+  platformPublicKey: string
+}
+
+export interface AlipayPayConfig {
+  appId: string
+  /** Application private key (PEM, or the bare base64 PKCS#8 body Alipay's tool gives). */
+  privateKey: string
+  /** Alipay public key (PEM or bare base64). */
+  alipayPublicKey: string
+  /** Defaults to the production gateway. */
+  gateway?: string
+}
+
+function requireFields<T extends object>(name: string, value: T | null, fields: (keyof T)[]): T | null {
+  if (!value) return null
+  const missing = fields.filter((f) => typeof value[f] !== 'string' || !(value[f] as string))
+  if (missing.length) throw new Error(`${name} is missing ${missing.join(', ')}`)
+  return value
 }
 
 function keyFile(dir: string, name: string, bytes: number): string {
@@ -80,6 +120,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ocr: env.OCR_SECRET_ID && env.OCR_SECRET_KEY ? { secretId: env.OCR_SECRET_ID, secretKey: env.OCR_SECRET_KEY, region: env.OCR_REGION ?? 'ap-guangzhou' } : null,
     healthCard: parseJson('HEALTH_CARD', env.HEALTH_CARD),
     map: env.MAP_KEY ? { key: env.MAP_KEY } : null,
+    wechatPay: requireFields<WechatPayConfig>('WECHAT_PAY', parseJson('WECHAT_PAY', env.WECHAT_PAY), [
+      'mchId',
+      'appId',
+      'serialNo',
+      'privateKey',
+      'apiV3Key',
+      'platformPublicKey',
+    ]),
+    alipayPay: requireFields<AlipayPayConfig>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
+    paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : !env.WECHAT_PAY && !env.ALIPAY_PAY,
+    orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
   }
   return { ...base, ...overrides }

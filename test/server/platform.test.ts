@@ -102,6 +102,24 @@ const API_ROUTES: [method: string, path: string][] = [
   ['delete', '/dld-hospital/address/{id}'],
   ['get', '/dld-system/nation/parent/{id}'],
   ['get', '/dld-system/map/getLocation'],
+  // registration and the payment core (issue 4)
+  ['get', '/dld-palm/api/department/search'],
+  ['get', '/dld-palm/api/department/{hospitalCode}'],
+  ['get', '/dld-palm/api/doctor/list/search'],
+  ['post', '/dld-palm/api/schedule-dept'],
+  ['post', '/dld-palm/api/schedule-doctor'],
+  ['post', '/dld-palm/api/hospital/register'],
+  ['post', '/dld-palm/api/activity/price'],
+  ['post', '/dld-palm/api/register'],
+  ['post', '/dld-palm/api/apply/free'],
+  ['post', '/dld-palm/api/register/pay'],
+  ['post', '/dld-palm/api/confirm/{id}'],
+  ['post', '/dld-palm/api/cancel'],
+  ['get', '/dld-palm/api/register/list'],
+  ['get', '/dld-palm/api/register/detail'],
+  ['post', '/dld-pay/pay'],
+  ['get', '/dld-pay/order/{orderNo}'],
+  ['post', '/dld-pay/notify/{channel}'],
 ]
 
 describe('unknown routes', () => {

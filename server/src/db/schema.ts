@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { MenuEntry } from '../../../types/api/hospital'
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
@@ -331,3 +331,230 @@ export const healthCardCodes = pgTable('health_card_codes', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 })
+
+// ---- registration (issue 4) ----------------------------------------------------------------------------------------
+
+/** A doctor who sees patients in one department; the clinic tree is `departments` (parent = clinic group). */
+export const doctors = pgTable(
+  'doctors',
+  {
+    id: serial('id').primaryKey(),
+    hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
+    deptId: integer('dept_id').notNull().references(() => departments.id),
+    name: text('name').notNull(),
+    /** 主任医师, 副主任医师, 主治医师, 医师. */
+    title: text('title').notNull(),
+    avatar: text('avatar').notNull().default(''),
+    speciality: text('speciality').notNull().default(''),
+    intro: text('intro').notNull().default(''),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('doctors_dept_idx').on(t.deptId), index('doctors_hospital_idx').on(t.hospitalId)],
+)
+
+/** A disease a patient may search for, and the department that treats it (spec §3 search results). */
+export const diseases = pgTable(
+  'diseases',
+  {
+    id: serial('id').primaryKey(),
+    hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
+    name: text('name').notNull(),
+    deptId: integer('dept_id').notNull().references(() => departments.id),
+  },
+  (t) => [index('diseases_hospital_idx').on(t.hospitalId)],
+)
+
+/**
+ * One doctor's (or a department's general clinic's, doctorId null) morning or afternoon on one day, with its fee and
+ * numbered slots. `stopped` is a clinic the hospital called off (停诊): shown, not bookable.
+ */
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: serial('id').primaryKey(),
+    hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
+    deptId: integer('dept_id').notNull().references(() => departments.id),
+    doctorId: integer('doctor_id').references(() => doctors.id),
+    /** YYYY-MM-DD in the hospital's time zone (Asia/Shanghai). */
+    visitDate: text('visit_date').notNull(),
+    segment: text('segment').$type<'am' | 'pm'>().notNull(),
+    /** 普通号, 专家号, 特需号. */
+    registerType: text('register_type').notNull(),
+    feeFen: integer('fee_fen').notNull(),
+    totalSlots: integer('total_slots').notNull(),
+    stopped: boolean('stopped').notNull().default(false),
+  },
+  (t) => [
+    index('schedules_dept_date_idx').on(t.deptId, t.visitDate),
+    index('schedules_doctor_date_idx').on(t.doctorId, t.visitDate),
+    // NULLS NOT DISTINCT: a department's general clinic (doctorId null) also has one schedule per day and segment,
+    // so the rolling window can be filled again (insert ... on conflict do nothing) without doubling it
+    unique('schedules_key').on(t.deptId, t.doctorId, t.visitDate, t.segment).nullsNotDistinct(),
+  ],
+)
+
+/** A numbered slot of a schedule with its time range; `registrationId` is set while it is held or booked. */
+export const scheduleSlots = pgTable(
+  'schedule_slots',
+  {
+    id: serial('id').primaryKey(),
+    scheduleId: integer('schedule_id').notNull().references(() => schedules.id),
+    seq: integer('seq').notNull(),
+    /** e.g. 08:00-08:30 */
+    timeRange: text('time_range').notNull(),
+    registrationId: integer('registration_id'),
+  },
+  // (schedule_id, seq) also serves "the lowest free slot of a schedule" and the free counts: a schedule has a few dozen
+  // slots at most, and a second index would slow down writing the rolling window
+  (t) => [uniqueIndex('schedule_slots_key').on(t.scheduleId, t.seq)],
+)
+
+/**
+ * A booking. `holding` keeps the slot until `holdExpiresAt` while the patient pays; `booked` is paid (or free);
+ * `cancelled` and `expired` have given the slot back. One patient holds at most one live booking per department,
+ * day and segment (the partial unique index is the last line of defence).
+ */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: serial('id').primaryKey(),
+    regNo: text('reg_no').notNull(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    patientId: integer('patient_id').notNull().references(() => patients.id),
+    hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
+    deptId: integer('dept_id').notNull().references(() => departments.id),
+    doctorId: integer('doctor_id').references(() => doctors.id),
+    scheduleId: integer('schedule_id').notNull().references(() => schedules.id),
+    slotId: integer('slot_id').notNull().references(() => scheduleSlots.id),
+    visitDate: text('visit_date').notNull(),
+    segment: text('segment').$type<'am' | 'pm'>().notNull(),
+    seq: integer('seq').notNull(),
+    timeRange: text('time_range').notNull(),
+    feeFen: integer('fee_fen').notNull(),
+    status: text('status').$type<'holding' | 'booked' | 'cancelled' | 'expired'>().notNull(),
+    /** The payment order; null for a free registration. */
+    orderId: integer('order_id').references(() => orders.id),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('registrations_reg_no_key').on(t.regNo),
+    uniqueIndex('registrations_idempotency_key').on(t.userId, t.idempotencyKey),
+    uniqueIndex('registrations_one_per_segment')
+      .on(t.patientId, t.deptId, t.visitDate, t.segment)
+      .where(sql`${t.status} in ('holding', 'booked')`),
+    index('registrations_user_idx').on(t.userId, t.createdAt),
+    index('registrations_hold_idx').on(t.holdExpiresAt).where(sql`${t.status} = 'holding'`),
+  ],
+)
+
+// ---- payment core (issue 4; every paid flow) ---------------------------------------------------------------------
+
+export type OrderStatus = 'created' | 'paying' | 'paid' | 'cancelled' | 'refunding' | 'refunded' | 'closed'
+export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'inquiry' | 'gift' | 'pharmacy'
+export type PayChannel = 'sandbox' | 'wechat' | 'alipay'
+
+/**
+ * What a patient pays for, in fen (integers only). `insuranceFen` is the part health insurance settles; the patient
+ * pays `amountFen - insuranceFen` through `channel`. Every status change is also written to `order_events`.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    orderNo: text('order_no').notNull(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
+    business: text('business').$type<OrderBusiness>().notNull(),
+    /** The id of the thing paid for in its own table (registrations.id, ...). */
+    businessId: integer('business_id').notNull(),
+    subject: text('subject').notNull(),
+    amountFen: integer('amount_fen').notNull(),
+    insuranceFen: integer('insurance_fen').notNull().default(0),
+    status: text('status').$type<OrderStatus>().notNull(),
+    channel: text('channel').$type<PayChannel>(),
+    /** The payment provider's transaction id, once paid. */
+    tradeNo: text('trade_no'),
+    /** Unpaid orders close at this time. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_order_no_key').on(t.orderNo),
+    uniqueIndex('orders_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('orders_business_idx').on(t.business, t.businessId),
+    index('orders_user_idx').on(t.userId, t.createdAt),
+  ],
+)
+
+/** Every transition of an order, append-only. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id').notNull().references(() => orders.id),
+    fromStatus: text('from_status').$type<OrderStatus>(),
+    toStatus: text('to_status').$type<OrderStatus>().notNull(),
+    reason: text('reason').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('order_events_order_idx').on(t.orderId)],
+)
+
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    refundNo: text('refund_no').notNull(),
+    orderId: integer('order_id').notNull().references(() => orders.id),
+    amountFen: integer('amount_fen').notNull(),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull(),
+    reason: text('reason').notNull(),
+    providerRefundNo: text('provider_refund_no'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('refunds_refund_no_key').on(t.refundNo), index('refunds_order_idx').on(t.orderId)],
+)
+
+/**
+ * Every payment or refund notification a provider sent, kept once per (channel, notifyId): a copy that arrives again,
+ * however concurrently, finds the row and changes nothing.
+ */
+export const paymentNotifications = pgTable(
+  'payment_notifications',
+  {
+    id: serial('id').primaryKey(),
+    channel: text('channel').$type<PayChannel>().notNull(),
+    notifyId: text('notify_id').notNull(),
+    kind: text('kind').$type<'paid' | 'refunded'>().notNull(),
+    orderNo: text('order_no').notNull(),
+    amountFen: integer('amount_fen').notNull(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('payment_notifications_key').on(t.channel, t.notifyId)],
+)
+
+/**
+ * Double-entry ledger, append-only: each movement of money is two rows with opposite signs, so every account's
+ * balance is the sum of its rows and all rows sum to zero. Accounts: `channel:<channel>` (money held by the payment
+ * provider), `insurance` (owed by health insurance), `hospital:<code>` (the hospital's income).
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id').notNull().references(() => orders.id),
+    refundId: integer('refund_id').references(() => refunds.id),
+    account: text('account').notNull(),
+    amountFen: integer('amount_fen').notNull(),
+    memo: text('memo').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ledger_entries_account_idx').on(t.account), index('ledger_entries_order_idx').on(t.orderId)],
+)

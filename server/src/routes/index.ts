@@ -9,6 +9,8 @@ import { addressRoutes } from './address'
 import { accompanyRoutes } from './accompany'
 import { sandboxRoutes } from './sandbox'
 import { wechatRoutes } from './wechat'
+import { payRoutes } from './pay'
+import { registrationRoutes } from './register'
 
 export async function registerRoutes(app: FastifyInstance) {
   await authRoutes(app)
@@ -20,6 +22,9 @@ export async function registerRoutes(app: FastifyInstance) {
   await addressRoutes(app)
   await accompanyRoutes(app)
   await fileRoutes(app)
+  await payRoutes(app)
+  await registrationRoutes(app)
+  if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
   if (app.ctx.providers.healthCard.kind === 'sandbox') await (await import('./sandboxHealthCard')).sandboxHealthCardRoutes(app)
 }

@@ -1,9 +1,11 @@
 import { count } from 'drizzle-orm'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
-import { articles, brands, departments, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
+import { articles, brands, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
+import { hospitalToday } from '../domain/register/rules'
 import { ARTICLES } from './articles'
 import { seedRegions } from './regions'
+import { ensureSchedules, seedRegistration } from './register'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
 export const DEMO = {
@@ -42,20 +44,23 @@ const texts = (name: string): Record<string, string> => ({
   privacyPolicy: '我们仅在提供医疗服务所必需的范围内收集您的个人信息，身份证号等敏感信息加密存储，不会向第三方提供。',
 })
 
-const DEPTS = [
-  { name: '心血管内科', intro: '冠心病、高血压、心律失常的诊治与介入治疗。', featured: true },
-  { name: '呼吸与危重症医学科', intro: '慢阻肺、哮喘、肺部感染及肺结节随访。', featured: true },
-  { name: '消化内科', intro: '胃肠镜诊疗、消化道出血、肝胆胰疾病。', featured: false },
-  { name: '儿科', intro: '儿童常见病、多发病及生长发育评估。', featured: true },
-  { name: '妇产科', intro: '孕产期保健、妇科肿瘤及微创手术。', featured: false },
-  { name: '骨科', intro: '创伤骨科、关节外科、脊柱外科。', featured: false },
-]
-
-export async function seedIfEmpty(db: Db, cipher: FieldCipher): Promise<boolean> {
+/**
+ * The demo platform on an empty database; on every start, the parts added since (regions, the registration catalogue)
+ * and the rolling window of schedules. Answers whether the demo hospitals were created now.
+ */
+export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date()): Promise<boolean> {
   // before the check below, so a database seeded before regions existed gets them too
   await seedRegions(db)
   const [row] = await db.select({ n: count() }).from(hospitals)
-  if ((row?.n ?? 0) > 0) return false
+  const empty = (row?.n ?? 0) === 0
+  if (empty) await seedHospitals(db, cipher)
+  // also for a database seeded before registration existed; each part is skipped once done
+  await seedRegistration(db, cipher)
+  await ensureSchedules(db, hospitalToday(now), now)
+  return empty
+}
+
+async function seedHospitals(db: Db, cipher: FieldCipher) {
   await db.transaction(async (tx) => {
     const [brand] = await tx
       .insert(brands)
@@ -126,7 +131,6 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher): Promise<boolean>
           textConfig: texts(h.name),
         })
         .returning()
-      await tx.insert(departments).values(DEPTS.map((d, sort) => ({ hospitalId: hospital!.id, ...d, sort })))
       await tx.insert(hospitalConfigs).values([
         { hospitalId: hospital!.id, key: 'register.cancelDeadline', value: '17:00' },
         { hospitalId: hospital!.id, key: 'register.holdMinutes', value: '15' },
@@ -145,5 +149,4 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher): Promise<boolean>
       roles: ['admin'],
     })
   })
-  return true
 }

@@ -1,0 +1,40 @@
+import { eq, sql } from 'drizzle-orm'
+import type { PayChannel } from '../../../../types/api/payment'
+import type { Tx } from '../../db'
+import { hospitals, ledgerEntries } from '../../db/schema'
+import { selfPayFen, type OrderRow, type RefundRow } from './orders'
+
+async function hospitalAccount(tx: Tx, hospitalId: number): Promise<string> {
+  const [h] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, hospitalId))
+  return `hospital:${h?.code ?? hospitalId}`
+}
+
+/**
+ * Double entry: on payment the channel (money held by the provider) and insurance (owed by it) are debited and the
+ * hospital's income credited; a refund writes the same rows reversed. Every pair sums to zero.
+ */
+export async function writeLedger(tx: Tx, order: OrderRow, channel: PayChannel, refund: RefundRow | null): Promise<void> {
+  const sign = refund ? -1 : 1
+  const memo = refund ? `退款 ${refund.refundNo}` : `支付 ${order.orderNo}`
+  const hospital = await hospitalAccount(tx, order.hospitalId)
+  const rows = [
+    { account: `channel:${channel}`, amountFen: sign * selfPayFen(order) },
+    ...(order.insuranceFen ? [{ account: 'insurance', amountFen: sign * order.insuranceFen }] : []),
+    { account: hospital, amountFen: -sign * order.amountFen },
+  ]
+  await tx.insert(ledgerEntries).values(rows.map((r) => ({ ...r, orderId: order.id, refundId: refund?.id ?? null, memo })))
+}
+
+
+
+/** An account's balance in fen: the sum of its rows. */
+export async function ledgerBalance(db: Tx, account: string): Promise<number> {
+  const [row] = await db.select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountFen}), 0)` }).from(ledgerEntries).where(eq(ledgerEntries.account, account))
+  return Number(row?.total ?? 0)
+}
+
+/** The sum of every ledger row: 0 when every movement was written as a balanced pair. */
+export async function ledgerImbalance(db: Tx): Promise<number> {
+  const [row] = await db.select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountFen}), 0)` }).from(ledgerEntries)
+  return Number(row?.total ?? 0)
+}

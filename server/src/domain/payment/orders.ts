@@ -1,0 +1,248 @@
+import { randomInt } from 'node:crypto'
+import { and, eq, inArray, lte, notInArray, sql } from 'drizzle-orm'
+import type { OrderBusiness, OrderStatus, PayOrder } from '../../../../types/api/payment'
+import type { Db, Tx } from '../../db'
+import { orderEvents, orders, refunds } from '../../db/schema'
+import { badInput, conflict } from '../../errors'
+
+/** Orders, their state machine and the businesses that sell through them. */
+export type OrderRow = typeof orders.$inferSelect
+export type RefundRow = typeof refunds.$inferSelect
+/** The core needs only the payment providers; the app's whole set fits. */
+
+export interface NewOrder {
+  userId: number
+  hospitalId: number
+  business: OrderBusiness
+  businessId: number
+  subject: string
+  amountFen: number
+  insuranceFen?: number
+  expiresAt: Date
+  idempotencyKey: string
+}
+
+/** What a business does when its order changes; called inside the transaction that changes the order. */
+export interface OrderHandlers {
+  onPaid(tx: Tx, order: OrderRow): Promise<void>
+  onClosed(tx: Tx, order: OrderRow): Promise<void>
+  onRefunded?(tx: Tx, order: OrderRow): Promise<void>
+}
+
+/** The reason a payment that came for a closed or cancelled order is given back (money is never kept for nothing). */
+export const LATE_PAYMENT_REFUND_REASON = '订单已关闭，自动退款'
+/** The reason a payment is given back when its business refused it in onPaid (e.g. the thing sold is gone). */
+export const UNDELIVERED_REFUND_REASON = '业务办理失败，自动退款'
+export const ORDER_EXPIRED = '订单已超时关闭'
+export const DUPLICATE_REQUEST = '重复的请求'
+
+/**
+ * The order state machine, the one place transitions are allowed. cancelled|closed -> paid exists only for a payment
+ * that arrives after the order closed; that order is refunded in the same transaction (see applyPaid).
+ */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  created: ['paying', 'cancelled', 'closed'],
+  paying: ['paid', 'cancelled', 'closed'],
+  paid: ['refunding'],
+  refunding: ['refunded', 'paid'],
+  cancelled: ['paid'],
+  closed: ['paid'],
+  refunded: [],
+}
+
+export const UNPAID: readonly OrderStatus[] = ['created', 'paying']
+export const PAID: readonly OrderStatus[] = ['paid', 'refunding', 'refunded']
+
+const handlers = new Map<OrderBusiness, OrderHandlers>()
+
+/** Each business registers once at start-up; registering again replaces (tests use their own). */
+export function registerBusiness(business: OrderBusiness, h: OrderHandlers): void {
+  handlers.set(business, h)
+}
+
+export function handlersOf(business: OrderBusiness): OrderHandlers {
+  const h = handlers.get(business)
+  // a paid order nobody can deliver must not be acknowledged: the provider retries until the business is deployed
+  if (!h) throw new Error(`no order handlers registered for business "${business}"`)
+  return h
+}
+
+/** YYYYMMDD in the hospital's time zone. */
+function shanghaiDate(now: Date): string {
+  return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '')
+}
+
+const randomDigits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
+
+/** P + date + 12 random digits: unguessable, so an order number alone never finds someone else's order. */
+export const newOrderNo = (now = new Date()) => `P${shanghaiDate(now)}${randomDigits(12)}`
+export const newRefundNo = (now = new Date()) => `R${shanghaiDate(now)}${randomDigits(12)}`
+
+export const selfPayFen = (o: Pick<OrderRow, 'amountFen' | 'insuranceFen'>) => o.amountFen - o.insuranceFen
+
+/** Moves an order along the state machine and writes the event; refuses any transition the table does not list. */
+export async function transition(tx: Tx, order: OrderRow, to: OrderStatus, reason: string, set: Partial<OrderRow> = {}): Promise<OrderRow> {
+  if (!ORDER_TRANSITIONS[order.status].includes(to)) throw conflict('订单当前状态不允许此操作')
+  // conditional on the status read: a concurrent change makes this update miss instead of overwriting it
+  const [row] = await tx
+    .update(orders)
+    .set({ ...set, status: to })
+    .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
+    .returning()
+  if (!row) throw conflict('订单状态已变化，请刷新后重试')
+  await tx.insert(orderEvents).values({ orderId: order.id, fromStatus: order.status, toStatus: to, reason })
+  return row
+}
+
+export async function lockOrder(tx: Tx, where: { id: number } | { orderNo: string }): Promise<OrderRow | undefined> {
+  const cond = 'id' in where ? eq(orders.id, where.id) : eq(orders.orderNo, where.orderNo)
+  const [row] = await tx.select().from(orders).where(cond).for('update')
+  return row
+}
+
+/**
+ * Inside the caller's transaction. Same (userId, idempotencyKey) answers the existing order, never a second one;
+ * the same key with a different amount or purpose is refused (409).
+ */
+export async function createOrder(tx: Tx, input: NewOrder): Promise<OrderRow> {
+  const insuranceFen = input.insuranceFen ?? 0
+  // money only in integer fen; the channel part must be at least 1 fen (no provider takes a 0 payment)
+  if (!Number.isSafeInteger(input.amountFen) || input.amountFen <= 0) throw badInput('订单金额不正确')
+  if (!Number.isSafeInteger(insuranceFen) || insuranceFen < 0 || insuranceFen >= input.amountFen) throw badInput('医保支付金额不正确')
+  const key = input.idempotencyKey.trim()
+  if (!key || key.length > 128) throw badInput('缺少请求编号')
+  const subject = input.subject.trim()
+  if (!subject || subject.length > 64) throw badInput('订单说明不正确')
+  if (!(input.expiresAt instanceof Date) || Number.isNaN(input.expiresAt.getTime())) throw badInput('订单有效期不正确')
+
+  const [inserted] = await tx
+    .insert(orders)
+    .values({
+      orderNo: newOrderNo(),
+      userId: input.userId,
+      hospitalId: input.hospitalId,
+      business: input.business,
+      businessId: input.businessId,
+      subject,
+      amountFen: input.amountFen,
+      insuranceFen,
+      status: 'created',
+      expiresAt: input.expiresAt,
+      idempotencyKey: key,
+    })
+    .onConflictDoNothing({ target: [orders.userId, orders.idempotencyKey] })
+    .returning()
+  if (inserted) {
+    await tx.insert(orderEvents).values({ orderId: inserted.id, fromStatus: null, toStatus: 'created', reason: '创建订单' })
+    return inserted
+  }
+  const [existing] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, key)))
+  if (!existing) throw conflict(DUPLICATE_REQUEST) // the other request rolled back between our insert and select
+  const same =
+    existing.amountFen === input.amountFen &&
+    existing.insuranceFen === insuranceFen &&
+    existing.business === input.business &&
+    existing.businessId === input.businessId &&
+    existing.hospitalId === input.hospitalId
+  if (!same) throw conflict(DUPLICATE_REQUEST)
+  return existing
+}
+
+/** Closes one unpaid order (cancelled by someone, or closed by time) and lets its business release what it held. */
+async function closeLocked(tx: Tx, order: OrderRow, to: 'cancelled' | 'closed', reason: string): Promise<OrderRow> {
+  const row = await transition(tx, order, to, reason)
+  await handlersOf(row.business).onClosed(tx, row)
+  return row
+}
+
+/**
+ * An unpaid order the patient or the business gives up: created|paying -> cancelled (onClosed runs). An order already
+ * cancelled or closed is answered as it is; a paid one is refused (it needs a refund). A payment that still arrives
+ * for it is refunded at once.
+ */
+export async function cancelOrder(tx: Tx, orderId: number, reason: string): Promise<OrderRow> {
+  const order = await lockOrder(tx, { id: orderId })
+  if (!order) throw badInput('订单不存在')
+  if (order.status === 'cancelled' || order.status === 'closed') return order
+  if (!UNPAID.includes(order.status)) throw conflict('订单已支付，请申请退款')
+  return closeLocked(tx, order, 'cancelled', reason)
+}
+
+/**
+ * Closes every unpaid order past expiresAt (onClosed runs for each); answers how many. Idempotent, safe to run
+ * concurrently. Each order closes in its own transaction, so one whose business fails does not hold back the rest:
+ * its error goes to `onError` (or is thrown once the others are closed).
+ */
+export async function closeExpiredOrders(db: Db, now = new Date(), onError?: (orderId: number, err: unknown) => void): Promise<number> {
+  let closed = 0
+  const seen: number[] = []
+  const errors: unknown[] = []
+  for (let pass = 0; pass < 100; pass++) {
+    const due = await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(inArray(orders.status, UNPAID), lte(orders.expiresAt, now), seen.length ? notInArray(orders.id, seen) : undefined))
+      .orderBy(orders.id)
+      .limit(100)
+    if (!due.length) break
+    for (const { id } of due) {
+      seen.push(id)
+      try {
+        const did = await db.transaction(async (tx) => {
+          // SKIP LOCKED: an order another run (or a notification) holds is theirs to settle
+          const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for('update', { skipLocked: true })
+          if (!order || !UNPAID.includes(order.status) || order.expiresAt.getTime() > now.getTime()) return false
+          await closeLocked(tx, order, 'closed', '超时未支付，订单关闭')
+          return true
+        })
+        if (did) closed += 1
+      } catch (err) {
+        if (onError) onError(id, err)
+        else errors.push(err)
+      }
+    }
+  }
+  if (errors.length) throw new AggregateError(errors, `closing ${errors.length} expired orders failed (${closed} closed)`)
+  return closed
+}
+
+
+/** The order as the payer sees it (types/api/payment.ts PayOrder). */
+export function toPayOrder(order: OrderRow, refundedFen: number): PayOrder {
+  return {
+    orderNo: order.orderNo,
+    business: order.business,
+    subject: order.subject,
+    amountFen: order.amountFen,
+    insuranceFen: order.insuranceFen,
+    selfPayFen: selfPayFen(order),
+    status: order.status,
+    channel: order.channel ?? null,
+    expiresAt: order.expiresAt.toISOString(),
+    paidAt: order.paidAt ? order.paidAt.toISOString() : null,
+    refundedFen,
+    createdAt: order.createdAt.toISOString(),
+  }
+}
+
+export async function refundedFenOf(db: Tx, orderId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'succeeded')))
+  return Number(row?.total ?? 0)
+}
+
+
+/** Closes an expired unpaid order on the spot (the timer may not have come yet) and answers whether it did. */
+export async function closeIfExpired(db: Db, orderId: number, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, { id: orderId })
+    if (!order || !UNPAID.includes(order.status) || order.expiresAt.getTime() > now.getTime()) return false
+    await closeLocked(tx, order, 'closed', '超时未支付，订单关闭')
+    return true
+  })
+}

@@ -1,0 +1,195 @@
+import { and, eq, lt } from 'drizzle-orm'
+import type { PayChannel } from '../../../../types/api/payment'
+import type { Providers } from '../../app'
+import type { Db, Tx } from '../../db'
+import { orders, paymentNotifications, refunds } from '../../db/schema'
+import { AppError, badInput } from '../../errors'
+import type { PaidReport, PayNotification, PayProvider, RefundAnswer } from '../../plugins/providers/pay'
+import {
+  LATE_PAYMENT_REFUND_REASON,
+  PAID,
+  UNDELIVERED_REFUND_REASON,
+  handlersOf,
+  lockOrder,
+  newRefundNo,
+  selfPayFen,
+  transition,
+  type OrderRow,
+  type RefundRow,
+} from './orders'
+import { writeLedger } from './ledger'
+
+/** Money arriving and going back: provider notifications (or query answers), refunds, and their ledger rows. */
+
+/** The core needs only the payment providers; the app's whole set fits. */
+export type PayProvidersOf = Pick<Providers, 'pay'>
+
+export function providerOf(providers: PayProvidersOf, channel: PayChannel): PayProvider | null {
+  return providers.pay[channel] ?? null
+}
+
+
+/** A notification that must change nothing and be answered with a failure (unknown order, wrong amount...). */
+export class NotificationRefused extends Error {}
+
+export type PaidOutcome = 'paid' | 'copy' | 'late-refunded' | 'refused-by-business' | 'double-payment'
+
+/** paid -> refunding with a pending refund of the whole self-paid amount; the provider is asked after commit. */
+async function beginRefund(tx: Tx, order: OrderRow, reason: string): Promise<RefundRow> {
+  await transition(tx, order, 'refunding', reason)
+  const [refund] = await tx
+    .insert(refunds)
+    .values({ refundNo: newRefundNo(), orderId: order.id, amountFen: selfPayFen(order), status: 'pending', reason })
+    .returning()
+  return refund!
+}
+
+/**
+ * A payment the provider reports (notification or query). In ONE transaction with the order row locked: record it
+ * once per (channel, notifyId), check order number, amount and currency, mark paid, write the ledger, run onPaid.
+ * A payment for an order already closed is kept as paid and refunded at once.
+ */
+export async function applyPaid(
+  db: Db,
+  providers: PayProvidersOf,
+  channel: PayChannel,
+  report: PaidReport & { notifyId: string; payload: unknown },
+): Promise<PaidOutcome> {
+  let refundToSubmit: RefundRow | null = null
+  const outcome = await db.transaction(async (tx): Promise<PaidOutcome> => {
+    const order = await lockOrder(tx, { orderNo: report.orderNo })
+    if (!order) throw new NotificationRefused(`unknown order ${report.orderNo}`)
+    if (report.currency !== 'CNY') throw new NotificationRefused(`currency ${report.currency} for ${order.orderNo}`)
+    if (report.amountFen !== selfPayFen(order)) throw new NotificationRefused(`amount ${report.amountFen} for ${order.orderNo}, expected ${selfPayFen(order)}`)
+    if (order.channel !== channel) throw new NotificationRefused(`channel ${channel} for ${order.orderNo} started on ${order.channel}`)
+    const [recorded] = await tx
+      .insert(paymentNotifications)
+      .values({ channel, notifyId: report.notifyId, kind: 'paid', orderNo: order.orderNo, amountFen: report.amountFen, payload: report.payload ?? {} })
+      .onConflictDoNothing({ target: [paymentNotifications.channel, paymentNotifications.notifyId] })
+      .returning({ id: paymentNotifications.id })
+    if (!recorded) return 'copy'
+    if (PAID.includes(order.status)) return order.tradeNo === report.tradeNo ? 'copy' : 'double-payment'
+
+    const late = order.status === 'cancelled' || order.status === 'closed'
+    const paid = await transition(tx, order, 'paid', late ? '订单关闭后收到支付' : '支付成功', {
+      tradeNo: report.tradeNo,
+      paidAt: report.paidAt,
+      channel,
+    })
+    await writeLedger(tx, paid, channel, null)
+    if (late) {
+      refundToSubmit = await beginRefund(tx, paid, LATE_PAYMENT_REFUND_REASON)
+      return 'late-refunded'
+    }
+    try {
+      // a savepoint: a business that cannot deliver (AppError) rolls back its own work, and the money goes back
+      await tx.transaction(async (sp) => handlersOf(paid.business).onPaid(sp, paid))
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err
+      refundToSubmit = await beginRefund(tx, paid, UNDELIVERED_REFUND_REASON)
+      return 'refused-by-business'
+    }
+    return 'paid'
+  })
+  if (refundToSubmit) await submitRefund(db, providers, refundToSubmit)
+  return outcome
+}
+
+/** A refund the provider reports: refunding -> refunded (ledger reversed, onRefunded), or back to paid when it failed. */
+export async function applyRefundReport(
+  db: Db,
+  channel: PayChannel,
+  report: { refundNo: string; orderNo: string; amountFen: number; succeeded: boolean; providerRefundNo: string | null },
+  notification: { notifyId: string; payload: unknown } | null,
+): Promise<'refunded' | 'failed' | 'copy'> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, { orderNo: report.orderNo })
+    if (!order) throw new NotificationRefused(`unknown order ${report.orderNo}`)
+    const [refund] = await tx.select().from(refunds).where(and(eq(refunds.refundNo, report.refundNo), eq(refunds.orderId, order.id))).for('update')
+    if (!refund) throw new NotificationRefused(`unknown refund ${report.refundNo}`)
+    if (report.amountFen !== refund.amountFen) throw new NotificationRefused(`refund amount ${report.amountFen} for ${refund.refundNo}`)
+    if (order.channel !== channel) throw new NotificationRefused(`refund on ${channel} for an order paid on ${order.channel}`)
+    if (notification) {
+      const [recorded] = await tx
+        .insert(paymentNotifications)
+        .values({ channel, notifyId: notification.notifyId, kind: 'refunded', orderNo: order.orderNo, amountFen: report.amountFen, payload: notification.payload ?? {} })
+        .onConflictDoNothing({ target: [paymentNotifications.channel, paymentNotifications.notifyId] })
+        .returning({ id: paymentNotifications.id })
+      if (!recorded) return 'copy'
+    }
+    if (refund.status !== 'pending' || order.status !== 'refunding') return 'copy'
+    const finishedAt = new Date()
+    if (!report.succeeded) {
+      await tx.update(refunds).set({ status: 'failed', finishedAt, providerRefundNo: report.providerRefundNo }).where(eq(refunds.id, refund.id))
+      await transition(tx, order, 'paid', `退款失败（${refund.refundNo}）`)
+      return 'failed'
+    }
+    const [done] = await tx
+      .update(refunds)
+      .set({ status: 'succeeded', finishedAt, providerRefundNo: report.providerRefundNo ?? refund.providerRefundNo })
+      .where(eq(refunds.id, refund.id))
+      .returning()
+    const refunded = await transition(tx, order, 'refunded', `退款成功（${refund.refundNo}）`)
+    await writeLedger(tx, refunded, channel, done!)
+    // an order refunded because it was never delivered has nothing for its business to undo
+    if (refund.reason !== LATE_PAYMENT_REFUND_REASON && refund.reason !== UNDELIVERED_REFUND_REASON) {
+      await handlersOf(refunded.business).onRefunded?.(tx, refunded)
+    }
+    return 'refunded'
+  })
+}
+
+/** Applies a verified notification; NotificationRefused means it must change nothing and be answered with a failure. */
+export async function applyNotification(db: Db, providers: PayProvidersOf, channel: PayChannel, n: PayNotification): Promise<string> {
+  if (n.kind === 'paid') return applyPaid(db, providers, channel, n)
+  if (n.kind === 'refund') return applyRefundReport(db, channel, n, { notifyId: n.notifyId, payload: n.payload })
+  return 'ignored'
+}
+
+/** Asks the provider to return a pending refund; a network failure leaves it pending for the next sweep. */
+async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow): Promise<void> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, refund.orderId))
+  if (!order?.channel) return
+  const provider = providerOf(providers, order.channel)
+  if (!provider) return
+  let answer: RefundAnswer
+  try {
+    answer = await provider.refund({ orderNo: order.orderNo, refundNo: refund.refundNo, amountFen: refund.amountFen, totalFen: selfPayFen(order), reason: refund.reason })
+  } catch {
+    return
+  }
+  if (answer.providerRefundNo) await db.update(refunds).set({ providerRefundNo: answer.providerRefundNo }).where(eq(refunds.id, refund.id))
+  if (answer.status === 'pending') return
+  await applyRefundReport(
+    db,
+    order.channel,
+    { refundNo: refund.refundNo, orderNo: order.orderNo, amountFen: refund.amountFen, succeeded: answer.status === 'succeeded', providerRefundNo: answer.providerRefundNo },
+    null,
+  )
+}
+
+/** Paid -> refunding; asks the provider; the provider's refund notification (or a successful synchronous answer) -> refunded. */
+export async function refundOrder(db: Db, providers: PayProvidersOf, orderId: number, reason: string): Promise<OrderRow> {
+  const refund = await db.transaction(async (tx) => {
+    const order = await lockOrder(tx, { id: orderId })
+    if (!order) throw badInput('订单不存在')
+    if (order.status === 'refunding' || order.status === 'refunded') return null // already on its way back
+    if (order.status !== 'paid') throw badInput('订单未支付，无法退款')
+    return beginRefund(tx, order, reason)
+  })
+  if (refund) await submitRefund(db, providers, refund)
+  const [fresh] = await db.select().from(orders).where(eq(orders.id, orderId))
+  return fresh!
+}
+
+/** Asks again about refunds still pending after `olderThanMs` (the provider is idempotent on the refund number). */
+export async function retryPendingRefunds(db: Db, providers: PayProvidersOf, now = new Date(), olderThanMs = 60_000): Promise<number> {
+  const pending = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.status, 'pending'), lt(refunds.createdAt, new Date(now.getTime() - olderThanMs))))
+    .orderBy(refunds.id)
+    .limit(100)
+  for (const r of pending) await submitRefund(db, providers, r)
+  return pending.length
+}

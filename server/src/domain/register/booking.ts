@@ -1,0 +1,368 @@
+/**
+ * Booking (预约挂号): a slot held while the patient pays, free bookings, paying, and cancelling with a refund before
+ * the hospital's deadline (spec §2 Registration pages, §7 "Registration").
+ *
+ * A slot moves only inside a transaction: the lowest free slot of the chosen time range is taken by one atomic
+ * conditional update (SKIP LOCKED, so concurrent patients take different slots instead of queueing on one), and the
+ * partial unique index on registrations (one live booking per patient, department, day and segment) is the last line
+ * of defence. Every function that depends on the time takes `now`.
+ */
+import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm'
+import type { PayAction } from '../../../../types/api/payment'
+import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
+import type { Providers } from '../../app'
+import type { Db, Tx } from '../../db'
+import type { FieldCipher } from '../../crypto'
+import { departments, doctors, hospitals, orders, registrations, scheduleSlots, schedules } from '../../db/schema'
+import { AppError, Code, badInput, conflict, forbidden, notFound } from '../../errors'
+import type { AuthContext } from '../auth'
+import { INCOMPLETE_PATIENT, fileAtHospital, requireOwnPatient } from '../patient'
+import { missingPatientFields } from '../patientRules'
+import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, refundOrder, startPayment, type OrderHandlers } from '../payment'
+import { GENERAL_CLINIC_NAME } from './schedule'
+import { open, requireOwnRegistration, viewOf } from './records'
+import { settingsOne, type RegisterSettings } from './settings'
+import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, insuranceShare, newRegNo } from './rules'
+
+type RegistrationRow = typeof registrations.$inferSelect
+type ScheduleRow = typeof schedules.$inferSelect
+type HospitalRow = typeof hospitals.$inferSelect
+type PayProviders = Pick<Providers, 'pay'>
+
+export const ONE_PER_SEGMENT = '该就诊人在同一科室同一时段已有预约'
+export const SLOTS_FULL = '该时段号源已约满，请选择其他时段'
+export const SCHEDULE_STOPPED = '该号源已停诊，请选择其他号源'
+export const NOT_FREE = '该号源需支付挂号费，不符合免费挂号条件，请通过预约挂号支付'
+export const NO_INSURANCE = '该医院暂不支持医保结算挂号'
+export const SAME_KEY_OTHER_BOOKING = '重复的请求'
+
+// ---- schedules and prices -----------------------------------------------------------------------------------------
+
+async function requireSchedule(db: Db | Tx, scheduleId: number) {
+  const [row] = await db
+    .select({ schedule: schedules, hospital: hospitals, deptName: departments.name, doctorName: doctors.name })
+    .from(schedules)
+    .innerJoin(hospitals, eq(hospitals.id, schedules.hospitalId))
+    .innerJoin(departments, eq(departments.id, schedules.deptId))
+    .leftJoin(doctors, eq(doctors.id, schedules.doctorId))
+    .where(eq(schedules.id, scheduleId))
+    .limit(1)
+  if (!row) throw notFound('号源')
+  return row
+}
+
+function priceFor(schedule: ScheduleRow, birthday: string, settings: RegisterSettings): ActivityPrice {
+  return activityPrice({
+    feeFen: schedule.feeFen,
+    registerType: schedule.registerType,
+    birthday,
+    visitDate: schedule.visitDate,
+    freeForElderly: settings.freeForElderly,
+  })
+}
+
+/** POST /activity/price: what this patient pays for this schedule after the hospital's activities. */
+export async function priceForPatient(db: Db, userId: number, input: { scheduleId: number; patientId: number }): Promise<ActivityPrice> {
+  const patient = await requireOwnPatient(db, userId, input.patientId)
+  const { schedule } = await requireSchedule(db, input.scheduleId)
+  return priceFor(schedule, patient.birthday, await settingsOne(db, schedule.hospitalId))
+}
+
+// ---- booking ----------------------------------------------------------------------------------------------------
+
+/** The same attempt again (same idempotency key): the registration it made, or 409 when the key was used otherwise. */
+async function byIdempotencyKey(db: Db | Tx, userId: number, input: RegisterInput): Promise<RegistrationRow | null> {
+  const [row] = await db
+    .select()
+    .from(registrations)
+    .where(and(eq(registrations.userId, userId), eq(registrations.idempotencyKey, input.idempotencyKey)))
+    .limit(1)
+  if (!row) return null
+  if (row.scheduleId !== input.scheduleId || row.patientId !== input.patientId || row.timeRange !== input.timeRange) throw conflict(SAME_KEY_OTHER_BOOKING)
+  return row
+}
+
+/** The patient's bookings in this department, day and segment (one live one at most). */
+const sameSegmentAs = (patientId: number, s: ScheduleRow) =>
+  and(eq(registrations.patientId, patientId), eq(registrations.deptId, s.deptId), eq(registrations.visitDate, s.visitDate), eq(registrations.segment, s.segment))!
+
+async function liveBookingIn(db: Db | Tx, sameSegment: SQL) {
+  const [row] = await db
+    .select({ id: registrations.id })
+    .from(registrations)
+    .where(and(sameSegment, inArray(registrations.status, ['holding', 'booked'])))
+    .limit(1)
+  return row ?? null
+}
+
+/** Holds past their time that the sweep has not closed yet are given back now (their orders close, slots free up). */
+async function releaseExpiredHolds(db: Db, now: Date, where: SQL): Promise<boolean> {
+  const [due] = await db
+    .select({ id: registrations.id })
+    .from(registrations)
+    .where(and(where, eq(registrations.status, 'holding'), lte(registrations.holdExpiresAt, now)))
+    .limit(1)
+  if (!due) return false
+  await closeExpiredOrders(db, now)
+  return true
+}
+
+/** Walks a driver error and its causes for a unique violation and answers the constraint's name. */
+function uniqueViolation(err: unknown): string | null {
+  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return e.constraint ?? ''
+  }
+  return null
+}
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
+
+/**
+ * POST /register and POST /apply/free. Checks first (own complete patient, open schedule, a real time range, one
+ * booking per department, day and segment, the price), files the patient at the hospital (its card number), then in
+ * ONE transaction: takes the lowest free slot of the range, creates the payment order (idempotency key from the
+ * input) and inserts the registration. `holding` until paid, or `booked` at once when the fee after activities is 0.
+ * The same idempotency key answers the same registration, never a second hold.
+ */
+export async function bookRegistration(
+  db: Db,
+  cipher: FieldCipher,
+  userId: number,
+  input: RegisterInput,
+  now: Date,
+  opts: { freeOnly: boolean },
+): Promise<Registration> {
+  const patient = await requireOwnPatient(db, userId, input.patientId)
+  const again = await byIdempotencyKey(db, userId, input)
+  if (again) return viewOf(db, cipher, again.id, now)
+
+  const { schedule, hospital, deptName, doctorName } = await requireSchedule(db, input.scheduleId)
+  const facts = {
+    name: open(cipher, patient.nameEnc),
+    idCard: open(cipher, patient.idCardEnc),
+    mobile: open(cipher, patient.mobileEnc),
+    neonate: patient.source === 'neonate',
+    guardianName: open(cipher, patient.guardianNameEnc),
+    guardianIdCard: open(cipher, patient.guardianIdCardEnc),
+  }
+  // spec §5: the app shows its completion modal on exactly this text
+  if (missingPatientFields(facts).length) throw badInput(INCOMPLETE_PATIENT)
+  if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)
+  const closed = bookingClosedReason(schedule.visitDate, schedule.segment, now)
+  if (closed) throw badInput(closed)
+  const [range] = await db
+    .select({ id: scheduleSlots.id })
+    .from(scheduleSlots)
+    .where(and(eq(scheduleSlots.scheduleId, schedule.id), eq(scheduleSlots.timeRange, input.timeRange)))
+    .limit(1)
+  if (!range) throw badInput('就诊时段不正确，请重新选择')
+  if (input.insurance && !CHS_REGISTER_HOSPITALS.includes(hospital.code)) throw badInput(NO_INSURANCE)
+  const settings = await settingsOne(db, hospital.id)
+  const price = priceFor(schedule, patient.birthday, settings)
+  if (opts.freeOnly && price.payFen > 0) throw badInput(NOT_FREE)
+
+  // a retry of this attempt that raced the first one: answered with what the first one made, whatever went wrong
+  const madeMeanwhile = async (err: AppError): Promise<Registration> => {
+    const made = await byIdempotencyKey(db, userId, input)
+    if (made) return viewOf(db, cipher, made.id, now)
+    throw err
+  }
+  const sameSegment = sameSegmentAs(patient.id, schedule)
+  if (await liveBookingIn(db, sameSegment)) {
+    // a hold of this patient that ran out does not count once it is given back
+    const released = await releaseExpiredHolds(db, now, sameSegment)
+    if (!released || (await liveBookingIn(db, sameSegment))) return madeMeanwhile(badInput(ONE_PER_SEGMENT))
+  }
+  await fileAtHospital(db, cipher, userId, patient.id, hospital.code)
+
+  const attempt = () => insertBooking(db, { userId, input, schedule, hospital, deptName, doctorName, price, settings, now })
+  let id: number | null
+  try {
+    id = await attempt()
+    if (id === null) {
+      // full: unless holds in this range ran out and are given back now, which frees their slots
+      const inRange = and(eq(registrations.scheduleId, schedule.id), eq(registrations.timeRange, input.timeRange))!
+      if (await releaseExpiredHolds(db, now, inRange)) id = await attempt()
+    }
+  } catch (err) {
+    const constraint = uniqueViolation(err)
+    if (constraint === 'registrations_one_per_segment') return madeMeanwhile(badInput(ONE_PER_SEGMENT))
+    // the same key at once: the unique index on (user, key), or the order's own idempotency check (409)
+    if (constraint === 'registrations_idempotency_key') return madeMeanwhile(conflict(SAME_KEY_OTHER_BOOKING))
+    if (err instanceof AppError && err.code === Code.CONFLICT) return madeMeanwhile(err)
+    throw err
+  }
+  if (id === null) return madeMeanwhile(badInput(SLOTS_FULL))
+  return viewOf(db, cipher, id, now)
+}
+
+interface BookingPlan {
+  userId: number
+  input: RegisterInput
+  schedule: ScheduleRow
+  hospital: HospitalRow
+  deptName: string
+  doctorName: string | null
+  price: ActivityPrice
+  settings: RegisterSettings
+  now: Date
+}
+
+/** The booking transaction; answers the registration id, or null when the time range has no free slot. */
+async function insertBooking(db: Db, p: BookingPlan): Promise<number | null> {
+  const { schedule: s, input, now } = p
+  return db.transaction(async (tx) => {
+    const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id`))
+    // the lowest free slot of the range, taken in one statement; SKIP LOCKED passes over a slot another booking is
+    // taking right now, and the outer condition keeps a slot that was taken meanwhile from being taken twice
+    const [slot] = rowsOf<{ id: number; seq: number; time_range: string }>(
+      await tx.execute(sql`
+        update ${scheduleSlots} set registration_id = ${id}
+        where id = (
+          select id from ${scheduleSlots}
+          where schedule_id = ${s.id} and time_range = ${input.timeRange} and registration_id is null
+          order by seq limit 1 for update skip locked
+        ) and registration_id is null
+        returning id, seq, time_range`),
+    )
+    if (!slot) return null
+    const free = p.price.payFen === 0
+    const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
+    let orderId: number | null = null
+    if (!free) {
+      const order = await createOrder(tx, {
+        userId: p.userId,
+        hospitalId: p.hospital.id,
+        business: 'register',
+        businessId: id,
+        subject: `挂号费 ${p.deptName} ${p.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
+        amountFen: p.price.payFen,
+        insuranceFen: input.insurance ? insuranceShare(p.price.payFen) : 0,
+        // the order closes when the hold ends, and closing it gives the slot back (onClosed)
+        expiresAt: holdExpiresAt!,
+        idempotencyKey: `register:${input.idempotencyKey}`,
+      })
+      orderId = order.id
+    }
+    await tx.insert(registrations).values({
+      id,
+      regNo: newRegNo(now),
+      userId: p.userId,
+      patientId: input.patientId,
+      hospitalId: p.hospital.id,
+      deptId: s.deptId,
+      doctorId: s.doctorId,
+      scheduleId: s.id,
+      slotId: slot.id,
+      visitDate: s.visitDate,
+      segment: s.segment,
+      seq: slot.seq,
+      timeRange: slot.time_range,
+      // what the patient is charged, after activities
+      feeFen: p.price.payFen,
+      status: free ? 'booked' : 'holding',
+      orderId,
+      holdExpiresAt,
+      idempotencyKey: input.idempotencyKey,
+      createdAt: now,
+    })
+    return id
+  })
+}
+
+// ---- paying, confirming, cancelling -------------------------------------------------------------------------------
+
+const NOT_PAYABLE: Record<Exclude<RegistrationStatus, 'holding'>, string> = {
+  booked: '该预约已支付',
+  cancelled: '该预约已取消',
+  expired: '支付已超时，请重新预约',
+}
+
+/** POST /register/pay: how to pay the caller's held booking (the payment core's cashier or JSAPI). */
+export async function payRegistration(db: Db, providers: PayProviders, caller: AuthContext & { userId: number }, input: { id: number; returnUrl: string }): Promise<PayAction> {
+  const reg = await requireOwnRegistration(db, caller.userId, input.id)
+  if (reg.status !== 'holding') throw badInput(NOT_PAYABLE[reg.status])
+  if (!reg.orderId) throw badInput('该预约无需支付')
+  const [order] = await db.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.id, reg.orderId))
+  return startPayment(db, providers, caller, { orderNo: order!.orderNo, returnUrl: input.returnUrl })
+}
+
+/** POST /confirm/:id: back from the cashier; the order is asked about first, then the registration answered as it stands. */
+export async function confirmRegistration(db: Db, cipher: FieldCipher, providers: PayProviders, userId: number, id: number, now: Date): Promise<Registration> {
+  const reg = await requireOwnRegistration(db, userId, id)
+  if (reg.orderId) {
+    const [order] = await db.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.id, reg.orderId))
+    await refreshOrder(db, providers, userId, order!.orderNo)
+  }
+  return viewOf(db, cipher, id, now)
+}
+
+async function freeSlot(tx: Tx, reg: RegistrationRow) {
+  await tx
+    .update(scheduleSlots)
+    .set({ registrationId: null })
+    .where(and(eq(scheduleSlots.id, reg.slotId), eq(scheduleSlots.registrationId, reg.id)))
+}
+
+export const DEFAULT_CANCEL_REASON = '患者取消预约'
+
+/**
+ * POST /cancel. A hold: its order is cancelled, which gives the slot back (onClosed). A paid booking: only before the
+ * deadline (the day before the visit at the hospital's time): the slot is freed and the booking cancelled in one
+ * transaction, then the fee refunded. A free booking: cancelled. Cancelling what is already cancelled or expired
+ * answers it as it is.
+ */
+export async function cancelRegistration(
+  db: Db,
+  cipher: FieldCipher,
+  providers: PayProviders,
+  userId: number,
+  input: { id: number; reason?: string },
+  now: Date,
+): Promise<Registration> {
+  const reg = await requireOwnRegistration(db, userId, input.id)
+  const reason = input.reason?.trim() || DEFAULT_CANCEL_REASON
+  const settings = await settingsOne(db, reg.hospitalId)
+  const refundOf = await db.transaction(async (tx) => {
+    // the order before the registration, in the order a payment locks them (applyPaid, then onPaid): no deadlock
+    if (reg.orderId) await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, reg.orderId)).for('update')
+    const [row] = await tx.select().from(registrations).where(eq(registrations.id, reg.id)).for('update')
+    if (!row) throw forbidden()
+    if (row.status === 'holding') {
+      await cancelOrder(tx, row.orderId!, reason)
+      return null
+    }
+    if (row.status !== 'booked') return null
+    if (now.getTime() >= cancelDeadline(row.visitDate, settings.cancelTime).getTime()) throw badInput(cancelTooLateText(settings.cancelTime))
+    await freeSlot(tx, row)
+    await tx.update(registrations).set({ status: 'cancelled', cancelledAt: now }).where(eq(registrations.id, row.id))
+    return row.orderId
+  })
+  if (refundOf) await refundOrder(db, providers, refundOf, reason)
+  return viewOf(db, cipher, reg.id, now)
+}
+
+// ---- the payment core's callbacks ---------------------------------------------------------------------------------
+
+/** What the payment core calls when a registration's order changes (inside the transaction that changes it). */
+export const registrationOrderHandlers: OrderHandlers = {
+  async onPaid(tx, order) {
+    const [row] = await tx
+      .update(registrations)
+      .set({ status: 'booked' })
+      .where(and(eq(registrations.id, order.businessId), eq(registrations.orderId, order.id), eq(registrations.status, 'holding')))
+      .returning({ id: registrations.id })
+    // the hold is gone: the payment core refunds on a business error
+    if (!row) throw badInput('预约已失效，挂号费将原路退回')
+  },
+  async onClosed(tx, order) {
+    // closed by time: the hold ran out; cancelled: the patient gave it up
+    const status = order.status === 'closed' ? 'expired' : 'cancelled'
+    const [row] = await tx
+      .update(registrations)
+      .set({ status, cancelledAt: status === 'cancelled' ? new Date() : null })
+      .where(and(eq(registrations.id, order.businessId), eq(registrations.orderId, order.id), eq(registrations.status, 'holding')))
+      .returning()
+    if (row) await freeSlot(tx, row)
+  },
+}
