@@ -25,10 +25,28 @@ export const MAIN_PAGES = [
   'pages/address/add',
   'pages/chooseLocation/index',
   'pages/openLocation/index',
+  'pages/introduce/doctor',
+  'pages/introduce/dept',
+  'pages/order/register/index',
+  'pages/order/register/detail',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
-  { root: 'palm', pages: ['hospitalization/escort/index', 'hospitalization/escort/addEscort'] },
+  {
+    root: 'palm',
+    pages: [
+      'hospitalization/escort/index',
+      'hospitalization/escort/addEscort',
+      'register/index',
+      'register/deptList/index',
+      'register/deptList/search',
+      'register/deptSchedule/index',
+      'register/rowSchedule/index',
+      'register/confirm/index',
+      'doctor/index',
+      'chsPayment/index',
+    ],
+  },
   { root: 'internet', pages: [] },
   { root: 'custom', pages: [] },
 ]

@@ -1,3 +1,12 @@
+import type { PayAction } from '../../types/api/payment'
+
+/**
+ * How a payment attempt ended on this side: 'left' the browser went to the cashier (it comes back to the return
+ * URL); 'paid' the provider's own sheet says paid (the server still decides); 'cancelled' the patient closed it;
+ * 'failed' it could not be started here (the patient has been told why).
+ */
+export type PayOutcome = 'left' | 'paid' | 'cancelled' | 'failed'
+
 /** What differs between H5 (in WeChat / Alipay browsers), the WeChat mini-program and the Alipay one. */
 export interface SessionStore {
   get<T>(key: string): T | undefined
@@ -21,6 +30,8 @@ export interface Platform {
   stripAuthParams(): void
   /** Takes other one-time parameters (the health card's `healthCode`) out of the address bar the same way. */
   stripParams(names: string[]): void
+  /** Hands a payment to the channel: opens the cashier, or WeChat's payment sheet. */
+  pay(action: PayAction): Promise<PayOutcome>
   /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
   session: SessionStore
 }

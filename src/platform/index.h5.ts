@@ -1,8 +1,63 @@
-import type { Platform } from './index'
+import Taro from '@tarojs/taro'
+import type { PayAction } from '../../types/api/payment'
+import type { PayOutcome, Platform } from './index'
 import { sessionCache } from './sessionCache'
 
 const BASE = '/h5'
 const AUTH_PARAMS = ['code', 'state', 'auth_code', 'app_id', 'scope']
+
+type JsapiParams = Extract<PayAction, { kind: 'jsapi' }>['params']
+
+interface WxJsSdk {
+  chooseWXPay(opts: {
+    timestamp: string
+    nonceStr: string
+    package: string
+    signType: string
+    paySign: string
+    success: () => void
+    cancel: () => void
+    fail: (e: { errMsg?: string }) => void
+  }): void
+}
+interface WeixinBridge {
+  invoke(name: 'getBrandWCPayRequest', params: JsapiParams, cb: (res: { err_msg: string }) => void): void
+}
+
+/** Shown when a WeChat payment is asked for outside WeChat's browser. */
+export const NO_WECHAT_PAY = '请在微信中打开完成支付'
+
+/**
+ * WeChat JSAPI payment: the JS-SDK's chooseWXPay when the page has it, else WeChat's own browser bridge (present in
+ * WeChat without the SDK); outside WeChat neither exists and the patient is told so.
+ */
+function wechatPay(params: JsapiParams): Promise<PayOutcome> {
+  const w = window as unknown as { wx?: Partial<WxJsSdk>; WeixinJSBridge?: WeixinBridge }
+  return new Promise((resolve) => {
+    if (typeof w.wx?.chooseWXPay === 'function') {
+      // the JS-SDK spells the time stamp in lower case, unlike the bridge and the server's parameters
+      w.wx.chooseWXPay({
+        timestamp: params.timeStamp,
+        nonceStr: params.nonceStr,
+        package: params.package,
+        signType: params.signType,
+        paySign: params.paySign,
+        success: () => resolve('paid'),
+        cancel: () => resolve('cancelled'),
+        fail: () => resolve('failed'),
+      })
+      return
+    }
+    if (w.WeixinJSBridge) {
+      w.WeixinJSBridge.invoke('getBrandWCPayRequest', params, (res) => {
+        resolve(res.err_msg === 'get_brand_wcpay_request:ok' ? 'paid' : res.err_msg === 'get_brand_wcpay_request:cancel' ? 'cancelled' : 'failed')
+      })
+      return
+    }
+    void Taro.showToast({ title: NO_WECHAT_PAY, icon: 'none', duration: 3000 })
+    resolve('failed')
+  })
+}
 
 const platform: Platform = {
   name: 'h5',
@@ -30,6 +85,14 @@ const platform: Platform = {
     const url = new URL(window.location.href)
     names.forEach((p) => url.searchParams.delete(p))
     window.history.replaceState(window.history.state, '', url.toString())
+  },
+  async pay(action) {
+    if (action.kind === 'redirect') {
+      // the cashier (sandbox, Alipay's) sends the browser back to the return URL given to the server
+      window.location.assign(action.url)
+      return 'left'
+    }
+    return wechatPay(action.params)
   },
   session: sessionCache(window.sessionStorage),
 }

@@ -26,6 +26,20 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     authReturnParams: () => ({}),
     stripAuthParams: () => undefined,
     stripParams: () => undefined,
+    async pay(action) {
+      if (action.kind === 'redirect') {
+        // a mini-program cannot open the web cashier
+        void Taro.showModal({ title: '提示', content: '请在浏览器中打开完成支付', showCancel: false })
+        return 'failed'
+      }
+      const { timeStamp, nonceStr, package: pkg, signType, paySign } = action.params
+      try {
+        await Taro.requestPayment({ timeStamp, nonceStr, package: pkg, signType: signType as keyof Taro.requestPayment.SignType, paySign })
+        return 'paid'
+      } catch (e) {
+        return /cancel/i.test((e as { errMsg?: string }).errMsg ?? '') ? 'cancelled' : 'failed'
+      }
+    },
     session: sessionCache(memoryBackend()),
   }
 }

@@ -10,6 +10,7 @@ import { UserStore } from './UserStore'
 import { PatientStore } from './PatientStore'
 import { AssistantStore, InternetStore, PalmStore, PrescriptionStore } from './ServiceStores'
 import { AddressStore } from './AddressStore'
+import { RegisterStore } from './RegisterStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -23,6 +24,7 @@ export class RootStore {
   internet = new InternetStore()
   patient = new PatientStore(() => this.hospital.hospital?.hospitalCode)
   address = new AddressStore()
+  register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
 

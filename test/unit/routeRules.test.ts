@@ -42,6 +42,7 @@ describe('page rules', () => {
 
   test('a menu entry leads somewhere only when its page is built', () => {
     expect(isBuiltPage('/pages/hospital/index')).toBe(true)
-    expect(isBuiltPage('/palm/register/index')).toBe(false)
+    expect(isBuiltPage('/palm/register/index')).toBe(true)
+    expect(isBuiltPage('/palm/payment/list')).toBe(false)
   })
 })

@@ -25,3 +25,4 @@ export const Input = ({ value, placeholder, onInput }: { value?: string; placeho
 export const Textarea = ({ value, placeholder, onInput }: { value?: string; placeholder?: string; onInput?: (e: { detail: { value: string } }) => void }) => (
   <textarea value={value} placeholder={placeholder} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )
+export const ScrollView = pass('div')

@@ -1,0 +1,85 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { deptScheduleUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
+import { assetUrl } from '@/services/register'
+import './introduce.scss'
+
+/** 科室介绍 (spec §2 /pages/introduce/dept?id=, open to anyone): the department, its doctors, and the way to book. */
+function DeptIntroduce() {
+  const { register } = useStores()
+  const { params } = useRouter()
+  const id = Number(params.id)
+  const dept = id ? register.deptById(id) : null
+
+  const load = async () => {
+    if (!id || !register.hospital) return
+    await Promise.all([register.groups.length ? undefined : register.loadDepartments(), register.loadDeptDoctors(id)])
+  }
+
+  const body = () => {
+    if (!register.hospital) return <Empty text='请先选择医院' />
+    if (!id) return <Empty text='未找到该科室' />
+    if (!dept && register.groupsState === 'failed')
+      return (
+        <Empty text={MSG.listFailed}>
+          <Text className='introduce__retry' onClick={() => void load()}>
+            重新加载
+          </Text>
+        </Empty>
+      )
+    if (!dept && register.groupsState !== 'done') return <Text className='introduce__state'>{MSG.listLoading}</Text>
+    if (!dept) return <Empty text='未找到该科室' />
+    return (
+      <View className='introduce'>
+        <View className='introduce__card'>
+          <Text className='introduce__title'>{dept.deptName}</Text>
+          <Text className='introduce__text'>{dept.intro || '暂无简介'}</Text>
+        </View>
+        <View className='introduce__card'>
+          <Text className='introduce__heading'>科室医生</Text>
+          {register.deptDoctorsState === 'failed' ? (
+            <Text className='introduce__muted' onClick={() => void register.loadDeptDoctors(id)}>
+              {MSG.listFailed}，点击重试
+            </Text>
+          ) : register.deptDoctorsState !== 'done' ? (
+            <Text className='introduce__muted'>{MSG.listLoading}</Text>
+          ) : register.deptDoctors.length === 0 ? (
+            <Text className='introduce__muted'>暂无医生信息</Text>
+          ) : (
+            register.deptDoctors.map((d) => (
+              <View key={d.id} className='introduce__doctor' onClick={() => void Taro.navigateTo({ url: introduceDoctorUrl(d.id) })}>
+                {d.avatar ? <Image className='introduce__doctor-avatar' src={assetUrl(d.avatar)} /> : <View className='introduce__doctor-avatar' />}
+                <View className='introduce__doctor-text'>
+                  <View>
+                    <Text className='introduce__doctor-name'>{d.doctorName}</Text>
+                    <Text className='introduce__doctor-title'>{d.title}</Text>
+                  </View>
+                  {d.speciality && <Text className='introduce__muted'>擅长：{d.speciality}</Text>}
+                </View>
+              </View>
+            ))
+          )}
+        </View>
+        <View className='introduce__action'>
+          <Button type='primary' block onClick={() => void Taro.navigateTo({ url: deptScheduleUrl(dept) })}>
+            预约挂号
+          </Button>
+        </View>
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title={dept?.deptName ?? '科室介绍'} onReady={load}>
+      {body()}
+    </PageShell>
+  )
+}
+
+export default observer(DeptIntroduce)

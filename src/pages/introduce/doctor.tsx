@@ -1,0 +1,68 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { doctorUrl } from '@/stores/RegisterStore'
+import { assetUrl } from '@/services/register'
+import './introduce.scss'
+
+/** 医生介绍 (spec §2 /pages/introduce/doctor?id=, open to anyone): who the doctor is, and the way to book. */
+function DoctorIntroduce() {
+  const { register } = useStores()
+  const { params } = useRouter()
+  const id = Number(params.id)
+  const doctor = register.doctorSchedule?.doctor?.id === id ? register.doctorSchedule.doctor : null
+  const load = () => (id ? register.loadDoctorSchedule(id).catch(() => undefined) : undefined)
+
+  const body = () => {
+    if (!id) return <Empty text='未找到该医生' />
+    if (!doctor && register.doctorScheduleState === 'failed')
+      return (
+        <Empty text={MSG.listFailed}>
+          <Text className='introduce__retry' onClick={() => void load()}>
+            重新加载
+          </Text>
+        </Empty>
+      )
+    if (!doctor) return <Text className='introduce__state'>{MSG.listLoading}</Text>
+    return (
+      <View className='introduce'>
+        <View className='introduce__head'>
+          {doctor.avatar ? <Image className='introduce__avatar' src={assetUrl(doctor.avatar)} /> : <View className='introduce__avatar' />}
+          <Text className='introduce__name'>{doctor.doctorName}</Text>
+          <Text className='introduce__sub'>
+            {doctor.title} · {doctor.deptName}
+          </Text>
+          <Text className='introduce__sub'>{doctor.hospitalName}</Text>
+        </View>
+        {doctor.speciality && (
+          <View className='introduce__card'>
+            <Text className='introduce__heading'>擅长</Text>
+            <Text className='introduce__text'>{doctor.speciality}</Text>
+          </View>
+        )}
+        <View className='introduce__card'>
+          <Text className='introduce__heading'>医生简介</Text>
+          <Text className='introduce__text'>{doctor.intro || '暂无简介'}</Text>
+        </View>
+        <View className='introduce__action'>
+          <Button type='primary' block onClick={() => void Taro.navigateTo({ url: doctorUrl(doctor.id) })}>
+            预约挂号
+          </Button>
+        </View>
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title='医生介绍' onReady={load}>
+      {body()}
+    </PageShell>
+  )
+}
+
+export default observer(DoctorIntroduce)

@@ -1,0 +1,74 @@
+import Taro, { useReachBottom } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { RECORD_TABS, detailUrl } from '@/stores/RegisterStore'
+import { MSG } from '@/services/messages'
+import { statusClass, yuan } from '@/utils/register'
+import './index.scss'
+
+/** 挂号记录 (spec §2 /pages/order/register/index): tabs 全部 / 待支付 / 预约成功 / 已取消, a page at a time. */
+function RegisterRecords() {
+  const { register } = useStores()
+  useReachBottom(() => void register.loadMoreRecords())
+  const state = register.recordsState
+
+  return (
+    <PageShell title='挂号记录' onReady={() => register.reloadRecords()}>
+      <View className='records__tabs' role='tablist'>
+        {RECORD_TABS.map((t) => (
+          <View
+            key={t.key}
+            role='tab'
+            aria-selected={register.recordTab === t.key}
+            className={`records__tab${register.recordTab === t.key ? ' records__tab--on' : ''}`}
+            onClick={() => void register.switchRecordTab(t.key)}
+          >
+            {t.label}
+          </View>
+        ))}
+      </View>
+      {state === 'done' && register.records.length === 0 ? (
+        <Empty text='暂无挂号记录' />
+      ) : state === 'failed' && register.records.length === 0 ? (
+        <Empty text={MSG.listFailed}>
+          <Text className='records__retry' onClick={() => void register.loadMoreRecords(true)}>
+            重新加载
+          </Text>
+        </Empty>
+      ) : (
+        <View className='records'>
+          {register.records.map((r) => (
+            <View key={r.id} className='record' onClick={() => void Taro.navigateTo({ url: detailUrl(r.id) })}>
+              <View className='record__head'>
+                <Text className='record__dept'>{r.deptName}</Text>
+                <Text className={`record__status record__status--${statusClass(r)}`}>{r.statusText}</Text>
+              </View>
+              <Text className='record__line'>
+                就诊人：{r.patientName}
+                {r.hisMedCardNo ? `（${r.hisMedCardNo}）` : ''}
+              </Text>
+              <Text className='record__line'>
+                医生：{r.doctorName} {r.title}
+              </Text>
+              <Text className='record__line'>
+                就诊时间：{r.visitDate} {r.week} {r.segmentText} {r.timeRange}
+              </Text>
+              <View className='record__foot'>
+                <Text className='record__hospital'>{r.hospitalName}</Text>
+                <Text className='record__fee'>{yuan(r.order?.amountFen ?? r.feeFen)}</Text>
+              </View>
+            </View>
+          ))}
+          <View className='records__more' onClick={() => void register.loadMoreRecords(true)}>
+            {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
+          </View>
+        </View>
+      )}
+    </PageShell>
+  )
+}
+
+export default observer(RegisterRecords)

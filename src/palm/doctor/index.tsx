@@ -1,0 +1,73 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { confirmUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
+import { assetUrl } from '@/services/register'
+import { ScheduleGrid } from '../register/ScheduleParts'
+import './index.scss'
+
+/** 医生主页 (spec §2 /palm/doctor/index?id=): who the doctor is and the next 14 days to book, from any department. */
+function DoctorHome() {
+  const { register } = useStores()
+  const { params } = useRouter()
+  const id = Number(params.id)
+  const schedule = register.doctorSchedule?.doctor?.id === id ? register.doctorSchedule : null
+  const doctor = schedule?.doctor ?? null
+  const load = () => (id ? register.loadDoctorSchedule(id).catch(() => undefined) : undefined)
+
+  const body = () => {
+    if (!id) return <Empty text='未找到该医生' />
+    if (!schedule && register.doctorScheduleState === 'failed')
+      return (
+        <Empty text={MSG.listFailed}>
+          <Text className='doctor-home__retry' onClick={() => void load()}>
+            重新加载
+          </Text>
+        </Empty>
+      )
+    if (!schedule || !doctor) return <Text className='doctor-home__state'>{MSG.listLoading}</Text>
+    return (
+      <View className='doctor-home'>
+        <View className='doctor-home__card'>
+          {doctor.avatar ? <Image className='doctor-home__avatar' src={assetUrl(doctor.avatar)} /> : <View className='doctor-home__avatar' />}
+          <View className='doctor-home__who'>
+            <View>
+              <Text className='doctor-home__name'>{doctor.doctorName}</Text>
+              <Text className='doctor-home__title'>{doctor.title}</Text>
+            </View>
+            <Text className='doctor-home__dept'>
+              {doctor.hospitalName} · {doctor.deptName}
+            </Text>
+          </View>
+        </View>
+        <View className='doctor-home__section'>
+          {doctor.speciality && <Text className='doctor-home__text'>擅长：{doctor.speciality}</Text>}
+          {doctor.intro && <Text className='doctor-home__text doctor-home__intro'>{doctor.intro}</Text>}
+          <Text className='doctor-home__more' onClick={() => void Taro.navigateTo({ url: introduceDoctorUrl(doctor.id) })}>
+            查看医生介绍 ›
+          </Text>
+        </View>
+        <View className='doctor-home__section'>
+          <Text className='doctor-home__heading'>出诊排班</Text>
+          {schedule.items.length === 0 ? (
+            <Empty text='近期暂无排班' />
+          ) : (
+            <ScheduleGrid items={schedule.items} onBook={(item) => void Taro.navigateTo({ url: confirmUrl(item.scheduleId) })} />
+          )}
+        </View>
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title={doctor?.doctorName ?? '医生主页'} onReady={load}>
+      {body()}
+    </PageShell>
+  )
+}
+
+export default observer(DoctorHome)

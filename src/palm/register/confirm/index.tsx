@@ -1,0 +1,261 @@
+import { useEffect, useRef } from 'react'
+import Taro, { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import HoldPay from '@/components/HoldPay'
+import { ADD_PATIENT_URL } from '@/components/PatientList'
+import { usePatientCompletion } from '@/components/PatientCompletion'
+import { useStores } from '@/stores'
+import { detailUrl } from '@/stores/RegisterStore'
+import { toastError } from '@/services/request'
+import { MSG } from '@/services/messages'
+import { maskName } from '@/utils/mask'
+import { shortDate, yuan } from '@/utils/register'
+import type { Patient } from '../../../../types/api/patient'
+import { doctorLabel } from '../ScheduleParts'
+import './index.scss'
+
+/**
+ * 确认挂号 (spec §2 /palm/register/confirm/index?scheduleId=): the patient, the time range, the fee after activities,
+ * insurance where the hospital settles with it, then the booking; a held slot is paid within its countdown.
+ */
+function ConfirmRegister() {
+  const { register, patient: patients } = useStores()
+  const { params } = useRouter()
+  const scheduleId = Number(params.scheduleId)
+  const { requireComplete, modal } = usePatientCompletion()
+  const ready = useRef(false)
+  const schedule = register.schedule
+  const current = patients.current
+  const booked = register.booked
+  const rules = register.rules
+
+  const load = async () => {
+    await Promise.all([patients.load().catch(() => undefined), register.openBooking(scheduleId).catch(() => undefined)])
+    await register.loadPrice()
+    ready.current = true
+  }
+  // back from choosing, adding or completing a patient
+  useDidShow(() => {
+    if (ready.current && !register.booked) void patients.load().catch(() => undefined)
+  })
+  // the fee depends on the patient (e.g. free for the elderly): ask again whenever the patient changes
+  useEffect(() => {
+    if (ready.current) void register.loadPrice()
+  }, [current?.id, register])
+
+  const choose = (p: Patient) => {
+    if (booked) return
+    requireComplete(p, () => patients.choose(p))
+  }
+
+  const submit = () => {
+    if (!current) return
+    requireComplete(current, () => {
+      register
+        .submit()
+        .then((registration) => {
+          // nothing to pay: booked at once, the record shows it
+          if (registration && registration.status === 'booked') void Taro.redirectTo({ url: detailUrl(registration.id, 'confirm') })
+        })
+        .catch(() => undefined) // the request layer has shown the server's reason
+    })
+  }
+
+  const pay = async () => {
+    if (!booked) return
+    const outcome = await register.pay(booked).catch(() => 'failed' as const)
+    if (outcome === 'paid') void Taro.redirectTo({ url: detailUrl(booked.id, 'pay') })
+    else if (outcome === 'cancelled') toastError('支付已取消，请在倒计时结束前完成支付')
+  }
+
+  const body = () => {
+    if (!scheduleId) return <Empty text='未找到该号源' />
+    if (register.scheduleState === 'failed' || (register.scheduleState === 'done' && !schedule))
+      return (
+        <Empty text={MSG.listFailed}>
+          <Text className='confirm__retry' onClick={() => void load()}>
+            重新加载
+          </Text>
+        </Empty>
+      )
+    if (!schedule) return <Text className='confirm__state'>{MSG.listLoading}</Text>
+    const payFen = register.payFen
+    const free = payFen === 0
+    return (
+      <View className='confirm'>
+        <View className='confirm__card'>
+          <Text className='confirm__dept'>{schedule.deptName}</Text>
+          <View className='confirm__line'>
+            <Text className='confirm__label'>医生</Text>
+            <Text>
+              {doctorLabel(schedule)} {schedule.title}
+            </Text>
+          </View>
+          <View className='confirm__line'>
+            <Text className='confirm__label'>就诊日期</Text>
+            <Text>
+              {schedule.visitDate} {schedule.week} {schedule.segmentText}
+            </Text>
+          </View>
+          <View className='confirm__line'>
+            <Text className='confirm__label'>号别</Text>
+            <Text>{schedule.registerType}</Text>
+          </View>
+        </View>
+
+        <View className='confirm__card'>
+          <View className='confirm__head'>
+            <Text className='confirm__heading'>就诊人</Text>
+            {!booked && (
+              <Text className='confirm__link' onClick={() => void Taro.navigateTo({ url: '/pages/patient/index?select=1' })}>
+                管理
+              </Text>
+            )}
+          </View>
+          {!patients.loaded && patients.loadFailed ? (
+            <Text className='confirm__note confirm__note--warn' onClick={() => void patients.load().catch(() => undefined)}>
+              就诊人{MSG.listFailed}，点击重试
+            </Text>
+          ) : !patients.loaded ? (
+            <Text className='confirm__note'>{MSG.listLoading}</Text>
+          ) : patients.list.length === 0 ? (
+            <View className='confirm__add'>
+              <Text className='confirm__note'>还没有就诊人，请先添加</Text>
+              <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+                添加就诊人
+              </Button>
+            </View>
+          ) : (
+            <View className='confirm__chips' role='radiogroup' aria-label='就诊人'>
+              {patients.list.map((p) => (
+                <View
+                  key={p.id}
+                  role='radio'
+                  aria-checked={current?.id === p.id}
+                  className={`confirm__chip${current?.id === p.id ? ' confirm__chip--on' : ''}`}
+                  onClick={() => choose(p)}
+                >
+                  <Text>{maskName(p.name)}</Text>
+                  {!p.complete && <Text className='confirm__chip-tag'>待完善</Text>}
+                </View>
+              ))}
+            </View>
+          )}
+          {current?.hisMedCardNo && <Text className='confirm__note'>就诊卡号：{current.hisMedCardNo}</Text>}
+        </View>
+
+        <View className='confirm__card'>
+          <Text className='confirm__heading'>就诊时段</Text>
+          {schedule.timeRanges.length === 0 ? (
+            <Text className='confirm__note'>暂无可预约时段</Text>
+          ) : (
+            <View className='confirm__ranges' role='radiogroup' aria-label='就诊时段'>
+              {schedule.timeRanges.map((r) => {
+                const on = register.timeRange === r.timeRange
+                const full = r.remaining <= 0
+                return (
+                  <View
+                    key={r.timeRange}
+                    role='radio'
+                    aria-checked={on}
+                    aria-disabled={full}
+                    className={`confirm__range${on ? ' confirm__range--on' : ''}${full ? ' confirm__range--full' : ''}`}
+                    onClick={() => register.chooseTimeRange(r)}
+                  >
+                    <Text className='confirm__range-time'>{r.timeRange}</Text>
+                    <Text className='confirm__range-left'>{full ? '已约满' : `余${r.remaining}`}</Text>
+                  </View>
+                )
+              })}
+            </View>
+          )}
+        </View>
+
+        {rules?.insurance && (
+          <View className='confirm__card'>
+            <Text className='confirm__heading'>结算方式</Text>
+            <View className='confirm__chips' role='radiogroup' aria-label='结算方式'>
+              {[
+                { on: false, label: '自费' },
+                { on: true, label: '医保' },
+              ].map((o) => (
+                <View
+                  key={o.label}
+                  role='radio'
+                  aria-checked={register.insurance === o.on}
+                  className={`confirm__chip${register.insurance === o.on ? ' confirm__chip--on' : ''}`}
+                  onClick={() => register.setInsurance(o.on)}
+                >
+                  {o.label}
+                </View>
+              ))}
+            </View>
+            {register.insurance && <Text className='confirm__note'>医保支付部分以医院结算为准，个人自付部分需在线支付</Text>}
+          </View>
+        )}
+
+        <View className='confirm__card'>
+          <View className='confirm__line'>
+            <Text className='confirm__label'>挂号费</Text>
+            <Text>{yuan(schedule.feeFen)}</Text>
+          </View>
+          {register.price && register.price.discountFen > 0 && payFen !== null && (
+            <View className='confirm__line'>
+              <Text className='confirm__label'>活动优惠</Text>
+              <Text className='confirm__discount'>
+                -{yuan(register.price.discountFen)}
+                {register.price.activity ? `（${register.price.activity}）` : ''}
+              </Text>
+            </View>
+          )}
+          <View className='confirm__line'>
+            <Text className='confirm__label'>{register.price?.activity && payFen !== null ? '活动价' : '合计'}</Text>
+            <Text className='confirm__pay'>
+              {payFen !== null ? yuan(payFen) : register.priceState === 'failed' ? '获取失败' : current ? '计算中...' : '—'}
+            </Text>
+          </View>
+          {register.priceState === 'failed' && (
+            <Text className='confirm__note confirm__note--warn' onClick={() => void register.loadPrice()}>
+              挂号费获取失败，点击重试
+            </Text>
+          )}
+          {rules?.cancelRule && <Text className='confirm__note'>取消规则：{rules.cancelRule}</Text>}
+        </View>
+
+        {booked ? (
+          booked.status === 'holding' ? (
+            <HoldPay registration={booked} paying={register.paying} onPay={() => void pay()} onExpire={() => void register.loadDetail(booked.id).catch(() => undefined)} />
+          ) : (
+            <View className='confirm__done'>
+              <Text className='confirm__note'>{booked.statusText}</Text>
+              <Button type='primary' block onClick={() => void Taro.redirectTo({ url: detailUrl(booked.id, 'confirm') })}>
+                查看预约详情
+              </Button>
+            </View>
+          )
+        ) : (
+          <View className='confirm__submit'>
+            {register.blocker && <Text className='confirm__blocker'>{register.blocker}</Text>}
+            <Button type='primary' block disabled={!!register.blocker || register.submitting} onClick={submit}>
+              {register.submitting ? '提交中...' : free ? '免费预约' : '确认挂号'}
+            </Button>
+          </View>
+        )}
+        {booked && <Text className='confirm__booked-date'>预约号：{booked.regNo} · {shortDate(booked.visitDate)} {booked.timeRange}</Text>}
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title='确认挂号' onReady={load}>
+      {body()}
+      {modal}
+    </PageShell>
+  )
+}
+
+export default observer(ConfirmRegister)

@@ -1,0 +1,90 @@
+import Taro from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
+import { SearchBar } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { MAX_KEYWORD, deptScheduleUrl, doctorUrl, type ChosenDept } from '@/stores/RegisterStore'
+import { splitRemark } from '@/utils/register'
+import { assetUrl } from '@/services/register'
+import './search.scss'
+
+/** 搜索 (spec §2 /palm/register/deptList/search): departments, doctors and diseases, 500 ms after the last keystroke. */
+function RegisterSearch() {
+  const { register } = useStores()
+  const result = register.searchResult
+
+  const openDept = (dept: ChosenDept) => {
+    register.chooseDept(dept)
+    void Taro.navigateTo({ url: deptScheduleUrl(dept) })
+  }
+
+  return (
+    <PageShell title='搜索'>
+      <View className='register-search'>
+        <SearchBar placeholder='搜索科室、医生、疾病' maxLength={MAX_KEYWORD} value={register.keyword} onChange={(v: string) => register.setKeyword(v)} />
+        {register.searchState === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
+        {register.searchState === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
+        {register.searchState === 'failed' && (
+          <Empty text={MSG.listFailed}>
+            <Text className='register-search__retry' onClick={() => void register.runSearch(register.keyword.trim())}>
+              重新搜索
+            </Text>
+          </Empty>
+        )}
+        {register.searchState === 'done' && register.searchEmpty && <Empty text='未找到相关科室、医生或疾病' />}
+        {register.searchState === 'done' && result && !register.searchEmpty && (
+          <View>
+            {result.depts.length > 0 && (
+              <View className='register-search__section'>
+                <Text className='register-search__heading'>科室</Text>
+                {result.depts.map((d) => (
+                  <View key={d.id} className='register-search__row' onClick={() => openDept(d)}>
+                    <Text className='register-search__name'>{d.deptName}</Text>
+                  </View>
+                ))}
+              </View>
+            )}
+            {result.doctors.length > 0 && (
+              <View className='register-search__section'>
+                <Text className='register-search__heading'>医生</Text>
+                {result.doctors.map((d) => {
+                  const { title, hospitalName } = splitRemark(d.remark)
+                  return (
+                    <View key={d.id} className='register-search__doctor' onClick={() => void Taro.navigateTo({ url: doctorUrl(d.id) })}>
+                      {d.avatar ? <Image className='register-search__avatar' src={assetUrl(d.avatar)} /> : <View className='register-search__avatar' />}
+                      <View className='register-search__doctor-text'>
+                        <View>
+                          <Text className='register-search__name'>{d.doctorName}</Text>
+                          {title && <Text className='register-search__title'>{title}</Text>}
+                        </View>
+                        <Text className='register-search__meta'>
+                          {[hospitalName, d.deptName].filter(Boolean).join(' · ')}
+                        </Text>
+                      </View>
+                    </View>
+                  )
+                })}
+              </View>
+            )}
+            {result.diseases.length > 0 && (
+              <View className='register-search__section'>
+                <Text className='register-search__heading'>疾病</Text>
+                {result.diseases.map((d) => (
+                  <View key={`${d.name}-${d.deptId}`} className='register-search__row' onClick={() => openDept({ id: d.deptId, deptName: d.deptName })}>
+                    <Text className='register-search__name'>{d.name}</Text>
+                    <Text className='register-search__meta'>推荐科室：{d.deptName}</Text>
+                  </View>
+                ))}
+              </View>
+            )}
+          </View>
+        )}
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(RegisterSearch)

@@ -1,0 +1,116 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image, ScrollView } from '@tarojs/components'
+import { Segmented } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/stores/RegisterStore'
+import { shortDate } from '@/utils/register'
+import { assetUrl } from '@/services/register'
+import type { ScheduleItem } from '../../../../types/api/register'
+import { ScheduleRow, doctorLabel } from '../ScheduleParts'
+import './index.scss'
+
+const TABS = [
+  { label: '按日期', value: 'date' },
+  { label: '按医生', value: 'doctor' },
+]
+
+/** 科室排班 (spec §2 /palm/register/deptSchedule/index?deptId=): the next 14 days, by date or by doctor. */
+function DeptSchedule() {
+  const { register } = useStores()
+  const { params } = useRouter()
+  const deptId = Number(params.deptId)
+  const schedule = register.deptSchedule?.deptId === deptId ? register.deptSchedule : null
+  const deptName = schedule?.deptName || params.deptName || register.chosenDept?.deptName || '科室排班'
+  const day = register.selectedDay
+
+  const load = () => (register.hospital && deptId ? register.loadDeptSchedule(deptId).catch(() => undefined) : undefined)
+  const book = (item: ScheduleItem) => void Taro.navigateTo({ url: confirmUrl(item.scheduleId) })
+
+  const body = () => {
+    if (!register.hospital) return <Empty text='请先选择医院' />
+    if (!deptId) return <Empty text='未找到该科室' />
+    if (!schedule && register.deptScheduleState === 'failed')
+      return (
+        <Empty text={MSG.listFailed}>
+          <Text className='dept-schedule__retry' onClick={() => void load()}>
+            重新加载
+          </Text>
+        </Empty>
+      )
+    if (!schedule) return <Text className='dept-schedule__state'>{MSG.listLoading}</Text>
+    if (register.scheduleTab === 'doctor') {
+      const groups = register.doctorGroups
+      if (groups.length === 0) return <Empty text='近期暂无排班' />
+      return (
+        <View className='dept-schedule__list'>
+          {groups.map((g) => (
+            <View
+              key={g.doctorId ?? 'general'}
+              className={`dept-schedule__doctor${g.available ? '' : ' dept-schedule__doctor--off'}`}
+              onClick={() => void Taro.navigateTo({ url: rowScheduleUrl(deptId, g.doctorId) })}
+            >
+              {g.avatar ? <Image className='dept-schedule__avatar' src={assetUrl(g.avatar)} /> : <View className='dept-schedule__avatar' />}
+              <View className='dept-schedule__doctor-text'>
+                <Text className='dept-schedule__doctor-name'>{doctorLabel(g)}</Text>
+                {g.title && <Text className='dept-schedule__doctor-title'>{g.title}</Text>}
+              </View>
+              <Text className={`schedule-state schedule-state--${g.available ? 'open' : 'full'}`}>{g.available ? '有号' : '约满'}</Text>
+            </View>
+          ))}
+        </View>
+      )
+    }
+    return (
+      <>
+        <ScrollView scrollX className='dept-schedule__dates'>
+          <View className='dept-schedule__strip' role='tablist' aria-label='就诊日期'>
+            {schedule.days.map((d) => (
+              <View
+                key={d.visitDate}
+                role='tab'
+                aria-selected={d.visitDate === register.selectedDate}
+                className={`dept-schedule__date${d.visitDate === register.selectedDate ? ' dept-schedule__date--on' : ''}`}
+                onClick={() => register.selectDate(d.visitDate)}
+              >
+                <Text className='dept-schedule__week'>{d.week}</Text>
+                <Text className='dept-schedule__day'>{shortDate(d.visitDate)}</Text>
+                <Text className={`dept-schedule__mark${d.available ? ' dept-schedule__mark--open' : ''}`}>{d.available ? '有号' : '无号'}</Text>
+              </View>
+            ))}
+          </View>
+        </ScrollView>
+        {!day || day.items.length === 0 ? (
+          <Empty text='当日暂无排班' />
+        ) : (
+          <View className='dept-schedule__list'>
+            {day.items.map((item) => (
+              <ScheduleRow key={item.scheduleId} item={item} onBook={book} />
+            ))}
+          </View>
+        )}
+      </>
+    )
+  }
+
+  return (
+    <PageShell title={deptName} onReady={load}>
+      <View className='dept-schedule'>
+        <View className='dept-schedule__tabs'>
+          <Segmented options={TABS} value={register.scheduleTab} onChange={(v) => register.setScheduleTab(v as 'date' | 'doctor')} />
+          {deptId > 0 && (
+            <Text className='dept-schedule__intro' onClick={() => void Taro.navigateTo({ url: introduceDeptUrl(deptId) })}>
+              科室介绍 ›
+            </Text>
+          )}
+        </View>
+        {body()}
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(DeptSchedule)

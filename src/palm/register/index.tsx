@@ -1,0 +1,70 @@
+import { useState } from 'react'
+import Taro from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { DEPT_LIST_URL } from '@/stores/RegisterStore'
+import './index.scss'
+
+/** 预约挂号 notice (spec §2 /palm/register/index): the hospital's registration rules, read and agreed before booking. */
+function RegisterNotice() {
+  const { register } = useStores()
+  const [agreed, setAgreed] = useState(false)
+  const rules = register.rules
+
+  const load = () => (register.hospital ? register.loadRules().catch(() => undefined) : undefined)
+
+  return (
+    <PageShell title='预约挂号' onReady={load}>
+      {!register.hospital ? (
+        <Empty text='请先选择医院'>
+          <Text className='register-notice__link' onClick={() => void Taro.navigateTo({ url: '/pages/hospital/index' })}>
+            选择医院
+          </Text>
+        </Empty>
+      ) : register.rulesState === 'failed' ? (
+        <Empty text={MSG.listFailed}>
+          <Text className='register-notice__link' onClick={() => void load()}>
+            重新加载
+          </Text>
+        </Empty>
+      ) : !rules ? (
+        <Text className='register-notice__loading'>{MSG.listLoading}</Text>
+      ) : (
+        <View className='register-notice'>
+          <View className='register-notice__card'>
+            <Text className='register-notice__title'>挂号须知</Text>
+            {rules.notice
+              .split('\n')
+              .filter((line) => line.trim())
+              .map((line, i) => (
+                <Text key={i} className='register-notice__line'>
+                  {line}
+                </Text>
+              ))}
+            <View className='register-notice__facts'>
+              <Text className='register-notice__fact'>可预约未来{rules.bookDays}天内的号源</Text>
+              <Text className='register-notice__fact'>预约后请在{rules.holdMinutes}分钟内完成支付，超时号源将自动释放</Text>
+              <Text className='register-notice__fact'>取消规则：{rules.cancelRule}</Text>
+            </View>
+          </View>
+          <View className='register-notice__agree' role='checkbox' aria-checked={agreed} onClick={() => setAgreed((a) => !a)}>
+            <View className={`register-notice__box${agreed ? ' register-notice__box--on' : ''}`} />
+            <Text>我已阅读并同意</Text>
+          </View>
+          <View className='register-notice__next'>
+            <Button type='primary' block disabled={!agreed} onClick={() => void Taro.navigateTo({ url: DEPT_LIST_URL })}>
+              开始挂号
+            </Button>
+          </View>
+        </View>
+      )}
+    </PageShell>
+  )
+}
+
+export default observer(RegisterNotice)

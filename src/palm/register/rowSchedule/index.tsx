@@ -1,0 +1,79 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import type { ScheduleItem } from '../../../../types/api/register'
+import { confirmUrl } from '@/stores/RegisterStore'
+import { assetUrl } from '@/services/register'
+import { ScheduleGrid } from '../ScheduleParts'
+import './index.scss'
+
+/**
+ * 医生排班 (spec §2 /palm/register/rowSchedule/index?deptId=&doctorId=): one doctor's schedules in this department as
+ * a grid by date and morning/afternoon; without doctorId, the department's general clinic (普通号).
+ */
+function RowSchedule() {
+  const { register } = useStores()
+  const { params } = useRouter()
+  const deptId = Number(params.deptId) || null
+  const doctorId = params.doctorId ? Number(params.doctorId) : null
+  const general = doctorId === null
+
+  const load = async () => {
+    if (general) {
+      if (deptId && register.hospital) await register.loadDeptSchedule(deptId).catch(() => undefined)
+    } else {
+      await register.loadDoctorSchedule(doctorId).catch(() => undefined)
+    }
+  }
+
+  const doctor = !general && register.doctorSchedule?.doctor?.id === doctorId ? register.doctorSchedule.doctor : null
+  const state = general ? register.deptScheduleState : register.doctorScheduleState
+  let items: ScheduleItem[] | null = null
+  if (general && register.deptSchedule?.deptId === deptId) items = register.deptSchedule.days.flatMap((d) => d.items).filter((i) => i.doctorId === null)
+  if (doctor) items = register.doctorSchedule!.items.filter((i) => !deptId || i.deptId === deptId)
+  const title = general ? `${register.deptSchedule?.deptName ?? ''}普通门诊` : (doctor?.doctorName ?? '医生排班')
+
+  return (
+    <PageShell title={title} onReady={load}>
+      <View className='row-schedule'>
+        {doctor && (
+          <View className='row-schedule__doctor'>
+            {doctor.avatar ? <Image className='row-schedule__avatar' src={assetUrl(doctor.avatar)} /> : <View className='row-schedule__avatar' />}
+            <View className='row-schedule__who'>
+              <View>
+                <Text className='row-schedule__name'>{doctor.doctorName}</Text>
+                <Text className='row-schedule__title'>{doctor.title}</Text>
+              </View>
+              <Text className='row-schedule__dept'>
+                {doctor.hospitalName} · {doctor.deptName}
+              </Text>
+              {doctor.speciality && <Text className='row-schedule__speciality'>擅长：{doctor.speciality}</Text>}
+            </View>
+          </View>
+        )}
+        {state === 'failed' && !items ? (
+          <Empty text={MSG.listFailed}>
+            <Text className='row-schedule__retry' onClick={() => void load()}>
+              重新加载
+            </Text>
+          </Empty>
+        ) : !items ? (
+          <Text className='row-schedule__state'>{MSG.listLoading}</Text>
+        ) : items.length === 0 ? (
+          <Empty text='近期暂无排班' />
+        ) : (
+          <View className='row-schedule__grid'>
+            <ScheduleGrid items={items} onBook={(item) => void Taro.navigateTo({ url: confirmUrl(item.scheduleId) })} />
+            <Text className='row-schedule__hint'>点击“有号”的时段预约，左右滑动查看更多日期</Text>
+          </View>
+        )}
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(RowSchedule)
