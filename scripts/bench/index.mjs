@@ -2,7 +2,9 @@
 // `npm run bench`: prints figures, asserts nothing.
 //  1. H5 first load: the JS and CSS the browser fetches to show the home page of /h5/, gzip bytes.
 //  2. Server: requests per second and latency percentiles of the home-page config call beside a bare route,
-//     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server.
+//     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
+//  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
+//     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -17,7 +19,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 function startServer(env) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-    child.stdout.once('data', (line) => resolve({ child, ...JSON.parse(String(line)) }))
+    let out = ''
+    const read = (chunk) => {
+      out += chunk
+      const end = out.indexOf('\n')
+      if (end < 0) return
+      child.stdout.off('data', read)
+      resolve({ child, ...JSON.parse(out.slice(0, end)) })
+    }
+    child.stdout.on('data', read)
     child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
   })
 }
@@ -52,6 +62,54 @@ async function load(port, path) {
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
 }
 
+/**
+ * Books free places as fast as `CONNECTIONS` clients can for `SECONDS`: each request a different patient on a place
+ * that patient may take (one per department, day and segment). Answers bookings per second and latency percentiles.
+ */
+async function bookings(port, bookers, places) {
+  const patients = bookers.flatMap((b) => b.patientIds.map((id) => ({ id, token: b.token })))
+  // pair places with patients so that no patient takes two places of one department, day and segment
+  const nextPatient = new Map()
+  const jobs = []
+  for (const [scheduleId, timeRange, group] of places) {
+    const n = nextPatient.get(group) ?? 0
+    if (n >= patients.length) continue
+    nextPatient.set(group, n + 1)
+    jobs.push({ scheduleId, timeRange, patient: patients[n] })
+  }
+  const latencies = []
+  let booked = 0
+  let refused = 0
+  const reasons = new Map()
+  let next = 0
+  const until = Date.now() + SECONDS * 1000
+  const started = Date.now()
+  async function client() {
+    while (Date.now() < until && next < jobs.length) {
+      const job = jobs[next++]
+      const body = JSON.stringify({ scheduleId: job.scheduleId, patientId: job.patient.id, timeRange: job.timeRange, idempotencyKey: `bench-${String(next).padStart(8, '0')}` })
+      const t0 = performance.now()
+      const res = await fetch(`http://127.0.0.1:${port}/dld-palm/api/register`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${job.patient.token}`, 'content-type': 'application/json' },
+        body,
+      })
+      const env = await res.json()
+      latencies.push(performance.now() - t0)
+      if (env.code === 200) booked++
+      else {
+        refused++
+        reasons.set(env.msg, (reasons.get(env.msg) ?? 0) + 1)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, client))
+  const elapsed = (Date.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
+  return { rps: Math.round(booked / elapsed), booked, refused, reasons, p50: at(0.5), p99: at(0.99), exhausted: next >= jobs.length }
+}
+
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
@@ -71,7 +129,17 @@ for (const [i, run] of runs.entries()) {
       const r = await load(server.port, path)
       console.log(`  ${label.padEnd(18)} ${String(r.rps).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   errors ${r.errors}`)
     }
+    const b = await bookings(server.port, server.bookers, server.places)
+    console.log(
+      `  ${'registration'.padEnd(18)} ${String(b.rps).padStart(7)} bookings/s   p50 ${b.p50} ms   p99 ${b.p99} ms   ` +
+        `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
+    )
+    for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
   } finally {
-    server.child.kill()
+    // the server drops its own database on the way out
+    await new Promise((resolve) => {
+      server.child.once('exit', resolve)
+      server.child.kill()
+    })
   }
 }

@@ -1,23 +1,114 @@
-// A seeded server for the benchmarks, with one bare route beside the real ones; prints its port.
+// A seeded server for the benchmarks, with one bare route beside the real ones. Prints one JSON line: its port and,
+// for the booking benchmark, signed-in bookers and the free places they can take.
+//
+// With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
+// benchmark never leaves tables behind in a database someone uses.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import pg from 'pg'
 import { buildApp } from '../../server/src/app'
 import { loadConfig } from '../../server/src/config'
-import { openDatabase } from '../../server/src/db'
+import { openDatabase, type Db } from '../../server/src/db'
 import { FieldCipher } from '../../server/src/crypto'
-import { seedIfEmpty } from '../../server/src/seed'
+import { seedIfEmpty, DEMO } from '../../server/src/seed'
+import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
+import { bindPatient } from '../../server/src/domain/patient'
+import { hospitals, scheduleSlots, schedules } from '../../server/src/db/schema'
+
+const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 100)
+const PATIENTS_PER_BOOKER = 5
+
+/** Valid identity numbers (checksum right) for made-up people born in 1990. */
+function idCard(n: number): string {
+  const body = `11010119900101${String(n).padStart(3, '0')}`
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+  const sum = [...body].reduce((s, d, i) => s + Number(d) * weights[i]!, 0)
+  return body + '10X98765432'[sum % 11]
+}
+
+/** Signed-in users, each with patients bound through the same domain calls the app's requests reach. */
+async function bookers(db: Db, cipher: FieldCipher) {
+  const out: { token: string; patientIds: number[] }[] = []
+  let person = 0
+  for (let i = 0; i < BOOKERS; i++) {
+    const session = await signIn(db, 'wechat', DEMO.both.appId, { subject: `bench-${randomBytes(8).toString('hex')}`, scope: 'snsapi_base' })
+    const auth = (await resolveToken(db, session.token))!
+    const mobile = `137${String(i).padStart(8, '0')}`
+    await bindMobile(db, cipher, auth, { mobile, code: await createSmsCode(db, cipher, mobile, 'bind'), sourceType: 0 })
+    const userId = (await resolveToken(db, session.token))!.userId!
+    const patientIds: number[] = []
+    for (let p = 0; p < PATIENTS_PER_BOOKER; p++, person++) {
+      const patientMobile = `136${String(person).padStart(8, '0')}`
+      const code = await createSmsCode(db, cipher, patientMobile, 'patient')
+      const bound = await bindPatient(db, cipher, userId, {
+        name: `测试${person}`,
+        idCard: idCard(person),
+        mobile: patientMobile,
+        code,
+        relation: p === 0 ? '本人' : '其他',
+        hospitalCode: DEMO.both.code,
+      })
+      patientIds.push(bound.id)
+    }
+    out.push({ token: session.token, patientIds })
+  }
+  return out
+}
+
+/** Every free place of the demo hospital from tomorrow on: [scheduleId, timeRange, group], one entry per slot. */
+async function freePlaces(db: Db) {
+  const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString('sv', { timeZone: 'Asia/Shanghai' })
+  const rows = await db
+    .select({ scheduleId: schedules.id, deptId: schedules.deptId, visitDate: schedules.visitDate, segment: schedules.segment, timeRange: scheduleSlots.timeRange })
+    .from(scheduleSlots)
+    .innerJoin(schedules, eq(schedules.id, scheduleSlots.scheduleId))
+    .innerJoin(hospitals, eq(hospitals.id, schedules.hospitalId))
+    .where(and(eq(hospitals.code, DEMO.both.code), eq(schedules.stopped, false), gt(schedules.visitDate, tomorrow), isNull(scheduleSlots.registrationId)))
+  // one patient books once per department, day and segment: the booking rule the benchmark must respect
+  return rows.map((r) => [r.scheduleId, r.timeRange, `${r.deptId}/${r.visitDate}/${r.segment}`] as const)
+}
+
+async function ownDatabase(serverUrl: string) {
+  const name = `h5bench_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: serverUrl })
+    await c.connect()
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await c.end()
+  }
+  return { url: url.toString(), drop }
+}
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
+  const own = process.env.DATABASE_URL ? await ownDatabase(process.env.DATABASE_URL) : null
+  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
-  await seedIfEmpty(database.db, new FieldCipher(config.dataKey))
+  const cipher = new FieldCipher(config.dataKey)
+  await seedIfEmpty(database.db, cipher)
   const app = await buildApp(config, database)
   app.get('/bench/bare', async () => ({ code: 200, msg: 'success', data: null }))
   await app.listen({ host: '127.0.0.1', port: 0 })
+  const stop = async () => {
+    await app.close()
+    await database.close()
+    await own?.drop()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void stop())
+  process.once('SIGINT', () => void stop())
   const address = app.server.address()
-  console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0, database: database.kind }))
+  const port = typeof address === 'object' && address ? address.port : 0
+  console.log(JSON.stringify({ port, database: database.kind, bookers: await bookers(database.db, cipher), places: await freePlaces(database.db) }))
 }
 
 main().catch((err) => {

@@ -63,10 +63,10 @@ export async function startServer(): Promise<string> {
   assert.ok(existsSync(join(H5_DIR, 'index.html')), 'dist/h5 is missing: run `npx taro build --type h5` first')
   const port = await freePort()
   dataDir = mkdtempSync(join(tmpdir(), 'hospital-h5-e2e-'))
-  // every phone of a run comes from 127.0.0.1, like patients on one hospital Wi-Fi
+  // every phone of a run comes from 127.0.0.1, like patients on one hospital Wi-Fi; unpaid orders close within 2 s
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', SMS_PER_ADDRESS_PER_MINUTE: '30', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', H5_DIR },
+    env: { ...process.env, NODE_ENV: 'test', SMS_PER_ADDRESS_PER_MINUTE: '30', ORDER_SWEEP_SECONDS: '2', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', H5_DIR },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child = proc
