@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import pg from 'pg'
 import { buildApp } from '../../server/src/app'
 import { loadConfig } from '../../server/src/config'
-import { openDatabase, type Db } from '../../server/src/db'
+import { openDatabase, scratchDatabase, type Db } from '../../server/src/db'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
 import { bindPatient } from '../../server/src/domain/patient'
 import { hospitals, scheduleSlots, schedules } from '../../server/src/db/schema'
+import { idCardCheckChar } from '../../src/utils/idCard'
 
 const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 100)
 const PATIENTS_PER_BOOKER = 5
@@ -24,9 +24,7 @@ const PATIENTS_PER_BOOKER = 5
 /** Valid identity numbers (checksum right) for made-up people born in 1990. */
 function idCard(n: number): string {
   const body = `11010119900101${String(n).padStart(3, '0')}`
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
-  const sum = [...body].reduce((s, d, i) => s + Number(d) * weights[i]!, 0)
-  return body + '10X98765432'[sum % 11]
+  return body + idCardCheckChar(body)
 }
 
 /** Signed-in users, each with patients bound through the same domain calls the app's requests reach. */
@@ -71,26 +69,9 @@ async function freePlaces(db: Db) {
   return rows.map((r) => [r.scheduleId, r.timeRange, `${r.deptId}/${r.visitDate}/${r.segment}`] as const)
 }
 
-async function ownDatabase(serverUrl: string) {
-  const name = `h5bench_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  const drop = async () => {
-    const c = new pg.Client({ connectionString: serverUrl })
-    await c.connect()
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await c.end()
-  }
-  return { url: url.toString(), drop }
-}
-
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
-  const own = process.env.DATABASE_URL ? await ownDatabase(process.env.DATABASE_URL) : null
+  const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)

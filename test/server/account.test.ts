@@ -1,40 +1,11 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { Writable } from 'node:stream'
 import { eq } from 'drizzle-orm'
 import { smsCodes, users } from '../../server/src/db/schema'
 import { FieldCipher } from '../../server/src/crypto'
-import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
+import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type TestApp, LogCapture, idCardFor, idCardEndingInX, b64, unb64 } from './harness'
 
-/** Collects what the server logs, to show identity numbers never reach it. */
-class LogCapture extends Writable {
-  text = ''
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
-    this.text += chunk.toString('utf8')
-    done()
-  }
-}
-
-/** A valid 18-character identity number (GB 11643 check character) for a birth date. */
-function idCardFor(birth: string, seq: string, area = '110101'): string {
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
-  const first17 = `${area}${birth}${seq}`
-  const sum = [...first17].reduce((acc, ch, i) => acc + Number(ch) * weights[i]!, 0)
-  return first17 + '10X98765432'[sum % 11]
-}
-
-/** One whose check character is X, which patients may type in lower case. */
-function idCardEndingInX(birth: string, area = '110101'): string {
-  for (let n = 0; n < 1000; n++) {
-    const id = idCardFor(birth, String(n).padStart(3, '0'), area)
-    if (id.endsWith('X')) return id
-  }
-  throw new Error('no X check character')
-}
-
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64')
-const unb64 = (s: string) => Buffer.from(s, 'base64').toString('utf8')
 const newMobile = () => `136${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
 

@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { Writable } from 'node:stream'
 import { dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
-import pg from 'pg'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp, type Providers } from '../../server/src/app'
 import { loadConfig, type Config } from '../../server/src/config'
-import { openDatabase, type Database } from '../../server/src/db'
+import { openDatabase, scratchDatabase, type Database } from '../../server/src/db'
+import { idCardCheckChar } from '../../src/utils/idCard'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 
@@ -64,20 +65,9 @@ export async function startTestApp(
   let database: Database
   const serverUrl = process.env.TEST_DATABASE_URL
   if (serverUrl) {
-    const name = `h5test_${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: serverUrl })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    const url = new URL(serverUrl)
-    url.pathname = `/${name}`
-    database = await openDatabase({ url: url.toString(), dataDir: dir })
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: serverUrl })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    }
+    const scratch = await scratchDatabase(serverUrl, 'h5test')
+    database = await openDatabase({ url: scratch.url, dataDir: dir })
+    dropDb = scratch.drop
   } else {
     const pglite = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(await pgliteTemplate())]) })
     const inner = await openDatabase({ url: null, dataDir: dir, pglite })
@@ -155,3 +145,28 @@ export async function signInUser(app: FastifyInstance, mobile = `139${String(Mat
   if (!bind.data?.userId) throw new Error(`signInUser: bind failed: ${JSON.stringify(bind)}`)
   return { ...s, userId: bind.data.userId, mobile, headers: auth }
 }
+
+/** Collects what the server logs, to show identity numbers never reach it. */
+export class LogCapture extends Writable {
+  text = ''
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
+    this.text += chunk.toString('utf8')
+    done()
+  }
+}
+
+/** A valid 18-character identity number (GB 11643 check character) for a birth date. */
+export const idCardFor = (birth: string, seq: string, area = '110101') => `${area}${birth}${seq}` + idCardCheckChar(`${area}${birth}${seq}`)
+
+/** One whose check character is X, which patients may type in lower case. */
+export function idCardEndingInX(birth: string, area = '110101'): string {
+  for (let n = 0; n < 1000; n++) {
+    const id = idCardFor(birth, String(n).padStart(3, '0'), area)
+    if (id.endsWith('X')) return id
+  }
+  throw new Error('no X check character')
+}
+
+/** The app sends and receives identity numbers base64-encoded (spec §3 sensitive fields). */
+export const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64')
+export const unb64 = (s: string) => Buffer.from(s, 'base64').toString('utf8')

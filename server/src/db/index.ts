@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -42,4 +43,27 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
   await migratePglite(db as never, { migrationsFolder })
   const owned = !opts.pglite
   return { db, kind: 'pglite', close: async () => (owned ? client.close() : undefined) }
+}
+
+/**
+ * A new, empty database on a PostgreSQL server, for a test run or a benchmark that must not touch anyone's data:
+ * answers its URL and a function that drops it (closing whatever is still connected).
+ */
+export async function scratchDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: serverUrl })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
 }

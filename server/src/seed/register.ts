@@ -3,6 +3,7 @@
  * numbered slots (some stopped, some fully booked by bookings made at the hospital's window or by phone).
  * Deterministic: the same hospital, doctor and day always give the same schedule.
  */
+import { idCardCheckChar } from '../../../src/utils/idCard'
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
@@ -217,11 +218,10 @@ const OFFLINE_MOBILE = '00000000000'
 /** People booked through the window; one person takes one slot per department, day and segment. */
 const OFFLINE_PEOPLE = 40
 
-const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
 function idCardFor(rnd: ReturnType<typeof generator>, birthday: string, male: boolean) {
   const order = String(rnd.int(50) * 2 + (male ? 1 : 0) + 100).slice(-3)
   const first17 = `330106${birthday.replace(/-/g, '')}${order}`
-  return first17 + '10X98765432'[[...first17].reduce((s, d, i) => s + Number(d) * ID_WEIGHTS[i]!, 0) % 11]!
+  return first17 + idCardCheckChar(first17)
 }
 
 async function ensureOfflineAccount(db: Db, cipher: FieldCipher) {

@@ -1,5 +1,6 @@
 import { View, Text } from '@tarojs/components'
 import type { ReactNode } from 'react'
+import { MSG } from '@/services/messages'
 import './index.scss'
 
 /** An honest empty or failed state: says what is missing and, where there is one, what to do. */
@@ -11,4 +12,20 @@ export default function Empty({ text, children }: { text: string; children?: Rea
       {children}
     </View>
   )
+}
+
+/** A load that failed (spec §8 加载失败), with 重新加载. */
+export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <Empty text={MSG.listFailed}>
+      <Text className='empty__retry' onClick={onRetry}>
+        重新加载
+      </Text>
+    </Empty>
+  )
+}
+
+/** A page's content on its way (spec §8 加载中...). */
+export function Loading() {
+  return <Text className='empty__loading'>{MSG.listLoading}</Text>
 }

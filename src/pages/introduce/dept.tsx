@@ -3,7 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { MSG } from '@/services/messages'
 import { deptScheduleUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
@@ -27,13 +27,9 @@ function DeptIntroduce() {
     if (!id) return <Empty text='未找到该科室' />
     if (!dept && register.groupsState === 'failed')
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='introduce__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (!dept && register.groupsState !== 'done') return <Text className='introduce__state'>{MSG.listLoading}</Text>
+    if (!dept && register.groupsState !== 'done') return <Loading />
     if (!dept) return <Empty text='未找到该科室' />
     return (
       <View className='introduce'>

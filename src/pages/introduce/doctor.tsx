@@ -3,9 +3,8 @@ import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
 import { doctorUrl } from '@/stores/RegisterStore'
 import { assetUrl } from '@/services/register'
 import './introduce.scss'
@@ -22,13 +21,9 @@ function DoctorIntroduce() {
     if (!id) return <Empty text='未找到该医生' />
     if (!doctor && register.doctorScheduleState === 'failed')
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='introduce__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (!doctor) return <Text className='introduce__state'>{MSG.listLoading}</Text>
+    if (!doctor) return <Loading />
     return (
       <View className='introduce'>
         <View className='introduce__head'>

@@ -2,9 +2,8 @@ import { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
 import './index.scss'
 
@@ -26,13 +25,9 @@ function ChsPayment() {
     if (!by) return <Empty text='未找到该订单' />
     if (register.payOrderState === 'failed')
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='chs__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (register.payOrderState !== 'done') return <Text className='chs__state'>{MSG.listLoading}</Text>
+    if (register.payOrderState !== 'done') return <Loading />
     if (!order) return <Empty text='该预约无需支付，没有结算记录' />
     return (
       <View className='chs'>

@@ -2,9 +2,8 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
 import { confirmUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
 import { assetUrl } from '@/services/register'
 import { ScheduleGrid } from '../register/ScheduleParts'
@@ -23,13 +22,9 @@ function DoctorHome() {
     if (!id) return <Empty text='未找到该医生' />
     if (!schedule && register.doctorScheduleState === 'failed')
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='doctor-home__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (!schedule || !doctor) return <Text className='doctor-home__state'>{MSG.listLoading}</Text>
+    if (!schedule || !doctor) return <Loading />
     return (
       <View className='doctor-home'>
         <View className='doctor-home__card'>

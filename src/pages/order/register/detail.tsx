@@ -3,11 +3,10 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import { useStores } from '@/stores'
 import { confirm, toastError, toastSuccess } from '@/services/request'
-import { MSG } from '@/services/messages'
 import { chsPaymentUrl } from '@/stores/RegisterStore'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, cancelConfirmText, localTime, refundText, statusClass, yuan } from '@/utils/register'
 import './detail.scss'
@@ -44,13 +43,9 @@ function RegisterDetail() {
     if (!id) return <Empty text='未找到该挂号记录' />
     if (!r && register.detailState === 'failed')
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='reg-detail__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (!r) return <Text className='reg-detail__state'>{MSG.listLoading}</Text>
+    if (!r) return <Loading />
     const order = r.order
     const refund = refundText(r)
     const open = r.status === 'holding' || r.status === 'booked'

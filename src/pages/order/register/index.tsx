@@ -2,7 +2,7 @@ import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { RECORD_TABS, detailUrl } from '@/stores/RegisterStore'
 import { MSG } from '@/services/messages'
@@ -33,11 +33,7 @@ function RegisterRecords() {
       {state === 'done' && register.records.length === 0 ? (
         <Empty text='暂无挂号记录' />
       ) : state === 'failed' && register.records.length === 0 ? (
-        <Empty text={MSG.listFailed}>
-          <Text className='records__retry' onClick={() => void register.loadMoreRecords(true)}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void register.loadMoreRecords(true)} />
       ) : (
         <View className='records'>
           {register.records.map((r) => (

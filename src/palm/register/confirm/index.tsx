@@ -4,7 +4,7 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import { ADD_PATIENT_URL } from '@/components/PatientList'
 import { usePatientCompletion } from '@/components/PatientCompletion'
@@ -76,13 +76,9 @@ function ConfirmRegister() {
     if (!scheduleId) return <Empty text='未找到该号源' />
     if (register.scheduleState === 'failed' || (register.scheduleState === 'done' && !schedule))
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='confirm__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (!schedule) return <Text className='confirm__state'>{MSG.listLoading}</Text>
+    if (!schedule) return <Loading />
     const payFen = register.payFen
     const free = payFen === 0
     return (

@@ -2,9 +2,8 @@ import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
 import { SEARCH_URL, deptScheduleUrl, type ChosenDept } from '@/stores/RegisterStore'
 import type { DeptSort } from '../../../../types/api/register'
 import './index.scss'
@@ -46,13 +45,9 @@ function DeptList() {
         {!register.hospital ? (
           <Empty text='请先选择医院' />
         ) : register.groupsState === 'loading' && register.groups.length === 0 ? (
-          <Text className='dept-list__state'>{MSG.listLoading}</Text>
+          <Loading />
         ) : register.groupsState === 'failed' ? (
-          <Empty text={MSG.listFailed}>
-            <Text className='dept-list__retry' onClick={() => void register.loadDepartments()}>
-              重新加载
-            </Text>
-          </Empty>
+          <LoadFailed onRetry={() => void register.loadDepartments()} />
         ) : register.groups.length === 0 ? (
           <Empty text='该医院暂未开放预约科室' />
         ) : (

@@ -3,9 +3,8 @@ import { View, Text, Image, ScrollView } from '@tarojs/components'
 import { Segmented } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
 import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/stores/RegisterStore'
 import { shortDate } from '@/utils/register'
 import { assetUrl } from '@/services/register'
@@ -35,13 +34,9 @@ function DeptSchedule() {
     if (!deptId) return <Empty text='未找到该科室' />
     if (!schedule && register.deptScheduleState === 'failed')
       return (
-        <Empty text={MSG.listFailed}>
-          <Text className='dept-schedule__retry' onClick={() => void load()}>
-            重新加载
-          </Text>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       )
-    if (!schedule) return <Text className='dept-schedule__state'>{MSG.listLoading}</Text>
+    if (!schedule) return <Loading />
     if (register.scheduleTab === 'doctor') {
       const groups = register.doctorGroups
       if (groups.length === 0) return <Empty text='近期暂无排班' />

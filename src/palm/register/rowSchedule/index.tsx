@@ -2,9 +2,8 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
 import type { ScheduleItem } from '../../../../types/api/register'
 import { confirmUrl } from '@/stores/RegisterStore'
 import { assetUrl } from '@/services/register'
@@ -56,13 +55,9 @@ function RowSchedule() {
           </View>
         )}
         {state === 'failed' && !items ? (
-          <Empty text={MSG.listFailed}>
-            <Text className='row-schedule__retry' onClick={() => void load()}>
-              重新加载
-            </Text>
-          </Empty>
+          <LoadFailed onRetry={() => void load()} />
         ) : !items ? (
-          <Text className='row-schedule__state'>{MSG.listLoading}</Text>
+          <Loading />
         ) : items.length === 0 ? (
           <Empty text='近期暂无排班' />
         ) : (
