@@ -16,12 +16,21 @@ import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { migrationsFolder } from '../../server/src/db'
 
-/** One template per set of migrations, shared by every test process (written atomically). */
-const migrationsHash = createHash('sha256')
+/**
+ * One template per set of migrations, seed and day (the seed's schedules start today), shared by every test process
+ * (written atomically). It is migrated and seeded, so a test app only copies it: seeding the registration data
+ * costs more than a second. Its encrypted seed rows are readable with TEMPLATE_DATA_KEY, the key PGlite test apps use.
+ */
+const seedFolder = join(migrationsFolder, '..', 'src', 'seed')
+const templateHash = createHash('sha256')
   .update(readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).map((f) => readFileSync(join(migrationsFolder, f), 'utf8')).join('\n'))
+  .update(readdirSync(seedFolder).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(seedFolder, f), 'utf8')).join('\n'))
+  .update(new Date().toLocaleDateString('sv', { timeZone: 'Asia/Shanghai' }))
   .digest('hex')
   .slice(0, 16)
-const TEMPLATE_FILE = join(tmpdir(), 'hospital-h5-test', `pglite-template-${migrationsHash}.tar`)
+const TEMPLATE_FILE = join(tmpdir(), 'hospital-h5-test', `pglite-template-${templateHash}.tar`)
+/** A test-only key, the same in every process that shares the template. */
+const TEMPLATE_DATA_KEY = createHash('sha256').update(`template-data-key:${templateHash}`).digest('base64')
 let template: Buffer | null = null
 
 /** Migrates one PGlite database per test process; each app starts from a copy (stack notes: ~0.7 s instead of ~4 s). */
@@ -29,7 +38,8 @@ async function pgliteTemplate(): Promise<Buffer> {
   if (template) return template
   if (!existsSync(TEMPLATE_FILE)) {
     const pglite = await PGlite.create()
-    await openDatabase({ url: null, dataDir: '', pglite })
+    const { db } = await openDatabase({ url: null, dataDir: '', pglite })
+    await seedIfEmpty(db, new FieldCipher(TEMPLATE_DATA_KEY))
     const dump = await pglite.dumpDataDir('none')
     await pglite.close()
     mkdirSync(dirname(TEMPLATE_FILE), { recursive: true })
@@ -59,7 +69,12 @@ export async function startTestApp(
   const dir = mkdtempSync(join(tmpdir(), 'hospital-h5-'))
   const config = loadConfig(
     { NODE_ENV: 'test', DATA_DIR: dir },
-    { secret: randomBytes(32).toString('base64'), dataKey: randomBytes(32).toString('base64'), ...opts.config },
+    {
+      secret: randomBytes(32).toString('base64'),
+      // PGlite apps start from the seeded template, whose encrypted rows need its key
+      dataKey: process.env.TEST_DATABASE_URL ? randomBytes(32).toString('base64') : TEMPLATE_DATA_KEY,
+      ...opts.config,
+    },
   )
   let dropDb: (() => Promise<void>) | null = null
   let database: Database
