@@ -25,6 +25,7 @@ import { sandboxOcr, tencentOcr, type OcrProvider } from './plugins/providers/oc
 import { sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './plugins/providers/healthCard'
 import { sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
 import { buildPayProviders, type PayProviders } from './plugins/providers/pay'
+import { gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './plugins/providers/insurance'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
@@ -39,6 +40,7 @@ export interface Providers {
   healthCard: HealthCardProvider
   location: LocationProvider
   pay: PayProviders
+  insurance: InsuranceProvider
 }
 
 export interface AppContext {
@@ -108,10 +110,11 @@ export async function buildApp(
     alipay: config.alipay ? realAlipay(config.alipay) : sandboxAlipay(redeem('alipay')),
     sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxSms(app.log),
     ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOcr(),
-    healthCard: config.healthCard ? tencentHealthCard(config.healthCard) : sandboxHealthCard(database.db, cipher),
+    healthCard: config.healthCard ? tencentHealthCard(config.healthCard, config.publicUrl) : sandboxHealthCard(database.db, cipher),
     location: config.map ? tencentLocation(config.map) : sandboxLocation(database.db),
     // the sandbox delivers its notifications through this app, like a provider calling the notify URL
     pay: buildPayProviders(config, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
+    insurance: config.insurance ? gatewayInsurance(config.insurance, config.publicUrl) : sandboxInsurance(database.db, cipher, config.secret),
     ...overrides,
   }
   app.decorate('ctx', { config, db: database.db, database, cipher, providers })

@@ -43,9 +43,24 @@ export interface Config {
    * configured, so a production server never lets anyone "pay" with it; PAY_SANDBOX=1 keeps it on beside them.
    */
   paySandbox: boolean
+  /**
+   * The hospital's health-insurance gateway (医保前置机, see providers/insurance.ts); the sandbox platform serves its own
+   * authorisation page and splits bills by one rule per insurance type.
+   */
+  insurance: InsuranceConfig | null
   /** How often unpaid orders past their time are closed and stuck refunds asked again (0: never; tests call it). */
   orderSweepMs: number
   logLevel: string
+}
+
+export interface InsuranceConfig {
+  url: string
+  appId: string
+  secret: string
+  /** hospitalCode -> the hospital's code at the insurance platform (定点医药机构编码). */
+  orgCodes: Record<string, string>
+  /** The channels' authorisation pages, with {orgCode} and {redirect} to fill in. */
+  authorizePages: Partial<Record<'wechat' | 'alipay', string>>
 }
 
 export interface WechatPayConfig {
@@ -75,6 +90,12 @@ function requireFields<T extends object>(name: string, value: T | null, fields: 
   const missing = fields.filter((f) => typeof value[f] !== 'string' || !(value[f] as string))
   if (missing.length) throw new Error(`${name} is missing ${missing.join(', ')}`)
   return value
+}
+
+function insuranceConfig(value: InsuranceConfig | null): InsuranceConfig | null {
+  const cfg = requireFields<InsuranceConfig>('INSURANCE', value, ['url', 'appId', 'secret'])
+  if (cfg && (typeof cfg.orgCodes !== 'object' || typeof cfg.authorizePages !== 'object')) throw new Error('INSURANCE is missing orgCodes or authorizePages')
+  return cfg
 }
 
 function keyFile(dir: string, name: string, bytes: number): string {
@@ -129,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       'platformPublicKey',
     ]),
     alipayPay: requireFields<AlipayPayConfig>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
+    insurance: insuranceConfig(parseJson('INSURANCE', env.INSURANCE)),
     paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : !env.WECHAT_PAY && !env.ALIPAY_PAY,
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),

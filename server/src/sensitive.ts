@@ -4,7 +4,7 @@ import { SENSITIVE_FIELDS } from '../../src/utils/base64'
 const sensitive = new Set<string>(SENSITIVE_FIELDS)
 
 /** Fields never written to logs, on top of the sensitive ones. */
-export const LOG_REDACTED_FIELDS = [...SENSITIVE_FIELDS, 'mobile', 'phone', 'code', 'token', 'refreshToken', 'accessToken', 'authorization', 'cookie', 'smsCode', 'password', 'name', 'patientName', 'guardianName', 'detail']
+export const LOG_REDACTED_FIELDS = [...SENSITIVE_FIELDS, 'mobile', 'phone', 'code', 'token', 'refreshToken', 'accessToken', 'authorization', 'cookie', 'smsCode', 'authCode', 'payAuthNo', 'password', 'name', 'patientName', 'guardianName', 'detail']
 
 type Json = unknown
 

@@ -120,6 +120,13 @@ const API_ROUTES: [method: string, path: string][] = [
   ['post', '/dld-pay/pay'],
   ['get', '/dld-pay/order/{orderNo}'],
   ['post', '/dld-pay/notify/{channel}'],
+  ['get', '/dld-palm/api/yibao/getAuthTestUserInfo'],
+  ['post', '/dld-palm/api/yibao/identify'],
+  ['post', '/dld-palm/api/yibao/wechat/userquery'],
+  ['post', '/dld-palm/api/yibao/aliPay/userquery'],
+  ['post', '/dld-palm/api/yibao/outpfeeupload'],
+  ['get', '/dld-palm/api/yibao/split'],
+  ['post', '/dld-palm/api/payment/yibao/init'],
 ]
 
 describe('unknown routes', () => {

@@ -247,6 +247,7 @@ interface RegistrationView {
   hisMedCardNo: string
   holdExpiresAt: string | null
   cancellable: boolean
+  insurance: boolean
   order: { orderNo: string; amountFen: number; insuranceFen: number; selfPayFen: number; status: string; expiresAt: string; refundedFen: number } | null
   createdAt: string
 }
@@ -750,10 +751,13 @@ describe('POST /dld-palm/api/register', () => {
     assert.equal(next.seq, 4)
   })
 
-  it('settles half the fee with health insurance when asked at a chsRegisterList hospital', async () => {
+  it('marks an insurance booking at a chsRegisterList hospital; the split waits for the fee upload (insurance tests)', async () => {
     const s = await makeSchedule({ feeFen: 1500 })
     const r = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:00-08:30', insurance: true })
-    assert.deepEqual([r.order!.amountFen, r.order!.insuranceFen, r.order!.selfPayFen], [1500, 750, 750])
+    assert.equal(r.insurance, true)
+    assert.deepEqual([r.order!.amountFen, r.order!.insuranceFen, r.order!.selfPayFen], [1500, 0, 1500])
+    const plain = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:30-09:00' })
+    assert.equal(plain.insurance, false)
   })
 
   it('holds for the hospital’s own hold minutes when it sets them', async () => {

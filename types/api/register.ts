@@ -146,6 +146,7 @@ export interface Registration {
   timeRange: string
   seq: number
   feeFen: number
+  patientId: number
   /** Masked (spec §9). */
   patientName: string
   /** Masked; the patient's card number at this hospital. */
@@ -154,6 +155,8 @@ export interface Registration {
   holdExpiresAt: string | null
   /** Whether the patient may still cancel (before the hospital's deadline). */
   cancellable: boolean
+  /** Settled with health insurance: paid on /palm/chsPayment, where the insurance part is worked out first. */
+  insurance: boolean
   order: PayOrder | null
   createdAt: string
 }

@@ -11,6 +11,7 @@ import { sandboxRoutes } from './sandbox'
 import { wechatRoutes } from './wechat'
 import { payRoutes } from './pay'
 import { registrationRoutes } from './register'
+import { insuranceRoutes } from './insurance'
 
 export async function registerRoutes(app: FastifyInstance) {
   await authRoutes(app)
@@ -24,7 +25,9 @@ export async function registerRoutes(app: FastifyInstance) {
   await fileRoutes(app)
   await payRoutes(app)
   await registrationRoutes(app)
+  await insuranceRoutes(app)
   if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
+  if (app.ctx.providers.insurance.kind === 'sandbox') await (await import('./sandboxInsurance')).sandboxInsuranceRoutes(app)
   if (app.ctx.providers.healthCard.kind === 'sandbox') await (await import('./sandboxHealthCard')).sandboxHealthCardRoutes(app)
 }

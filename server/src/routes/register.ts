@@ -92,10 +92,12 @@ const registration = z.object({
   timeRange: z.string(),
   seq: z.number().int(),
   feeFen: z.number().int(),
+  patientId: z.number(),
   patientName: z.string(),
   hisMedCardNo: z.string(),
   holdExpiresAt: z.string().nullable(),
   cancellable: z.boolean(),
+  insurance: z.boolean(),
   order: payOrderDto.nullable(),
   createdAt: z.string(),
 })

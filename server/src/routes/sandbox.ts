@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { hmacHex, randomToken } from '../crypto'
 import { createOAuthCode } from '../domain/auth'
 import { findHospitalByAppId } from '../domain/hospital'
+import { escapeHtml } from './sandboxHealthCard'
 
 /**
  * Sandbox WeChat and Alipay authorisation pages, under the real services' redirect contract:
@@ -53,7 +54,6 @@ function withCode(target: URL, provider: 'wechat' | 'alipay', code: string, stat
   return target.toString()
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

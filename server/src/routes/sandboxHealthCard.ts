@@ -11,9 +11,10 @@ import { maskIdCard } from '../../../src/utils/mask'
 /** The demo identity-card pictures the sandbox OCR reads (fictional people, marked 演示 / SANDBOX). */
 export const DEMO_CARDS_DIR = join(__dirname, '..', 'seed', 'cards')
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-function page(title: string, body: string): string {
+/** A sandbox provider's page: a coloured header over one white card (health card, insurance voucher). */
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>
 body{margin:0;font-family:-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f2f4f7;color:#222}

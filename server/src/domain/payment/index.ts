@@ -44,6 +44,7 @@ export {
   type PayProvidersOf,
 } from './settlement'
 export { ledgerBalance, ledgerImbalance } from './ledger'
+export * as insurance from './insurance'
 
 /** `returnUrl` must be a page of this app (no open redirect): /h5/ followed by an app page path. */
 export function isReturnUrl(url: string): boolean {

@@ -4,6 +4,8 @@ import type { OrderBusiness, OrderStatus, PayOrder } from '../../../../types/api
 import type { Db, Tx } from '../../db'
 import { orderEvents, orders, refunds } from '../../db/schema'
 import { badInput, conflict } from '../../errors'
+import type { FeeItem } from '../../plugins/providers/insurance'
+import { voidInsurance } from './insurance'
 
 /** Orders, their state machine and the businesses that sell through them. */
 export type OrderRow = typeof orders.$inferSelect
@@ -27,6 +29,11 @@ export interface OrderHandlers {
   onPaid(tx: Tx, order: OrderRow): Promise<void>
   onClosed(tx: Tx, order: OrderRow): Promise<void>
   onRefunded?(tx: Tx, order: OrderRow): Promise<void>
+  /**
+   * What health insurance may settle of this order: its patient and fee items, or null when the patient did not
+   * choose insurance (businesses that never take insurance leave it out).
+   */
+  insuranceClaim?(db: Db | Tx, order: OrderRow): Promise<{ patientId: number; items: FeeItem[] } | null>
 }
 
 /** The reason a payment that came for a closed or cancelled order is given back (money is never kept for nothing). */
@@ -154,6 +161,7 @@ export async function createOrder(tx: Tx, input: NewOrder): Promise<OrderRow> {
 /** Closes one unpaid order (cancelled by someone, or closed by time) and lets its business release what it held. */
 async function closeLocked(tx: Tx, order: OrderRow, to: 'cancelled' | 'closed', reason: string): Promise<OrderRow> {
   const row = await transition(tx, order, to, reason)
+  await voidInsurance(tx, row.id)
   await handlersOf(row.business).onClosed(tx, row)
   return row
 }

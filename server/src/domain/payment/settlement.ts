@@ -18,11 +18,12 @@ import {
   type RefundRow,
 } from './orders'
 import { writeLedger } from './ledger'
+import { markInsuranceRefunded, returnInsurance, settleInsurance } from './insurance'
 
 /** Money arriving and going back: provider notifications (or query answers), refunds, and their ledger rows. */
 
 /** The core needs only the payment providers; the app's whole set fits. */
-export type PayProvidersOf = Pick<Providers, 'pay'>
+export type PayProvidersOf = Pick<Providers, 'pay' | 'insurance'>
 
 export function providerOf(providers: PayProvidersOf, channel: PayChannel): PayProvider | null {
   return providers.pay[channel] ?? null
@@ -81,6 +82,7 @@ export async function applyPaid(
       refundToSubmit = await beginRefund(tx, paid, LATE_PAYMENT_REFUND_REASON)
       return 'late-refunded'
     }
+    await settleInsurance(tx, paid.id)
     try {
       // a savepoint: a business that cannot deliver (AppError) rolls back its own work, and the money goes back
       await tx.transaction(async (sp) => handlersOf(paid.business).onPaid(sp, paid))
@@ -130,6 +132,7 @@ export async function applyRefundReport(
       .where(eq(refunds.id, refund.id))
       .returning()
     const refunded = await transition(tx, order, 'refunded', `退款成功（${refund.refundNo}）`)
+    await markInsuranceRefunded(tx, order.id)
     await writeLedger(tx, refunded, channel, done!)
     // an order refunded because it was never delivered has nothing for its business to undo
     if (refund.reason !== LATE_PAYMENT_REFUND_REASON && refund.reason !== UNDELIVERED_REFUND_REASON) {
@@ -154,6 +157,7 @@ async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow
   if (!provider) return
   let answer: RefundAnswer
   try {
+    await returnInsurance(db, providers, order, refund)
     answer = await provider.refund({ orderNo: order.orderNo, refundNo: refund.refundNo, amountFen: refund.amountFen, totalFen: selfPayFen(order), reason: refund.reason })
   } catch {
     return

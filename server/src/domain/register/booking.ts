@@ -10,7 +10,6 @@
 import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
-import type { Providers } from '../../app'
 import type { Db, Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
 import { departments, doctors, hospitals, orders, registrations, scheduleSlots, schedules } from '../../db/schema'
@@ -18,16 +17,15 @@ import { AppError, Code, badInput, conflict, forbidden, notFound } from '../../e
 import type { AuthContext } from '../auth'
 import { INCOMPLETE_PATIENT, fileAtHospital, requireOwnPatient } from '../patient'
 import { missingPatientFields } from '../patientRules'
-import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, refundOrder, startPayment, type OrderHandlers } from '../payment'
+import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, refundOrder, startPayment, type OrderHandlers, type PayProvidersOf } from '../payment'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { open, requireOwnRegistration, viewOf } from './records'
 import { settingsOne, type RegisterSettings } from './settings'
-import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, insuranceShare, newRegNo } from './rules'
+import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
 type ScheduleRow = typeof schedules.$inferSelect
 type HospitalRow = typeof hospitals.$inferSelect
-type PayProviders = Pick<Providers, 'pay'>
 
 export const ONE_PER_SEGMENT = '该就诊人在同一科室同一时段已有预约'
 export const SLOTS_FULL = '该时段号源已约满，请选择其他时段'
@@ -236,8 +234,8 @@ async function insertBooking(db: Db, p: BookingPlan): Promise<number | null> {
         business: 'register',
         businessId: id,
         subject: `挂号费 ${p.deptName} ${p.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
+        // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
         amountFen: p.price.payFen,
-        insuranceFen: input.insurance ? insuranceShare(p.price.payFen) : 0,
         // the order closes when the hold ends, and closing it gives the slot back (onClosed)
         expiresAt: holdExpiresAt!,
         idempotencyKey: `register:${input.idempotencyKey}`,
@@ -261,6 +259,7 @@ async function insertBooking(db: Db, p: BookingPlan): Promise<number | null> {
       // what the patient is charged, after activities
       feeFen: p.price.payFen,
       status: free ? 'booked' : 'holding',
+      insurance: !free && !!input.insurance,
       orderId,
       holdExpiresAt,
       idempotencyKey: input.idempotencyKey,
@@ -279,7 +278,7 @@ const NOT_PAYABLE: Record<Exclude<RegistrationStatus, 'holding'>, string> = {
 }
 
 /** POST /register/pay: how to pay the caller's held booking (the payment core's cashier or JSAPI). */
-export async function payRegistration(db: Db, providers: PayProviders, caller: AuthContext & { userId: number }, input: { id: number; returnUrl: string }): Promise<PayAction> {
+export async function payRegistration(db: Db, providers: PayProvidersOf, caller: AuthContext & { userId: number }, input: { id: number; returnUrl: string }): Promise<PayAction> {
   const reg = await requireOwnRegistration(db, caller.userId, input.id)
   if (reg.status !== 'holding') throw badInput(NOT_PAYABLE[reg.status])
   if (!reg.orderId) throw badInput('该预约无需支付')
@@ -288,7 +287,7 @@ export async function payRegistration(db: Db, providers: PayProviders, caller: A
 }
 
 /** POST /confirm/:id: back from the cashier; the order is asked about first, then the registration answered as it stands. */
-export async function confirmRegistration(db: Db, cipher: FieldCipher, providers: PayProviders, userId: number, id: number, now: Date): Promise<Registration> {
+export async function confirmRegistration(db: Db, cipher: FieldCipher, providers: PayProvidersOf, userId: number, id: number, now: Date): Promise<Registration> {
   const reg = await requireOwnRegistration(db, userId, id)
   if (reg.orderId) {
     const [order] = await db.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.id, reg.orderId))
@@ -315,7 +314,7 @@ export const DEFAULT_CANCEL_REASON = '患者取消预约'
 export async function cancelRegistration(
   db: Db,
   cipher: FieldCipher,
-  providers: PayProviders,
+  providers: PayProvidersOf,
   userId: number,
   input: { id: number; reason?: string },
   now: Date,
@@ -354,6 +353,15 @@ export const registrationOrderHandlers: OrderHandlers = {
       .returning({ id: registrations.id })
     // the hold is gone: the payment core refunds on a business error
     if (!row) throw badInput('预约已失效，挂号费将原路退回')
+  },
+  async insuranceClaim(db, order) {
+    const [row] = await db
+      .select({ reg: registrations, registerType: schedules.registerType })
+      .from(registrations)
+      .innerJoin(schedules, eq(schedules.id, registrations.scheduleId))
+      .where(and(eq(registrations.id, order.businessId), eq(registrations.orderId, order.id)))
+    if (!row?.reg.insurance || row.reg.status !== 'holding') return null
+    return { patientId: row.reg.patientId, items: [{ code: 'GHF', name: `挂号费（${row.registerType}）`, fen: order.amountFen, count: 1 }] }
   },
   async onClosed(tx, order) {
     // closed by time: the hold ran out; cancelled: the patient gave it up

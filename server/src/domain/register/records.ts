@@ -97,11 +97,13 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
     timeRange: reg.timeRange,
     seq: reg.seq,
     feeFen: reg.feeFen,
+    patientId: reg.patientId,
     // spec §9: names and numbers masked
     patientName: maskName(open(cipher, r.patientNameEnc)),
     hisMedCardNo: maskIdCard(open(cipher, r.cardNoEnc)),
     holdExpiresAt: reg.status === 'holding' && reg.holdExpiresAt ? reg.holdExpiresAt.toISOString() : null,
     cancellable: isCancellable(reg, settings.get(reg.hospitalId)!, now),
+    insurance: reg.insurance,
     order: order ? toPayOrder(order, refunded.get(order.id) ?? 0) : null,
     createdAt: reg.createdAt.toISOString(),
   }))

@@ -20,11 +20,6 @@ export const GENERAL_TYPE = '普通号'
 export const ELDERLY_ACTIVITY = `${ELDERLY_AGE}周岁及以上老年人${GENERAL_TYPE}免挂号费`
 /** spec §6 chsRegisterList: the hospitals that settle registration fees with health insurance. */
 export const CHS_REGISTER_HOSPITALS: readonly string[] = ['10388', '10403', '10412', '10404', '10392']
-/**
- * The share of a registration fee health insurance settles when the patient chooses it, in percent; the patient pays
- * the rest through the channel. Rounded down to the fen, so the insurance never pays more than its share.
- */
-export const INSURANCE_SHARE_PERCENT = 50
 /** Page size limit of the records list. */
 export const MAX_PAGE_SIZE = 50
 /** Days counted by the "hot" department order. */
@@ -158,9 +153,6 @@ export function activityPrice(input: { feeFen: number; registerType: string; bir
   const discountFen = elderly ? input.feeFen : 0
   return { feeFen: input.feeFen, discountFen, payFen: input.feeFen - discountFen, activity: elderly ? ELDERLY_ACTIVITY : null }
 }
-
-/** The part of `payFen` health insurance settles (integer fen, rounded down). */
-export const insuranceShare = (payFen: number) => Math.floor((payFen * INSURANCE_SHARE_PERCENT) / 100)
 
 /**
  * A registration number: GH, the Shanghai date it was made, then 12 random digits, so that even 100,000 bookings a day
