@@ -11,6 +11,7 @@ import { PatientStore } from './PatientStore'
 import { AssistantStore, InternetStore, PalmStore, PrescriptionStore } from './ServiceStores'
 import { AddressStore } from './AddressStore'
 import { RegisterStore } from './RegisterStore'
+import { InsuranceStore } from './InsuranceStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -25,6 +26,7 @@ export class RootStore {
   patient = new PatientStore(() => this.hospital.hospital?.hospitalCode)
   address = new AddressStore()
   register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  insurance = new InsuranceStore()
   started = false
   private starting: Promise<StartupResult> | null = null
 

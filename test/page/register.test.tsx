@@ -217,15 +217,17 @@ function book(body: Record<string, string>, free: boolean) {
     timeRange: body.timeRange!,
     seq: 3,
     feeFen: s.feeFen,
+    patientId: Number(body.patientId),
     patientName: people.find((p) => p.id === Number(body.patientId))!.name,
     hisMedCardNo: `A10000${body.patientId}`,
     holdExpiresAt: price.payFen === 0 ? null : new Date(now + 15 * 60_000).toISOString(),
     cancellable: true,
+    insurance: price.payFen > 0 && body.insurance === 'true',
     order: null,
     createdAt: new Date(now).toISOString(),
   }
-  // insurance settles 60% of the fee (a made-up split, as the hospital's would be)
-  if (price.payFen > 0) reg.order = order(reg, price.payFen, body.insurance === 'true' ? Math.round(price.payFen * 0.6) : 0)
+  // with insurance the split comes later, from the fee upload
+  if (price.payFen > 0) reg.order = order(reg, price.payFen, 0)
   registrations.unshift(reg)
   byKey.set(body.idempotencyKey!, id)
   if (nextBooking === 'dropAfterCommit') {
@@ -336,6 +338,31 @@ function serve() {
       const reg = registrations.find((r) => r.id === Number(query.id))
       return reg ? ok(reg) : refuse(2999, '暂无权限')
     }
+    if (path === '/dld-palm/api/yibao/identify') {
+      const authorized = insured.has(Number(body.patientId))
+      return ok({
+        authorized,
+        channel: 'wechat',
+        authUrl: authorized ? null : `/sandbox/insurance/authorize?channel=wechat&redirect=${encodeURIComponent(body.redirect!)}`,
+        insuTypeName: authorized ? '职工基本医疗保险' : null,
+        expiresAt: authorized ? new Date(Date.now() + 7_200_000).toISOString() : null,
+      })
+    }
+    if (path === '/dld-palm/api/yibao/wechat/userquery') {
+      if (body.authCode !== 'GOOD-CODE') return refuse(400, '医保授权人与就诊人信息不一致，请使用就诊人本人的医保电子凭证授权')
+      insured.add(Number(body.patientId))
+      return ok({ authorized: true, channel: 'wechat', authUrl: null, insuTypeName: '职工基本医疗保险', expiresAt: new Date(Date.now() + 7_200_000).toISOString() })
+    }
+    if (path === '/dld-palm/api/yibao/outpfeeupload' || path === '/dld-palm/api/yibao/split') {
+      const reg = registrations.find((r) => r.order?.orderNo === (body.orderNo ?? query.orderNo))
+      if (!reg?.order) return refuse(2999, '暂无权限')
+      // employees: the fund pays 70 %
+      if (path.endsWith('outpfeeupload')) reg.order = { ...reg.order, insuranceFen: Math.floor(reg.order.amountFen * 0.7), selfPayFen: reg.order.amountFen - Math.floor(reg.order.amountFen * 0.7) }
+      else if (!reg.order.insuranceFen) return ok(null)
+      const o = reg.order
+      return ok({ orderNo: o.orderNo, totalFen: o.amountFen, fundFen: o.insuranceFen, accountFen: 0, cashFen: o.selfPayFen, insuTypeName: '职工基本医疗保险', status: o.status === 'paid' ? 'settled' : 'uploaded' })
+    }
+    if (path === '/dld-palm/api/payment/yibao/init') return ok({ kind: 'redirect', channel: 'sandbox', url: `/sandbox/pay/cashier?orderNo=${body.orderNo}` })
     if (path.startsWith('/dld-pay/order/')) {
       const reg = registrations.find((r) => r.order?.orderNo === path.split('/').pop())
       return reg ? ok(reg.order) : refuse(2999, '暂无权限')
@@ -368,10 +395,12 @@ function record(id: number, status: RegistrationStatus, extra: Partial<Registrat
     timeRange: '14:00-14:30',
     seq: 2,
     feeFen: 5000,
+    patientId: 1,
     patientName: '张*',
     hisMedCardNo: 'A100001',
     holdExpiresAt: status === 'holding' ? new Date(Date.now() + 10 * 60_000).toISOString() : null,
     cancellable: status === 'holding' || status === 'booked',
+    insurance: false,
     order: null,
     createdAt: '2026-11-23T01:00:00.000Z',
     ...extra,
@@ -381,6 +410,8 @@ function record(id: number, status: RegistrationStatus, extra: Partial<Registrat
 }
 
 let pay: jest.SpyInstance
+/** Patients with a live insurance authorisation in the fake server. */
+let insured = new Set<number>()
 
 beforeEach(() => {
   testing.reset()
@@ -390,6 +421,7 @@ beforeEach(() => {
   mockRoot = new RootStore()
   schedules = freshSchedules()
   insuranceHospital = true
+  insured = new Set()
   registrations = []
   byKey = new Map()
   nextBooking = 'ok'
@@ -692,20 +724,30 @@ describe('确认挂号 /palm/register/confirm/index', () => {
   test('booking holds the slot: the countdown shows mm:ss and 去支付 asks how to pay with the return page', async () => {
     await open(1003)
     expect(screen.getByText('结算方式')).toBeTruthy()
-    fireEvent.click(screen.getByText('医保'))
     fireEvent.click(submitButton())
     const countdown = await screen.findByText(/^(15:00|14:5\d)$/)
     expect(countdown.closest('.hold-pay')!.textContent).toContain('号源已为您保留')
     const body = formOf(sent('/dld-palm/api/register')[0]!)
-    expect(body).toMatchObject({ scheduleId: '1003', patientId: '1', timeRange: '14:00-14:30', insurance: 'true' })
+    expect(body).toMatchObject({ scheduleId: '1003', patientId: '1', timeRange: '14:00-14:30' })
+    expect(body).not.toHaveProperty('insurance')
     expect(body.idempotencyKey!.length).toBeGreaterThanOrEqual(16)
-    expect(document.querySelector('.hold-pay__amount')!.textContent).toBe('应付 ¥20.00') // 60% settled by insurance
+    expect(document.querySelector('.hold-pay__amount')!.textContent).toBe('应付 ¥50.00')
     expect(screen.queryByText('确认挂号', { selector: 'button' })).toBeNull() // one attempt, one booking
 
     fireEvent.click(screen.getByText('去支付'))
     await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
     expect(formOf(sent('/dld-palm/api/register/pay')[0]!)).toEqual({ id: '500', returnUrl: '/h5/pages/order/register/detail?source=pay&type=register&id=500' })
     expect(pay).toHaveBeenCalledWith({ kind: 'redirect', channel: 'sandbox', url: '/sandbox/pay/cashier?orderNo=P20261123000000000500' })
+  })
+
+  test('choosing 医保 books the hold with insurance and goes on to the insurance payment page', async () => {
+    await open(1003)
+    fireEvent.click(screen.getByText('医保'))
+    expect(screen.getByText('医保支付部分以医院结算为准，个人自付部分需在线支付')).toBeTruthy()
+    fireEvent.click(submitButton())
+    await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/palm/chsPayment/index?source=register&type=register&id=500' }]))
+    expect(formOf(sent('/dld-palm/api/register')[0]!)).toMatchObject({ scheduleId: '1003', insurance: 'true' })
+    expect(sent('/dld-palm/api/register/pay')).toHaveLength(0)
   })
 
   test('paid in WeChat’s own sheet: the server confirms and the record opens', async () => {
@@ -897,7 +939,7 @@ describe('挂号详情 /pages/order/register/detail', () => {
   })
 })
 
-describe('医保结算明细 /palm/chsPayment/index', () => {
+describe('医保支付 /palm/chsPayment/index', () => {
   test('the insurance and self-pay split of a registration’s order', async () => {
     const reg = record(47, 'booked', { order: null })
     reg.order = { ...order(reg, 5000, 3000, 'paid'), channel: 'wechat', paidAt: '2026-11-23T02:00:00.000Z' }
@@ -906,9 +948,13 @@ describe('医保结算明细 /palm/chsPayment/index', () => {
     render(<ChsPayment />)
     await screen.findByText('订单总额')
     expect(screen.getByText('¥50.00')).toBeTruthy()
-    expect(screen.getByText('医保支付').nextSibling!.textContent).toBe('¥30.00')
+    // a paid order shows the settlement as insurance answered it, nothing to authorise
+    expect(await screen.findByText('统筹基金支付')).toBeTruthy()
+    expect(screen.getByText('统筹基金支付').nextSibling!.textContent).toBe('¥30.00')
+    expect(screen.getByText('个人账户支付').nextSibling!.textContent).toBe('¥0.00')
     expect(screen.getByText('个人自付').nextSibling!.textContent).toBe('¥20.00')
     expect(screen.getByText('支付方式').nextSibling!.textContent).toBe('微信支付')
+    expect(sent('/dld-palm/api/yibao/identify')).toHaveLength(0)
   })
 
   test('by order number too; a free booking has nothing to settle', async () => {
@@ -923,6 +969,63 @@ describe('医保结算明细 /palm/chsPayment/index', () => {
     mockRoot = new RootStore()
     render(<ChsPayment />)
     expect(await screen.findByText('该预约无需支付，没有结算记录')).toBeTruthy()
+  })
+
+  const CHS_URL = '/palm/chsPayment/index?source=register&type=register&id=50'
+  const insuranceHold = () => {
+    const reg = record(50, 'holding', { insurance: true })
+    registrations = [reg]
+    return reg
+  }
+
+  test('an insurance hold not yet authorised: the voucher page, coming back to this page; or pay it all yourself', async () => {
+    const reg = insuranceHold()
+    const leave = jest.spyOn(platform, 'leaveTo').mockImplementation(() => undefined)
+    testing.setRouter('/palm/chsPayment/index', { source: 'register', type: 'register', id: '50' })
+    render(<ChsPayment />)
+    fireEvent.click(await screen.findByText('医保电子凭证授权'))
+    expect(formOf(sent('/dld-palm/api/yibao/identify')[0]!)).toEqual({ patientId: '1', hospitalCode: HOSPITAL, redirect: CHS_URL })
+    expect(leave).toHaveBeenCalledWith(`/sandbox/insurance/authorize?channel=wechat&redirect=${encodeURIComponent(CHS_URL)}`)
+    expect(sent('/dld-palm/api/yibao/outpfeeupload')).toHaveLength(0)
+    leave.mockRestore()
+
+    fireEvent.click(screen.getByText('不使用医保，改为自费支付 ›'))
+    await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
+    expect(formOf(sent('/dld-palm/api/register/pay')[0]!)).toEqual({ id: '50', returnUrl: '/h5/pages/order/register/detail?source=pay&type=register&id=50' })
+    expect(reg.order!.insuranceFen).toBe(0)
+  })
+
+  test('back with authCode: redeemed once, the fees uploaded, the split shown, and only the cash part paid', async () => {
+    insuranceHold()
+    const strip = jest.spyOn(platform, 'stripParams')
+    testing.setRouter('/palm/chsPayment/index', { source: 'register', type: 'register', id: '50', authCode: 'GOOD-CODE' })
+    render(<ChsPayment />)
+    expect(await screen.findByText('统筹基金支付')).toBeTruthy()
+    expect(formOf(sent('/dld-palm/api/yibao/wechat/userquery')[0]!)).toEqual({ authCode: 'GOOD-CODE', patientId: '1' })
+    expect(strip).toHaveBeenCalledWith(['authCode'])
+    strip.mockRestore()
+    expect(screen.getByText('统筹基金支付').nextSibling!.textContent).toBe('¥35.00')
+    expect(screen.getByText('个人自付').nextSibling!.textContent).toBe('¥15.00')
+    expect(screen.getByText('参保类型').nextSibling!.textContent).toBe('职工基本医疗保险')
+    await waitFor(() => expect(document.querySelector('.hold-pay__amount')!.textContent).toBe('应付 ¥15.00'))
+    expect(screen.queryByText('不使用医保，改为自费支付 ›')).toBeNull()
+
+    fireEvent.click(screen.getByText('去支付'))
+    await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
+    expect(formOf(sent('/dld-palm/api/payment/yibao/init')[0]!)).toEqual({
+      orderNo: 'P20261123000000000050',
+      returnUrl: '/h5/pages/order/register/detail?source=pay&type=register&id=50',
+    })
+    expect(sent('/dld-palm/api/register/pay')).toHaveLength(0)
+  })
+
+  test('someone else’s voucher: the reason shows and the patient can authorise again', async () => {
+    insuranceHold()
+    testing.setRouter('/palm/chsPayment/index', { source: 'register', type: 'register', id: '50', authCode: 'OTHER-PERSON' })
+    render(<ChsPayment />)
+    expect(await screen.findByText('医保电子凭证授权')).toBeTruthy()
+    expect(screen.getByRole('alert').textContent).toBe('医保授权人与就诊人信息不一致，请使用就诊人本人的医保电子凭证授权')
+    expect(sent('/dld-palm/api/yibao/outpfeeupload')).toHaveLength(0)
   })
 })
 

@@ -1,1 +1,1 @@
-export default definePageConfig({ navigationBarTitleText: '医保结算明细' })
+export default definePageConfig({ navigationBarTitleText: '医保支付' })

@@ -1,88 +1,206 @@
-import { useRouter } from '@tarojs/taro'
+import { useEffect } from 'react'
+import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import HoldPay from '@/components/HoldPay'
 import { useStores } from '@/stores'
+import { chsPaymentUrl, detailUrl, payReturnUrl } from '@/stores/RegisterStore'
+import { toastError } from '@/services/request'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
+import type { InsuranceSplit } from '../../../types/api/insurance'
+import type { Registration } from '../../../types/api/register'
 import './index.scss'
 
+/** A held registration that settles with insurance and has not gone to a channel yet: its split is worked out here. */
+const settlesHere = (r: Registration | null) => !!r && r.insurance && r.status === 'holding' && r.order?.status === 'created'
+
 /**
- * 医保结算明细 (spec §2 /palm/chsPayment/index?source=&type=): how an order's amount splits between health insurance
- * and the patient. `type=register&id=` reads a registration's order; `orderNo=` reads any order of the patient's.
+ * 医保支付 (spec §2 /palm/chsPayment/index?source=&type=): for a held registration that chose insurance, the
+ * voucher authorisation, the split worked out by the fee upload and paying the cash part within the hold; for any
+ * other order (`type=register&id=` or `orderNo=`), how its amount was split between insurance and the patient.
  */
 function ChsPayment() {
-  const { register } = useStores()
+  const { register, insurance } = useStores()
   const { params } = useRouter()
   const registrationId = params.type === 'register' ? Number(params.id) : 0
   const orderNo = params.orderNo ?? ''
   const by = orderNo ? { orderNo } : registrationId ? { registrationId } : null
   const order = register.payOrder
+  const reg = registrationId && register.detail?.id === registrationId ? register.detail : null
 
-  const load = () => (by ? register.loadPayOrder(by).catch(() => undefined) : undefined)
+  const load = async () => {
+    if (!by) return
+    await register.loadPayOrder(by).catch(() => undefined)
+    const r = registrationId && register.detail?.id === registrationId ? register.detail : null
+    if (settlesHere(r) && r!.order) {
+      await insurance.prepare(
+        { orderNo: r!.order.orderNo, patientId: r!.patientId, hospitalCode: r!.hospitalCode, redirect: chsPaymentUrl(r!.id) },
+        params.authCode,
+      )
+      // the upload set the order's insurance part: the amounts to pay come from the server again
+      if (insurance.step === 'ready') await register.loadPayOrder(by).catch(() => undefined)
+    } else if (register.payOrder) {
+      await insurance.loadSplit(register.payOrder.orderNo)
+    }
+  }
+  useEffect(() => () => insurance.reset(), [insurance])
+
+  const pay = async () => {
+    if (!reg?.order) return
+    const outcome = await insurance.pay(reg.order.orderNo, payReturnUrl(reg.id))
+    if (outcome === 'paid') void Taro.redirectTo({ url: detailUrl(reg.id, 'pay') })
+    else if (outcome === 'cancelled') toastError('支付已取消，请在倒计时结束前完成支付')
+  }
+
+  /** The patient gives up insurance for this booking: the whole fee through the channel. */
+  const paySelf = async () => {
+    if (!reg) return
+    const outcome = await register.pay(reg).catch(() => 'failed' as const)
+    if (outcome === 'paid') void Taro.redirectTo({ url: detailUrl(reg.id, 'pay') })
+  }
+
+  const settling = () => {
+    const split = insurance.split
+    return (
+      <View className='chs__card'>
+        <Text className='chs__heading'>医保结算</Text>
+        {(insurance.step === 'checking' || insurance.step === 'uploading' || insurance.step === 'idle') && (
+          <Text className='chs__note chs__note--inline'>{insurance.step === 'uploading' ? '正在获取医保结算金额...' : '正在查询医保授权...'}</Text>
+        )}
+        {insurance.error && (
+          <View className='chs__error' role='alert'>
+            {insurance.error}
+          </View>
+        )}
+        {insurance.step === 'needAuth' && (
+          <View className='chs__auth'>
+            <Text className='chs__note chs__note--inline'>使用医保支付，需先授权就诊人本人的医保电子凭证</Text>
+            <Button type='primary' block onClick={() => insurance.authorise()}>
+              医保电子凭证授权
+            </Button>
+          </View>
+        )}
+        {insurance.step === 'failed' && (
+          <Button block onClick={() => void load()}>
+            重试
+          </Button>
+        )}
+        {insurance.step === 'ready' && split && <SplitRows split={split} />}
+      </View>
+    )
+  }
 
   const body = () => {
     if (!by) return <Empty text='未找到该订单' />
-    if (register.payOrderState === 'failed')
-      return (
-        <LoadFailed onRetry={() => void load()} />
-      )
+    if (register.payOrderState === 'failed') return <LoadFailed onRetry={() => void load()} />
     if (register.payOrderState !== 'done') return <Loading />
     if (!order) return <Empty text='该预约无需支付，没有结算记录' />
+    const here = settlesHere(reg)
     return (
       <View className='chs'>
         <View className='chs__total'>
           <Text className='chs__total-label'>订单总额</Text>
           <Text className='chs__total-amount'>{yuan(order.amountFen)}</Text>
           <Text className='chs__subject'>{order.subject}</Text>
+          {reg && <Text className='chs__subject'>就诊人：{reg.patientName}</Text>}
         </View>
-        <View className='chs__card'>
-          <View className='chs__row'>
-            <Text className='chs__label'>医保支付</Text>
-            <Text className='chs__value'>{yuan(order.insuranceFen)}</Text>
-          </View>
-          <View className='chs__row'>
-            <Text className='chs__label'>个人自付</Text>
-            <Text className='chs__value chs__value--strong'>{yuan(order.selfPayFen)}</Text>
-          </View>
-          {order.refundedFen > 0 && (
-            <View className='chs__row'>
-              <Text className='chs__label'>已退款</Text>
-              <Text className='chs__value'>{yuan(order.refundedFen)}</Text>
+        {here ? (
+          <>
+            {settling()}
+            {insurance.step === 'ready' && reg && (
+              <HoldPay registration={reg} paying={insurance.paying} onPay={() => void pay()} onExpire={() => void load()} />
+            )}
+            {insurance.step !== 'ready' && insurance.step !== 'checking' && insurance.step !== 'uploading' && (
+              <Text className='chs__link' onClick={() => void paySelf()}>
+                不使用医保，改为自费支付 ›
+              </Text>
+            )}
+          </>
+        ) : (
+          <>
+            <View className='chs__card'>
+              {insurance.split && insurance.split.status !== 'void' ? (
+                <SplitRows split={insurance.split} />
+              ) : (
+                <>
+                  <View className='chs__row'>
+                    <Text className='chs__label'>医保支付</Text>
+                    <Text className='chs__value'>{yuan(order.insuranceFen)}</Text>
+                  </View>
+                  <View className='chs__row'>
+                    <Text className='chs__label'>个人自付</Text>
+                    <Text className='chs__value chs__value--strong'>{yuan(order.selfPayFen)}</Text>
+                  </View>
+                </>
+              )}
+              {order.refundedFen > 0 && (
+                <View className='chs__row'>
+                  <Text className='chs__label'>已退款</Text>
+                  <Text className='chs__value'>{yuan(order.refundedFen)}</Text>
+                </View>
+              )}
             </View>
-          )}
-        </View>
-        <View className='chs__card'>
-          <View className='chs__row'>
-            <Text className='chs__label'>订单状态</Text>
-            <Text className='chs__value'>{ORDER_STATUS_TEXT[order.status] ?? order.status}</Text>
-          </View>
-          {order.channel && (
-            <View className='chs__row'>
-              <Text className='chs__label'>支付方式</Text>
-              <Text className='chs__value'>{CHANNEL_TEXT[order.channel] ?? order.channel}</Text>
+            <View className='chs__card'>
+              <View className='chs__row'>
+                <Text className='chs__label'>订单状态</Text>
+                <Text className='chs__value'>{ORDER_STATUS_TEXT[order.status] ?? order.status}</Text>
+              </View>
+              {order.channel && (
+                <View className='chs__row'>
+                  <Text className='chs__label'>支付方式</Text>
+                  <Text className='chs__value'>{CHANNEL_TEXT[order.channel] ?? order.channel}</Text>
+                </View>
+              )}
+              {order.paidAt && (
+                <View className='chs__row'>
+                  <Text className='chs__label'>支付时间</Text>
+                  <Text className='chs__value'>{localTime(order.paidAt)}</Text>
+                </View>
+              )}
+              <View className='chs__row'>
+                <Text className='chs__label'>订单号</Text>
+                <Text className='chs__value'>{order.orderNo}</Text>
+              </View>
             </View>
-          )}
-          {order.paidAt && (
-            <View className='chs__row'>
-              <Text className='chs__label'>支付时间</Text>
-              <Text className='chs__value'>{localTime(order.paidAt)}</Text>
-            </View>
-          )}
-          <View className='chs__row'>
-            <Text className='chs__label'>订单号</Text>
-            <Text className='chs__value'>{order.orderNo}</Text>
-          </View>
-        </View>
+          </>
+        )}
         <Text className='chs__note'>医保支付部分由医保基金结算，个人自付部分通过所选支付方式支付；退款时各部分原路退回。</Text>
       </View>
     )
   }
 
   return (
-    <PageShell title='医保结算明细' onReady={load}>
+    <PageShell title='医保支付' onReady={load}>
       {body()}
     </PageShell>
+  )
+}
+
+function SplitRows({ split }: { split: InsuranceSplit }) {
+  const rows: [string, number][] = [
+    ['统筹基金支付', split.fundFen],
+    ['个人账户支付', split.accountFen],
+  ]
+  return (
+    <>
+      <View className='chs__row'>
+        <Text className='chs__label'>参保类型</Text>
+        <Text className='chs__value'>{split.insuTypeName}</Text>
+      </View>
+      {rows.map(([label, fen]) => (
+        <View key={label} className='chs__row'>
+          <Text className='chs__label'>{label}</Text>
+          <Text className='chs__value'>{yuan(fen)}</Text>
+        </View>
+      ))}
+      <View className='chs__row'>
+        <Text className='chs__label'>个人自付</Text>
+        <Text className='chs__value chs__value--strong'>{yuan(split.cashFen)}</Text>
+      </View>
+    </>
   )
 }
 

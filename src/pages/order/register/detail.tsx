@@ -28,6 +28,8 @@ function RegisterDetail() {
 
   const pay = async () => {
     if (!r) return
+    // with insurance, the split is worked out on the insurance payment page before paying
+    if (r.insurance && r.order?.status === 'created') return void Taro.navigateTo({ url: chsPaymentUrl(r.id) })
     const outcome = await register.pay(r).catch(() => 'failed' as const)
     if (outcome === 'cancelled') toastError('支付已取消，请在倒计时结束前完成支付')
   }

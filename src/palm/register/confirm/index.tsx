@@ -9,7 +9,7 @@ import HoldPay from '@/components/HoldPay'
 import { ADD_PATIENT_URL } from '@/components/PatientList'
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
-import { detailUrl } from '@/stores/RegisterStore'
+import { chsPaymentUrl, detailUrl } from '@/stores/RegisterStore'
 import { toastError } from '@/services/request'
 import { MSG } from '@/services/messages'
 import { maskName } from '@/utils/mask'
@@ -58,8 +58,9 @@ function ConfirmRegister() {
       register
         .submit()
         .then((registration) => {
-          // nothing to pay: booked at once, the record shows it
-          if (registration && registration.status === 'booked') void Taro.redirectTo({ url: detailUrl(registration.id, 'confirm') })
+          // nothing to pay: booked at once, the record shows it; with insurance the split is worked out first
+          if (registration?.status === 'booked') void Taro.redirectTo({ url: detailUrl(registration.id, 'confirm') })
+          else if (registration?.insurance) void Taro.redirectTo({ url: chsPaymentUrl(registration.id) })
         })
         .catch(() => undefined) // the request layer has shown the server's reason
     })
@@ -67,6 +68,7 @@ function ConfirmRegister() {
 
   const pay = async () => {
     if (!booked) return
+    if (booked.insurance) return void Taro.redirectTo({ url: chsPaymentUrl(booked.id) })
     const outcome = await register.pay(booked).catch(() => 'failed' as const)
     if (outcome === 'paid') void Taro.redirectTo({ url: detailUrl(booked.id, 'pay') })
     else if (outcome === 'cancelled') toastError('支付已取消，请在倒计时结束前完成支付')
