@@ -167,7 +167,64 @@ describe('appointment registration in the browser', () => {
     await shot(page, 'register-3-refunded')
   })
 
-  test('4. a hold that runs out gives the place back', { timeout: 180_000 }, async () => {
+  test('4. a patient of an insurance hospital authorises the insurance voucher and pays only the cash part', async () => {
+    assert.ok(confirmUrl, 'journey 1 found a schedule')
+    const { page } = await newPhone()
+    await signIn(page)
+    // the insurance platform's test person (a test platform's way to try insurance), bound as this phone's patient
+    const person = await page.evaluate(async () => {
+      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
+      const token = typeof stored === 'string' ? stored : stored?.data
+      const answer = await (await fetch('/dld-palm/api/yibao/getAuthTestUserInfo', { headers: { Authorization: `Bearer ${token}` } })).json()
+      return { name: answer.data.name as string, idCard: atob(answer.data.idCard as string) }
+    })
+    await bindPatient(page, person, '13811110006')
+    await page.goto(confirmUrl)
+    await waitForPath(page, CONFIRM)
+    const open = (await ranges(page)).find(([, text]) => text !== '已约满')
+    assert.ok(open, 'a range with room')
+    await range(page, open[0]).click()
+    await visible(page.locator('.confirm__chip', { hasText: /^医保$/ })).first().click()
+    await seeText(page, '医保支付部分以医院结算为准，个人自付部分需在线支付')
+    await tapButton(page, '确认挂号')
+
+    // the insurance payment page: first the patient's own insurance voucher, on the platform's page
+    await waitForPath(page, '/h5/palm/chsPayment/index')
+    await tapButton(page, '医保电子凭证授权')
+    await page.waitForURL((u) => u.pathname === '/sandbox/insurance/authorize')
+    await seeText(page, /申请使用你的医保电子凭证进行医保结算/)
+    await shot(page, 'register-4-voucher')
+    await page.locator('button.holder', { hasText: `${person.name[0]}*${person.name.slice(-1)}` }).click()
+
+    // back with the one-time code: the fees are uploaded and the split shown; the cash part is what is left to pay
+    await waitForPath(page, '/h5/palm/chsPayment/index', (q) => !q.has('authCode'))
+    await seeText(page, '统筹基金支付', WAIT_MS)
+    const fen = async (label: string) => {
+      const text = await visible(page.locator('.chs__row', { hasText: label })).first().locator('.chs__value').innerText()
+      return Math.round(Number(text.replace('¥', '')) * 100)
+    }
+    const totalText = await visible(page.locator('.chs__total-amount')).first().innerText()
+    const total = Math.round(Number(totalText.replace('¥', '')) * 100)
+    const fund = await fen('统筹基金支付')
+    const cash = await fen('个人自付')
+    // the sandbox platform's rule for employees: the fund pays 70 %, rounded down to the fen
+    assert.deepEqual([fund, cash], [Math.floor((total * 70) / 100), total - Math.floor((total * 70) / 100)])
+    await seeText(page, `应付 ¥${(cash / 100).toFixed(2)}`)
+    await shot(page, 'register-4-split')
+
+    await tapButton(page, '去支付')
+    await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
+    assert.equal((await page.locator('.amount').innerText()).replace(/\s+/g, ''), `¥${(cash / 100).toFixed(2)}`)
+    await page.getByText('确认支付', { exact: true }).click()
+    await waitForPath(page, DETAIL)
+    await seeText(page, '预约成功', WAIT_MS)
+    const row = (label: string) => visible(page.locator('.reg-detail__row', { hasText: label })).first().innerText()
+    assert.match(await row('医保支付'), new RegExp(`¥${(fund / 100).toFixed(2)}`))
+    assert.match(await row('个人支付'), new RegExp(`¥${(cash / 100).toFixed(2)}`))
+    await shot(page, 'register-4-paid')
+  })
+
+  test('5. a hold that runs out gives the place back', { timeout: 180_000 }, async () => {
     // hospital staff shorten the hold to one minute (the admin setting of spec §7 /dld-palm/admin/hospital-config)
     const staff = await newPhone()
     await signIn(staff.page, '13800000000') // the seeded staff account
@@ -200,7 +257,7 @@ describe('appointment registration in the browser', () => {
 
     // a minute later the holder's page says the time is up, and the place is free again
     await seeText(holder.page, '支付已超时，号源已释放，请重新预约', 100_000)
-    await shot(holder.page, 'register-4-expired')
+    await shot(holder.page, 'register-5-expired')
     // the server closes unpaid orders on its own sweep (every 2 s in this run); the other patient looks again
     let seen: [string, string] | undefined
     for (const until = Date.now() + 15_000; Date.now() < until; await other.page.waitForTimeout(1000)) {
