@@ -72,7 +72,8 @@ export class RootStore {
       return 'redirecting'
     }
     const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId)])
-    if (user.id) void this.chat.requestSignature(user.id).catch(() => undefined)
+    // spec §2: the IM profile carries the nick and avatar
+    if (user.id) void this.chat.requestSignature(user.id, { nick: user.nickname, avatar: user.wechatAvatar }).catch(() => undefined)
     runInAction(() => {
       this.started = true
     })
