@@ -123,6 +123,7 @@ export function refundText(r: Cancellable): string | null {
   if (r.status !== 'cancelled' || !order) return null
   if (order.status === 'refunding') return `退款处理中：${yuan(order.selfPayFen)}将原路退回，预计1-7个工作日到账`
   if (order.status === 'refunded') return `已退款${yuan(order.refundedFen || order.selfPayFen)}，已原路退回`
+  if (order.status === 'paid') return `退款未成功，${yuan(order.selfPayFen)}尚未退回，请联系医院窗口处理`
   return null
 }
 

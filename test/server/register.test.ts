@@ -993,6 +993,28 @@ describe('POST /dld-palm/api/cancel', () => {
     assert.equal(await freeSlots(s.id), 2)
   })
 
+  it('records the refund with the cancellation: an unreachable provider leaves it pending, a refusal says 退款失败', async () => {
+    const s = await makeSchedule({ feeFen: 2200, ranges: ['08:00-08:30', '08:30-09:00'] })
+    const original = sandbox.refund
+    try {
+      const first = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:00-08:30' })
+      await pay(owner, first.id)
+      sandbox.refund = async () => {
+        throw new Error('provider unreachable')
+      }
+      const pending = (await call<RegistrationView>('POST', `${A}/cancel`, { caller: owner, body: { id: first.id } })).data
+      assert.deepEqual([pending.status, pending.statusText, pending.order!.status], ['cancelled', '退款中', 'refunding'])
+
+      const second = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:30-09:00' })
+      await pay(owner, second.id)
+      sandbox.refund = async () => ({ status: 'failed', providerRefundNo: null })
+      const refused = (await call<RegistrationView>('POST', `${A}/cancel`, { caller: owner, body: { id: second.id } })).data
+      assert.deepEqual([refused.status, refused.statusText, refused.order!.status, refused.order!.refundedFen], ['cancelled', '退款失败', 'paid', 0])
+    } finally {
+      sandbox.refund = original
+    }
+  })
+
   it('refuses to cancel a paid booking for tomorrow from 17:00 today (Shanghai), and allows it before', async () => {
     const s = await makeSchedule({ day: 1, feeFen: 1800 })
     const held = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:00-08:30' })

@@ -133,6 +133,8 @@ describe('cancelling texts', () => {
     expect(refundText({ status: 'cancelled', order: order('refunding', 2500) })).toBe('退款处理中：¥25.00将原路退回，预计1-7个工作日到账')
     expect(refundText({ status: 'cancelled', order: order('refunded', 2500, 0, 2500) })).toBe('已退款¥25.00，已原路退回')
     expect(refundText({ status: 'cancelled', order: order('cancelled', 2500) })).toBeNull()
+    // a paid order under a cancelled booking: the provider refused the refund
+    expect(refundText({ status: 'cancelled', order: order('paid', 2500) })).toBe('退款未成功，¥25.00尚未退回，请联系医院窗口处理')
     expect(refundText({ status: 'cancelled', order: null })).toBeNull()
     expect(refundText({ status: 'booked', order: order('paid', 2500) })).toBeNull()
   })

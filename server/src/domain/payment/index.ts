@@ -40,6 +40,8 @@ export {
   applyRefundReport,
   refundOrder,
   retryPendingRefunds,
+  startRefund,
+  submitRefund,
   type PaidOutcome,
   type PayProvidersOf,
 } from './settlement'

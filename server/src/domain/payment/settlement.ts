@@ -150,7 +150,7 @@ export async function applyNotification(db: Db, providers: PayProvidersOf, chann
 }
 
 /** Asks the provider to return a pending refund; a network failure leaves it pending for the next sweep. */
-async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow): Promise<void> {
+export async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow): Promise<void> {
   const [order] = await db.select().from(orders).where(eq(orders.id, refund.orderId))
   if (!order?.channel) return
   const provider = providerOf(providers, order.channel)
@@ -172,15 +172,22 @@ async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow
   )
 }
 
+/**
+ * Inside the caller's transaction, so the business change that refunds (a cancelled booking) and the pending refund
+ * commit together: paid -> refunding with a pending refund; null when it is already on its way back. The caller
+ * submits it after commit (submitRefund); a crash in between leaves it pending for the sweep, never forgotten.
+ */
+export async function startRefund(tx: Tx, orderId: number, reason: string): Promise<RefundRow | null> {
+  const order = await lockOrder(tx, { id: orderId })
+  if (!order) throw badInput('订单不存在')
+  if (order.status === 'refunding' || order.status === 'refunded') return null
+  if (order.status !== 'paid') throw badInput('订单未支付，无法退款')
+  return beginRefund(tx, order, reason)
+}
+
 /** Paid -> refunding; asks the provider; the provider's refund notification (or a successful synchronous answer) -> refunded. */
 export async function refundOrder(db: Db, providers: PayProvidersOf, orderId: number, reason: string): Promise<OrderRow> {
-  const refund = await db.transaction(async (tx) => {
-    const order = await lockOrder(tx, { id: orderId })
-    if (!order) throw badInput('订单不存在')
-    if (order.status === 'refunding' || order.status === 'refunded') return null // already on its way back
-    if (order.status !== 'paid') throw badInput('订单未支付，无法退款')
-    return beginRefund(tx, order, reason)
-  })
+  const refund = await db.transaction((tx) => startRefund(tx, orderId, reason))
   if (refund) await submitRefund(db, providers, refund)
   const [fresh] = await db.select().from(orders).where(eq(orders.id, orderId))
   return fresh!

@@ -17,7 +17,7 @@ import { AppError, Code, badInput, conflict, forbidden, notFound } from '../../e
 import type { AuthContext } from '../auth'
 import { INCOMPLETE_PATIENT, fileAtHospital, requireOwnPatient } from '../patient'
 import { missingPatientFields } from '../patientRules'
-import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, refundOrder, startPayment, type OrderHandlers, type PayProvidersOf } from '../payment'
+import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, startPayment, startRefund, submitRefund, type OrderHandlers, type PayProvidersOf } from '../payment'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { open, requireOwnRegistration, viewOf } from './records'
 import { settingsOne, type RegisterSettings } from './settings'
@@ -322,7 +322,7 @@ export async function cancelRegistration(
   const reg = await requireOwnRegistration(db, userId, input.id)
   const reason = input.reason?.trim() || DEFAULT_CANCEL_REASON
   const settings = await settingsOne(db, reg.hospitalId)
-  const refundOf = await db.transaction(async (tx) => {
+  const refund = await db.transaction(async (tx) => {
     // the order before the registration, in the order a payment locks them (applyPaid, then onPaid): no deadlock
     if (reg.orderId) await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, reg.orderId)).for('update')
     const [row] = await tx.select().from(registrations).where(eq(registrations.id, reg.id)).for('update')
@@ -335,9 +335,10 @@ export async function cancelRegistration(
     if (now.getTime() >= cancelDeadline(row.visitDate, settings.cancelTime).getTime()) throw badInput(cancelTooLateText(settings.cancelTime))
     await freeSlot(tx, row)
     await tx.update(registrations).set({ status: 'cancelled', cancelledAt: now }).where(eq(registrations.id, row.id))
-    return row.orderId
+    // the refund is recorded with the cancellation: money is never kept for a booking given up
+    return row.orderId ? startRefund(tx, row.orderId, reason) : null
   })
-  if (refundOf) await refundOrder(db, providers, refundOf, reason)
+  if (refund) await submitRefund(db, providers, refund)
   return viewOf(db, cipher, reg.id, now)
 }
 

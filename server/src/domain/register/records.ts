@@ -55,7 +55,9 @@ function statusText(status: RegistrationStatus, order: OrderRow | null): string 
       return '已过期'
     case 'cancelled':
       if (order?.status === 'refunded') return '已退款'
-      if (order && (order.status === 'paid' || order.status === 'refunding')) return '退款中'
+      if (order?.status === 'refunding') return '退款中'
+      // the refund starts with the cancellation; a paid order under a cancelled booking means the provider refused it
+      if (order?.status === 'paid') return '退款失败'
       return '已取消'
   }
 }
