@@ -45,6 +45,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'register/confirm/index',
       'doctor/index',
       'chsPayment/index',
+      'ds/index',
     ],
   },
   { root: 'internet', pages: [] },

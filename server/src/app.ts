@@ -26,6 +26,7 @@ import { sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from '.
 import { sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
 import { buildPayProviders, type PayProviders } from './plugins/providers/pay'
 import { gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './plugins/providers/insurance'
+import { offlineTriage, openAiCompatibleTriage, type AiTriageProvider } from './plugins/providers/ai'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
@@ -41,6 +42,7 @@ export interface Providers {
   location: LocationProvider
   pay: PayProviders
   insurance: InsuranceProvider
+  ai: AiTriageProvider
 }
 
 export interface AppContext {
@@ -115,6 +117,7 @@ export async function buildApp(
     // the sandbox delivers its notifications through this app, like a provider calling the notify URL
     pay: buildPayProviders(config, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
     insurance: config.insurance ? gatewayInsurance(config.insurance, config.publicUrl) : sandboxInsurance(database.db, cipher, config.secret),
+    ai: config.ai ? openAiCompatibleTriage(config.ai) : offlineTriage(),
     ...overrides,
   }
   app.decorate('ctx', { config, db: database.db, database, cipher, providers })

@@ -48,6 +48,11 @@ export interface Config {
    * authorisation page and splits bills by one rule per insurance type.
    */
   insurance: InsuranceConfig | null
+  /**
+   * An OpenAI-compatible chat endpoint for the doctor AI agent (智能导诊); without it the built-in rules answer.
+   * `baseUrl` is the part before `/chat/completions`; `apiKey` may be empty for an endpoint that needs none.
+   */
+  ai: { baseUrl: string; apiKey: string; model: string } | null
   /** How often unpaid orders past their time are closed and stuck refunds asked again (0: never; tests call it). */
   orderSweepMs: number
   logLevel: string
@@ -96,6 +101,12 @@ function insuranceConfig(value: InsuranceConfig | null): InsuranceConfig | null 
   const cfg = requireFields<InsuranceConfig>('INSURANCE', value, ['url', 'appId', 'secret'])
   if (cfg && (typeof cfg.orgCodes !== 'object' || typeof cfg.authorizePages !== 'object')) throw new Error('INSURANCE is missing orgCodes or authorizePages')
   return cfg
+}
+
+function aiConfig(env: NodeJS.ProcessEnv): Config['ai'] {
+  if (!env.AI_BASE_URL) return null
+  if (!env.AI_MODEL) throw new Error('AI_MODEL is required with AI_BASE_URL')
+  return { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY ?? '', model: env.AI_MODEL }
 }
 
 function keyFile(dir: string, name: string, bytes: number): string {
@@ -151,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ]),
     alipayPay: requireFields<AlipayPayConfig>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
     insurance: insuranceConfig(parseJson('INSURANCE', env.INSURANCE)),
+    ai: aiConfig(env),
     paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : !env.WECHAT_PAY && !env.ALIPAY_PAY,
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),

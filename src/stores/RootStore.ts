@@ -12,6 +12,7 @@ import { AssistantStore, InternetStore, PalmStore, PrescriptionStore } from './S
 import { AddressStore } from './AddressStore'
 import { RegisterStore } from './RegisterStore'
 import { InsuranceStore } from './InsuranceStore'
+import { TriageStore } from './TriageStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -27,6 +28,7 @@ export class RootStore {
   address = new AddressStore()
   register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   insurance = new InsuranceStore()
+  triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
   started = false
   private starting: Promise<StartupResult> | null = null
 

@@ -127,6 +127,7 @@ const API_ROUTES: [method: string, path: string][] = [
   ['post', '/dld-palm/api/yibao/outpfeeupload'],
   ['get', '/dld-palm/api/yibao/split'],
   ['post', '/dld-palm/api/payment/yibao/init'],
+  ['post', '/dld-palm/api/ai/triage'],
 ]
 
 describe('unknown routes', () => {

@@ -12,6 +12,7 @@ import { wechatRoutes } from './wechat'
 import { payRoutes } from './pay'
 import { registrationRoutes } from './register'
 import { insuranceRoutes } from './insurance'
+import { triageRoutes } from './triage'
 
 export async function registerRoutes(app: FastifyInstance) {
   await authRoutes(app)
@@ -26,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await payRoutes(app)
   await registrationRoutes(app)
   await insuranceRoutes(app)
+  await triageRoutes(app)
   if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
   if (app.ctx.providers.insurance.kind === 'sandbox') await (await import('./sandboxInsurance')).sandboxInsuranceRoutes(app)
