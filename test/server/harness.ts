@@ -56,6 +56,8 @@ export interface TestApp {
   app: FastifyInstance
   database: Database
   config: Config
+  /** A second server app on the same database with the same keys, as a second server process would be. */
+  twin(): Promise<{ app: FastifyInstance; close(): Promise<void> }>
   close(): Promise<void>
 }
 
@@ -78,24 +80,44 @@ export async function startTestApp(
   )
   let dropDb: (() => Promise<void>) | null = null
   let database: Database
+  let reopen: () => Promise<Database>
   const serverUrl = process.env.TEST_DATABASE_URL
   if (serverUrl) {
     const scratch = await scratchDatabase(serverUrl, 'h5test')
-    database = await openDatabase({ url: scratch.url, dataDir: dir })
+    reopen = () => openDatabase({ url: scratch.url, dataDir: dir })
+    database = await reopen()
     dropDb = scratch.drop
   } else {
     const pglite = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(await pgliteTemplate())]) })
-    const inner = await openDatabase({ url: null, dataDir: dir, pglite })
+    // one PGlite serves both apps (it is in-process), each with its own connection object and LISTEN
+    reopen = () => openDatabase({ url: null, dataDir: dir, pglite })
+    const inner = await reopen()
     database = { ...inner, close: async () => pglite.close() }
   }
   await seedIfEmpty(database.db, new FieldCipher(config.dataKey))
   const app = await buildApp(config, database, opts.providers, opts.logStream)
   await app.ready()
+  const twins: { close(): Promise<void> }[] = []
   return {
     app,
     database,
     config,
+    async twin() {
+      const second = await reopen()
+      const other = await buildApp(config, second, opts.providers, opts.logStream)
+      await other.ready()
+      const twin = {
+        app: other,
+        async close() {
+          await other.close()
+          await second.close()
+        },
+      }
+      twins.push(twin)
+      return twin
+    },
     async close() {
+      for (const twin of twins) await twin.close().catch(() => undefined)
       await app.close()
       await database.close()
       if (dropDb) await dropDb()

@@ -59,3 +59,32 @@ export interface ChatEvents {
 }
 
 export type ChatEvent = keyof ChatEvents
+
+/**
+ * Our own chat service's WebSocket frames (`/dld-im/ws?sig=`), JSON both ways. A request carries an `id` the
+ * reply repeats; pushes carry none.
+ */
+export interface ChatSendInput {
+  /** The sender's own id of the message: sending it again (after a dropped connection) stores it once. */
+  clientId: string
+  to: string
+  type: ChatMessageType
+  /** The text, or the url the upload call answered for a picture. */
+  payload: string
+  description?: string
+  /** The consultation order the message belongs to. */
+  orderNo?: string
+}
+
+export type ChatClientFrame =
+  | { op: 'send'; id: string; message: ChatSendInput }
+  | { op: 'history'; id: string; peer: string; before?: string; limit?: number }
+  | { op: 'conversations'; id: string }
+  | { op: 'read'; id: string; peer: string }
+
+export type ChatServerFrame =
+  | { op: 'reply'; id: string; ok: true; data: unknown }
+  | { op: 'reply'; id: string; ok: false; error: string }
+  | { op: 'message'; message: ChatMessage }
+  | { op: 'conversationsUpdated' }
+  | { op: 'kicked'; reason: string }

@@ -17,7 +17,45 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
+  /** The server's URL (PostgreSQL), so that a second process or test app can open the same database. */
+  url: string | null
+  /**
+   * Calls `handler` with each payload NOTIFYed on `channel` by any process on this database (PostgreSQL: one
+   * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
+}
+
+/** How long a dropped LISTEN connection waits before it connects again. */
+const RELISTEN_MS = 1000
+
+/** A dedicated connection that LISTENs on a channel and connects again when the server drops it. */
+async function pgListen(url: string, channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null
+  let stopped = false
+  let retry: NodeJS.Timeout | null = null
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url })
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) handler(n.payload)
+    })
+    c.on('error', (err) => {
+      process.emitWarning(`LISTEN ${channel} connection lost: ${err.message}`)
+      if (client === c) client = null
+      void c.end().catch(() => undefined)
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), RELISTEN_MS)
+    })
+    await c.connect()
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    client = c
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    if (retry) clearTimeout(retry)
+    await client?.end().catch(() => undefined)
+  }
 }
 
 export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
@@ -31,7 +69,8 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
     const db = drizzlePg(pool, { schema }) as unknown as Db
     await migratePg(db as never, { migrationsFolder })
-    return { db, kind: 'postgres', close: () => pool.end() }
+    const url = opts.url
+    return { db, kind: 'postgres', url, listen: (channel, handler) => pgListen(url, channel, handler), close: () => pool.end() }
   }
   let client = opts.pglite
   if (!client) {
@@ -42,7 +81,17 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
   const db = drizzlePglite(client, { schema }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
   const owned = !opts.pglite
-  return { db, kind: 'pglite', close: async () => (owned ? client.close() : undefined) }
+  const pglite = client
+  return {
+    db,
+    kind: 'pglite',
+    url: null,
+    async listen(channel, handler) {
+      const stop = await pglite.listen(channel, handler)
+      return async () => stop()
+    },
+    close: async () => (owned ? pglite.close() : undefined),
+  }
 }
 
 /**

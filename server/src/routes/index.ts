@@ -28,6 +28,8 @@ export async function registerRoutes(app: FastifyInstance) {
   await registrationRoutes(app)
   await insuranceRoutes(app)
   await triageRoutes(app)
+  // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
+  if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
   if (app.ctx.providers.insurance.kind === 'sandbox') await (await import('./sandboxInsurance')).sandboxInsuranceRoutes(app)

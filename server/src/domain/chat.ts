@@ -1,0 +1,189 @@
+import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm'
+import type { ChatConversation, ChatMessage, ChatMessagePage, ChatSendInput } from '../../../types/api/chat'
+import type { Db } from '../db'
+import type { FieldCipher } from '../crypto'
+import { chatMessages, chatReads, doctors, files, users } from '../db/schema'
+import { badInput, forbidden } from '../errors'
+
+/**
+ * Our own chat service (the embedded default of spec §1's instant messaging): who may write to whom, storing a
+ * message once, history, conversations with unread counts, read marks. The WebSocket and the fan-out between server
+ * processes live in routes/chatSocket.ts; this file takes the database and answers or refuses.
+ */
+
+/** IM accounts: a patient is `0_` + user id (spec §2), a doctor `d_` + doctor id. */
+export const PATIENT_PREFIX = '0_'
+export const DOCTOR_PREFIX = 'd_'
+/** The NOTIFY channel a stored message is announced on, to every server process. */
+export const CHAT_CHANNEL = 'chat_message'
+
+/** spec §5 chat send. */
+export const NO_RECEIVER = '接收人不能为空'
+export const EMPTY_CONTENT = '发送内容不能为空'
+export const TEXT_MAX = 2000
+export const HISTORY_PAGE = 20
+export const HISTORY_PAGE_MAX = 50
+/** The doctor side's marks of a turn in the order (types/api/chat.ts OrderDescription). */
+const DESCRIPTIONS = new Set(['', 'start', 'return', 'doctorBusy', 'orderFinished'])
+/** A picture is a file this server stored through the upload call. */
+const UPLOADED_PICTURE = /^\/dld-file\/files\/([A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp))$/
+
+type Row = typeof chatMessages.$inferSelect
+
+const idOf = (account: string, prefix: string) => (account.startsWith(prefix) && /^\d{1,9}$/.test(account.slice(prefix.length)) ? Number(account.slice(prefix.length)) : null)
+export const pairKeyOf = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`)
+export const conversationIDOf = (peer: string) => `C2C${peer}`
+
+/** An account this server knows: a signed-up patient or a seeded doctor. */
+async function accountExists(db: Db, account: string): Promise<boolean> {
+  const patient = idOf(account, PATIENT_PREFIX)
+  if (patient !== null) return (await db.select({ id: users.id }).from(users).where(eq(users.id, patient)).limit(1)).length > 0
+  const doctor = idOf(account, DOCTOR_PREFIX)
+  if (doctor !== null) return (await db.select({ id: doctors.id }).from(doctors).where(eq(doctors.id, doctor)).limit(1)).length > 0
+  return false
+}
+
+/**
+ * A patient writes to doctors and a doctor to patients; never a patient to another patient (their conversations are
+ * private health matters) nor to an account that does not exist.
+ */
+async function requirePeer(db: Db, from: string, to: string) {
+  const patientToDoctor = from.startsWith(PATIENT_PREFIX) && to.startsWith(DOCTOR_PREFIX)
+  const doctorToPatient = from.startsWith(DOCTOR_PREFIX) && to.startsWith(PATIENT_PREFIX)
+  if (!(patientToDoctor || doctorToPatient) || !(await accountExists(db, to))) throw forbidden()
+}
+
+export function toMessage(cipher: FieldCipher, row: Row, viewer: string): ChatMessage {
+  return {
+    id: String(row.id),
+    conversationID: conversationIDOf(row.fromAccount === viewer ? row.toAccount : row.fromAccount),
+    from: row.fromAccount,
+    to: row.toAccount,
+    type: row.type,
+    payload: cipher.decrypt(row.payloadEnc),
+    description: row.description,
+    time: row.createdAt.getTime(),
+    status: 'sendSuccess',
+  }
+}
+
+/**
+ * Stores a message once per (sender, clientId) and announces it on CHAT_CHANNEL in the same transaction, so every
+ * process hears of it exactly when it is committed. Sending the same clientId again answers the stored message.
+ * `origin` names the connection it came from, which has its answer already and is not sent a copy.
+ */
+export async function sendMessage(db: Db, cipher: FieldCipher, from: string, input: ChatSendInput, origin?: string): Promise<ChatMessage> {
+  const to = (input.to ?? '').trim()
+  if (!to) throw badInput(NO_RECEIVER)
+  const payload = (input.payload ?? '').trim()
+  if (!payload) throw badInput(EMPTY_CONTENT)
+  if (!/^[A-Za-z0-9_-]{8,64}$/.test(input.clientId ?? '')) throw badInput('消息编号不正确')
+  if (input.type !== 'text' && input.type !== 'image') throw badInput('消息类型不正确')
+  if (input.type === 'text' && payload.length > TEXT_MAX) throw badInput(`消息不能超过${TEXT_MAX}个字`)
+  const description = input.description ?? ''
+  if (!DESCRIPTIONS.has(description) || (description && !from.startsWith(DOCTOR_PREFIX))) throw badInput('消息标记不正确')
+  if (input.orderNo !== undefined && !/^[A-Za-z0-9]{1,40}$/.test(input.orderNo)) throw badInput('订单号不正确')
+  if (to === from) throw badInput('不能给自己发消息')
+  await requirePeer(db, from, to)
+  if (input.type === 'image') {
+    const name = UPLOADED_PICTURE.exec(payload)?.[1]
+    const [file] = name ? await db.select({ id: files.id }).from(files).where(eq(files.storedName, name)).limit(1) : []
+    if (!file) throw badInput('图片请先上传')
+  }
+
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(chatMessages)
+      .values({
+        fromAccount: from,
+        toAccount: to,
+        pairKey: pairKeyOf(from, to),
+        orderNo: input.orderNo ?? null,
+        type: input.type,
+        payloadEnc: cipher.encrypt(payload),
+        description,
+        clientId: input.clientId,
+      })
+      .onConflictDoNothing({ target: [chatMessages.fromAccount, chatMessages.clientId] })
+      .returning()
+    if (inserted) await tx.execute(sql`select pg_notify(${CHAT_CHANNEL}, ${JSON.stringify({ id: inserted.id, from, to, origin })})`)
+    return inserted
+  })
+  if (row) return toMessage(cipher, row, from)
+  // the same message again: what was stored the first time
+  const [stored] = await db
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.fromAccount, from), eq(chatMessages.clientId, input.clientId)))
+  if (!stored || stored.toAccount !== to) throw badInput('消息编号已被使用')
+  return toMessage(cipher, stored, from)
+}
+
+/** A stored message for one of its two parties (a notification names its id). */
+export async function messageFor(db: Db, cipher: FieldCipher, id: number, viewer: string): Promise<ChatMessage | null> {
+  const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, id))
+  if (!row || (row.fromAccount !== viewer && row.toAccount !== viewer)) return null
+  return toMessage(cipher, row, viewer)
+}
+
+/** The conversation with `peer`, newest page first asked, messages oldest first; `before` pages back. */
+export async function history(db: Db, cipher: FieldCipher, account: string, input: { peer: string; before?: string; limit?: number }): Promise<ChatMessagePage> {
+  const limit = Math.min(Math.max(Math.trunc(Number(input.limit ?? HISTORY_PAGE)) || HISTORY_PAGE, 1), HISTORY_PAGE_MAX)
+  const before = input.before === undefined ? null : Number(input.before)
+  if (before !== null && !Number.isSafeInteger(before)) throw badInput('分页参数不正确')
+  if (typeof input.peer !== 'string' || !input.peer) throw badInput(NO_RECEIVER)
+  const rows = await db
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.pairKey, pairKeyOf(account, input.peer)), before !== null ? lt(chatMessages.id, before) : undefined))
+    .orderBy(desc(chatMessages.id))
+    .limit(limit + 1)
+  const page = rows.slice(0, limit).reverse()
+  return { messages: page.map((r) => toMessage(cipher, r, account)), nextCursor: rows.length > limit ? String(page[0]!.id) : null }
+}
+
+/** The account's conversations, newest first, each with its last message and what is unread. */
+export async function conversations(db: Db, cipher: FieldCipher, account: string): Promise<ChatConversation[]> {
+  const latest = await db
+    .selectDistinctOn([chatMessages.pairKey])
+    .from(chatMessages)
+    .where(or(eq(chatMessages.fromAccount, account), eq(chatMessages.toAccount, account)))
+    .orderBy(chatMessages.pairKey, desc(chatMessages.id))
+  if (!latest.length) return []
+  const peers = latest.map((r) => (r.fromAccount === account ? r.toAccount : r.fromAccount))
+  const unread = await db
+    .select({ peer: chatMessages.fromAccount, n: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .leftJoin(chatReads, and(eq(chatReads.account, account), eq(chatReads.peer, chatMessages.fromAccount)))
+    .where(and(eq(chatMessages.toAccount, account), inArray(chatMessages.fromAccount, peers), gt(chatMessages.id, sql`coalesce(${chatReads.lastReadId}, 0)`)))
+    .groupBy(chatMessages.fromAccount)
+  const unreadOf = new Map(unread.map((u) => [u.peer, u.n]))
+  return latest
+    .sort((a, b) => b.id - a.id)
+    .map((r) => {
+      const peer = r.fromAccount === account ? r.toAccount : r.fromAccount
+      return { conversationID: conversationIDOf(peer), peer, unreadCount: unreadOf.get(peer) ?? 0, lastMessage: toMessage(cipher, r, account) }
+    })
+}
+
+/** Everything from `peer` up to now is read (the read mark only moves forward). */
+export async function markRead(db: Db, account: string, peer: string): Promise<void> {
+  const [last] = await db
+    .select({ id: sql<number>`coalesce(max(${chatMessages.id}), 0)::int` })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.toAccount, account), eq(chatMessages.fromAccount, peer)))
+  await db
+    .insert(chatReads)
+    .values({ account, peer, lastReadId: last?.id ?? 0 })
+    .onConflictDoUpdate({ target: [chatReads.account, chatReads.peer], set: { lastReadId: sql`greatest(${chatReads.lastReadId}, excluded.last_read_id)` } })
+}
+
+/** All unread messages of an account (the badge on the consultation tab). */
+export async function unreadTotal(db: Db, account: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .leftJoin(chatReads, and(eq(chatReads.account, account), eq(chatReads.peer, chatMessages.fromAccount)))
+    .where(and(eq(chatMessages.toAccount, account), gt(chatMessages.id, sql`coalesce(${chatReads.lastReadId}, 0)`)))
+  return row?.n ?? 0
+}

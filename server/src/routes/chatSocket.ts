@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import websocket from '@fastify/websocket'
+import type { WebSocket } from 'ws'
+import { z } from 'zod'
+import type { ChatServerFrame } from '../../../types/api/chat'
+import { AppError } from '../errors'
+import { verifyLocalSig } from '../plugins/providers/im'
+import * as chat from '../domain/chat'
+
+/** Frames are small: a text message is at most 2,000 characters; pictures travel as upload urls. */
+const MAX_FRAME_BYTES = 16 * 1024
+/** A client that answers no ping for this long is gone (a phone that lost its network). */
+const HEARTBEAT_MS = 30_000
+/** Each connection may send this many frames in RATE_WINDOW_MS; more is a misbehaving client. */
+const RATE_LIMIT = 60
+const RATE_WINDOW_MS = 10_000
+export const CLOSE_BAD_SIGNATURE = 4401
+export const CLOSE_TOO_FAST = 4429
+
+const frame = z.discriminatedUnion('op', [
+  z.object({
+    op: z.literal('send'),
+    id: z.string().max(64),
+    message: z.object({
+      clientId: z.string().max(64),
+      to: z.string().max(64),
+      type: z.enum(['text', 'image']),
+      payload: z.string().max(4000),
+      description: z.string().max(32).optional(),
+      orderNo: z.string().max(40).optional(),
+    }),
+  }),
+  z.object({ op: z.literal('history'), id: z.string().max(64), peer: z.string().min(1).max(64), before: z.string().max(20).optional(), limit: z.number().int().optional() }),
+  z.object({ op: z.literal('conversations'), id: z.string().max(64) }),
+  z.object({ op: z.literal('read'), id: z.string().max(64), peer: z.string().min(1).max(64) }),
+])
+
+/** A stored message as NOTIFY announces it; `origin` is the connection that sent it (it has its reply already). */
+interface Announcement {
+  id: number
+  from: string
+  to: string
+  origin?: string
+}
+
+const expiryOf = (sig: string) => Number(sig.split('.')[1]) * 1000
+
+/**
+ * Our own chat service over WebSocket, `GET /dld-im/ws?sig=<userSig>` (the `local` driver of /dld-im/im/user-sig):
+ * the signature is the account's credential; requests are answered on the same connection, and messages are pushed
+ * to every connection of both parties on every server process, through NOTIFY on the database they share.
+ */
+export async function chatSocketRoutes(app: FastifyInstance) {
+  const { cipher, config, database } = app.ctx
+  const db = () => app.ctx.db
+  /** This process's connections by account; a patient may have the app open on two phones. */
+  const online = new Map<string, Map<string, WebSocket>>()
+  const push = (ws: WebSocket, f: ChatServerFrame) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(f))
+  }
+
+  const deliver = async (a: Announcement) => {
+    for (const account of [a.to, a.from]) {
+      const sockets = online.get(account)
+      if (!sockets?.size) continue
+      const message = await chat.messageFor(db(), cipher, a.id, account)
+      if (!message) continue
+      for (const [connection, ws] of sockets) {
+        if (connection === a.origin) continue
+        push(ws, { op: 'message', message })
+        if (account === a.to) push(ws, { op: 'conversationsUpdated' })
+      }
+    }
+  }
+  const stopListening = await database.listen(chat.CHAT_CHANNEL, (payload) => {
+    let a: Announcement
+    try {
+      a = JSON.parse(payload) as Announcement
+    } catch {
+      return
+    }
+    deliver(a).catch((err) => app.log.error({ err }, 'chat delivery failed'))
+  })
+  app.addHook('onClose', async () => {
+    await stopListening()
+    for (const sockets of online.values()) for (const ws of sockets.values()) ws.close(1001, 'server shutting down')
+  })
+
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } })
+
+  app.get('/dld-im/ws', { websocket: true, schema: { hide: true } }, (ws, req) => {
+    const sig = String((req.query as Record<string, unknown>).sig ?? '')
+    const account = verifyLocalSig(config.secret, sig)
+    if (!account) {
+      ws.close(CLOSE_BAD_SIGNATURE, 'invalid or expired signature')
+      return
+    }
+    const connection = randomUUID()
+    const mine = online.get(account) ?? new Map<string, WebSocket>()
+    online.set(account, mine)
+    mine.set(connection, ws)
+
+    // the signature expires: the client is told, and logs in again with a fresh one (spec §4 kicked out)
+    const expiry = setTimeout(() => {
+      push(ws, { op: 'kicked', reason: 'signature expired' })
+      ws.close(CLOSE_BAD_SIGNATURE, 'signature expired')
+    }, Math.max(0, Math.min(expiryOf(sig) - Date.now(), 2 ** 31 - 1)))
+    let alive = true
+    ws.on('pong', () => (alive = true))
+    const heartbeat = setInterval(() => {
+      if (!alive) return ws.terminate()
+      alive = false
+      ws.ping()
+    }, HEARTBEAT_MS)
+    let windowStart = Date.now()
+    let frames = 0
+
+    ws.on('message', (raw) => {
+      const now = Date.now()
+      if (now - windowStart > RATE_WINDOW_MS) {
+        windowStart = now
+        frames = 0
+      }
+      if (++frames > RATE_LIMIT) return ws.close(CLOSE_TOO_FAST, 'too many frames')
+      let json: unknown
+      try {
+        json = JSON.parse(String(raw))
+      } catch {
+        json = null
+      }
+      const checked = frame.safeParse(json)
+      if (!checked.success) {
+        // answered under the request's own id when it has one, so the client's request does not wait for ever
+        const id = (json as { id?: unknown } | null)?.id
+        return push(ws, { op: 'reply', id: typeof id === 'string' ? id.slice(0, 64) : '', ok: false, error: '消息格式不正确' })
+      }
+      const parsed = checked.data
+      const answer = async (): Promise<unknown> => {
+        switch (parsed.op) {
+          case 'send':
+            return chat.sendMessage(db(), cipher, account, parsed.message, connection)
+          case 'history':
+            return chat.history(db(), cipher, account, parsed)
+          case 'conversations':
+            return chat.conversations(db(), cipher, account)
+          case 'read':
+            await chat.markRead(db(), account, parsed.peer)
+            return null
+        }
+      }
+      answer()
+        .then((data) => push(ws, { op: 'reply', id: parsed.id, ok: true, data }))
+        .catch((err: unknown) => {
+          if (err instanceof AppError) return push(ws, { op: 'reply', id: parsed.id, ok: false, error: err.message })
+          app.log.error({ err, op: parsed.op }, 'chat request failed')
+          push(ws, { op: 'reply', id: parsed.id, ok: false, error: '服务暂时不可用，请稍后重试' })
+        })
+    })
+    ws.on('close', () => {
+      clearTimeout(expiry)
+      clearInterval(heartbeat)
+      mine.delete(connection)
+      if (!mine.size) online.delete(account)
+    })
+  })
+}

@@ -1,0 +1,252 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
+import { randomBytes } from 'node:crypto'
+import WebSocket from 'ws'
+import type { FastifyInstance } from 'fastify'
+import { eq, sql } from 'drizzle-orm'
+import { chatMessages, doctors, files, identities } from '../../server/src/db/schema'
+import { localSig } from '../../server/src/plugins/providers/im'
+import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
+import { startTestApp, signInUser, envelopeOf, LogCapture, type TestApp } from './harness'
+
+type Caller = Awaited<ReturnType<typeof signInUser>>
+
+const log = new LogCapture()
+let t: TestApp
+let base = ''
+let patient: Caller
+let other: Caller
+let doctor = ''
+let doctor2 = ''
+
+/** A chat connection as the app's driver holds it: requests answered by id, pushes collected. */
+class Client {
+  pushes: ChatServerFrame[] = []
+  private seq = 0
+  private waiting = new Map<string, (f: ChatServerFrame) => void>()
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (raw) => {
+      const f = JSON.parse(String(raw)) as ChatServerFrame
+      if (f.op === 'reply' && this.waiting.has(f.id)) {
+        this.waiting.get(f.id)!(f)
+        this.waiting.delete(f.id)
+      } else this.pushes.push(f)
+    })
+  }
+
+  static open(sig: string, at = base): Promise<Client> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${at.replace('http', 'ws')}/dld-im/ws?sig=${encodeURIComponent(sig)}`)
+      ws.once('open', () => resolve(new Client(ws)))
+      ws.once('error', reject)
+    })
+  }
+
+  request(f: Record<string, unknown>): Promise<ChatServerFrame & { op: 'reply' }> {
+    const id = `r${++this.seq}`
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve as (f: ChatServerFrame) => void)
+      this.ws.send(JSON.stringify({ ...f, id }))
+    })
+  }
+
+  async send(to: string, payload: string, extra: Record<string, unknown> = {}) {
+    return this.request({ op: 'send', message: { clientId: randomBytes(8).toString('hex'), to, type: 'text', payload, ...extra } })
+  }
+
+  /** Waits for pushed messages until `n` have come (or the time runs out). */
+  async messages(n: number, ms = 3000): Promise<ChatMessage[]> {
+    const until = Date.now() + ms
+    const got = () => this.pushes.filter((f): f is ChatServerFrame & { op: 'message' } => f.op === 'message').map((f) => f.message)
+    while (got().length < n && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+    return got()
+  }
+
+  close() {
+    this.ws.close()
+  }
+}
+
+/** The close code the server answers a connection with. */
+function closeCode(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url)
+    ws.once('close', (code) => resolve(code))
+    ws.once('error', () => undefined)
+  })
+}
+
+/** The signature the app gets from /dld-im/im/user-sig (driver 'local' without Tencent IM). */
+async function patientSig(caller: Caller) {
+  const env = envelopeOf(await t.app.inject({ method: 'GET', url: '/dld-im/im/user-sig', headers: caller.headers }))
+  assert.equal(env.code, 200, env.msg)
+  assert.equal(env.data.driver, 'local')
+  return env.data.userSig as string
+}
+const doctorSig = (account: string, expire = Math.floor(Date.now() / 1000) + 3600) => localSig(t.config.secret, account, expire)
+
+async function listen(app: FastifyInstance) {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+}
+
+before(async () => {
+  t = await startTestApp({ config: { logLevel: 'info' }, logStream: log })
+  base = await listen(t.app)
+  patient = await signInUser(t.app)
+  other = await signInUser(t.app)
+  const [d1, d2] = await t.database.db.select({ id: doctors.id }).from(doctors).orderBy(doctors.id).limit(2)
+  doctor = `d_${d1!.id}`
+  doctor2 = `d_${d2!.id}`
+})
+after(() => t.close())
+
+const sent = new Set<string>()
+const text = (label: string) => {
+  const s = `${label} ${randomBytes(4).toString('hex')}`
+  sent.add(s)
+  return s
+}
+
+describe('GET /dld-im/ws (our own chat service)', () => {
+  it('refuses a connection without a valid, unexpired signature', async () => {
+    const url = `${base.replace('http', 'ws')}/dld-im/ws`
+    assert.equal(await closeCode(url), 4401)
+    assert.equal(await closeCode(`${url}?sig=not-a-signature`), 4401)
+    assert.equal(await closeCode(`${url}?sig=${encodeURIComponent(doctorSig(doctor, Math.floor(Date.now() / 1000) - 1))}`), 4401)
+    const forged = localSig('some other secret', `0_${patient.userId}`, Math.floor(Date.now() / 1000) + 3600)
+    assert.equal(await closeCode(`${url}?sig=${encodeURIComponent(forged)}`), 4401)
+  })
+
+  it('delivers a patient’s message to the doctor at once, and to the patient’s other phone, not back to the sender', async () => {
+    const phone = await Client.open(await patientSig(patient))
+    const secondPhone = await Client.open(await patientSig(patient))
+    const desk = await Client.open(doctorSig(doctor))
+    const words = text('医生您好，我咳嗽三天了')
+    const reply = await phone.send(doctor, words)
+    assert.equal(reply.ok, true)
+    const stored = (reply as { data: ChatMessage }).data
+    assert.deepEqual([stored.from, stored.to, stored.payload, stored.status, stored.conversationID], [`0_${patient.userId}`, doctor, words, 'sendSuccess', `C2C${doctor}`])
+    const [atDesk] = await desk.messages(1)
+    assert.deepEqual({ ...atDesk! }, { ...stored, conversationID: `C2C0_${patient.userId}` })
+    assert.ok(desk.pushes.some((f) => f.op === 'conversationsUpdated'))
+    assert.equal((await secondPhone.messages(1))[0]!.id, stored.id)
+    assert.equal((await phone.messages(1, 300)).length, 0)
+    for (const c of [phone, secondPhone, desk]) c.close()
+  })
+
+  it('stores a message sent again with the same clientId once, and the doctor hears of it once', async () => {
+    const phone = await Client.open(await patientSig(patient))
+    const desk = await Client.open(doctorSig(doctor2))
+    const clientId = randomBytes(8).toString('hex')
+    const message = { clientId, to: doctor2, type: 'text', payload: text('重发的消息') }
+    const [first, again] = await Promise.all([phone.request({ op: 'send', message }), phone.request({ op: 'send', message })])
+    assert.ok(first.ok && again.ok)
+    assert.equal((first as { data: ChatMessage }).data.id, (again as { data: ChatMessage }).data.id)
+    const rows = await t.database.db.select().from(chatMessages).where(eq(chatMessages.clientId, clientId))
+    assert.equal(rows.length, 1)
+    assert.equal((await desk.messages(2, 500)).length, 1)
+    phone.close()
+    desk.close()
+  })
+
+  it('refuses what cannot be sent with the reason (spec §5), storing nothing', async () => {
+    const phone = await Client.open(await patientSig(patient))
+    const before = (await t.database.db.execute(sql`select count(*)::int as n from chat_messages`)) as unknown as { rows: { n: number }[] }
+    const error = async (message: Record<string, unknown>) => {
+      const r = await phone.request({ op: 'send', message: { clientId: randomBytes(8).toString('hex'), type: 'text', to: doctor, payload: 'x', ...message } })
+      assert.equal(r.ok, false)
+      return (r as { error: string }).error
+    }
+    assert.equal(await error({ to: '' }), '接收人不能为空')
+    assert.equal(await error({ payload: '   ' }), '发送内容不能为空')
+    assert.equal(await error({ payload: '字'.repeat(2001) }), '消息不能超过2000个字')
+    assert.equal(await error({ to: `0_${other.userId}` }), '暂无权限') // patients do not write to each other
+    assert.equal(await error({ to: 'd_999999' }), '暂无权限')
+    assert.equal(await error({ description: 'orderFinished' }), '消息标记不正确') // only the doctor side marks the order
+    assert.equal(await error({ type: 'image', payload: '/dld-file/files/AAAAAAAAAAAAAAAAAAAAAA.png' }), '图片请先上传')
+    const bad = await phone.request({ op: 'send' })
+    assert.deepEqual([bad.ok, (bad as { error: string }).error], [false, '消息格式不正确'])
+    const after = (await t.database.db.execute(sql`select count(*)::int as n from chat_messages`)) as unknown as { rows: { n: number }[] }
+    assert.equal(after.rows[0]!.n, before.rows[0]!.n)
+    phone.close()
+  })
+
+  it('sends a picture that was uploaded', async () => {
+    const [identity] = await t.database.db.select({ id: identities.id }).from(identities).where(eq(identities.userId, patient.userId)).limit(1)
+    const name = `${randomBytes(16).toString('base64url')}.png`
+    await t.database.db.insert(files).values({ identityId: identity!.id, storedName: name, originalName: 'a.png', mime: 'image/png', size: 10 })
+    const phone = await Client.open(await patientSig(patient))
+    const r = await phone.request({ op: 'send', message: { clientId: randomBytes(8).toString('hex'), to: doctor, type: 'image', payload: `/dld-file/files/${name}` } })
+    assert.equal(r.ok, true, JSON.stringify(r))
+    assert.equal((r as { data: ChatMessage }).data.type, 'image')
+    phone.close()
+  })
+
+  it('pages the history back, oldest first, and shows each pair only its own conversation', async () => {
+    const account = await signInUser(t.app)
+    const phone = await Client.open(await patientSig(account))
+    for (let i = 1; i <= 25; i++) assert.ok((await phone.send(doctor, `第${i}条`)).ok)
+    const first = (await phone.request({ op: 'history', peer: doctor, limit: 20 })) as { ok: true; data: { messages: ChatMessage[]; nextCursor: string | null } }
+    assert.deepEqual(first.data.messages.map((m) => m.payload), Array.from({ length: 20 }, (_, i) => `第${i + 6}条`))
+    const second = (await phone.request({ op: 'history', peer: doctor, before: first.data.nextCursor })) as typeof first
+    assert.deepEqual(second.data.messages.map((m) => m.payload), ['第1条', '第2条', '第3条', '第4条', '第5条'])
+    assert.equal(second.data.nextCursor, null)
+    // another patient asking for the same doctor sees only their own conversation
+    const stranger = await Client.open(await patientSig(other))
+    const theirs = (await stranger.request({ op: 'history', peer: doctor })) as typeof first
+    assert.ok(theirs.data.messages.every((m) => m.from === `0_${other.userId}` || m.to === `0_${other.userId}`))
+    assert.ok(!theirs.data.messages.some((m) => m.payload.startsWith('第')))
+    phone.close()
+    stranger.close()
+  })
+
+  it('counts what is unread per conversation until it is read', async () => {
+    const account = await signInUser(t.app)
+    const me = `0_${account.userId}`
+    const phone = await Client.open(await patientSig(account))
+    const desk = await Client.open(doctorSig(doctor2))
+    await phone.send(doctor2, text('第一条'))
+    await phone.send(doctor2, text('第二条'))
+    await desk.send(me, text('请描述一下症状'))
+    const list = async (c: Client) => ((await c.request({ op: 'conversations' })) as { data: { peer: string; unreadCount: number; lastMessage: ChatMessage }[] }).data
+    const atDesk = (await list(desk)).find((c) => c.peer === me)!
+    assert.equal(atDesk.unreadCount, 2)
+    assert.equal(atDesk.lastMessage.from, doctor2)
+    assert.equal((await list(phone)).find((c) => c.peer === doctor2)!.unreadCount, 1)
+    assert.ok((await desk.request({ op: 'read', peer: me })).ok)
+    assert.equal((await list(desk)).find((c) => c.peer === me)!.unreadCount, 0)
+    assert.equal((await list(phone)).find((c) => c.peer === doctor2)!.unreadCount, 1)
+    phone.close()
+    desk.close()
+  })
+
+  it('keeps the content encrypted at rest', async () => {
+    const rows = await t.database.db.select({ p: chatMessages.payloadEnc }).from(chatMessages)
+    assert.ok(rows.length > 10)
+    for (const words of sent) assert.ok(!rows.some((r) => r.p.includes(words.split(' ')[0]!)), 'a message readable in the table')
+  })
+
+  it('delivers across two server processes sharing the database (NOTIFY)', async () => {
+    const twin = await t.twin()
+    const twinBase = await listen(twin.app)
+    const phone = await Client.open(await patientSig(patient), base)
+    const desk = await Client.open(doctorSig(doctor), twinBase)
+    const words = text('另一台服务器上的医生')
+    assert.ok((await phone.send(doctor, words)).ok)
+    assert.deepEqual((await desk.messages(1)).map((m) => m.payload), [words])
+    const back = text('收到，请稍等')
+    assert.ok((await desk.send(`0_${patient.userId}`, back)).ok)
+    assert.deepEqual((await phone.messages(1)).map((m) => m.payload), [back])
+    phone.close()
+    desk.close()
+    await twin.close()
+  })
+
+  it('leaves no message text and no signature in the logs', async () => {
+    assert.ok(log.text.includes('/dld-im/'))
+    for (const words of sent) assert.ok(!log.text.includes(words), 'message text in the log')
+    assert.ok(!/sig=[^"&\s]{20,}/.test(log.text), 'signature in the log')
+  })
+})
