@@ -2,7 +2,9 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import * as auth from '@/services/auth'
 import * as hospitalApi from '@/services/hospital'
 import { conversationIDOf, isOrderDescription, type ChatDriver } from '@/services/chat/driver'
+import { LocalChatDriver } from '@/services/chat/localDriver'
 import { packNickname, type NicknameParts } from '@/utils/nickname'
+import { newIdempotencyKey } from '@/utils/register'
 import type { UserSig } from '../../types/api/auth'
 import type { ChatConversation, ChatEvents, ChatMessage } from '../../types/api/chat'
 import type { ConsultationItem } from '../../types/api/hospital'
@@ -61,12 +63,11 @@ export class ChatStore {
   private reloginAttempts = 0
   private relogging = false
   private refreshTimer: ReturnType<typeof setTimeout> | null = null
-  private sendCount = 0
 
   constructor(driver?: ChatDriver) {
-    makeAutoObservable<ChatStore, 'driver' | 'reloginAttempts' | 'relogging' | 'refreshTimer' | 'sendCount'>(
+    makeAutoObservable<ChatStore, 'driver' | 'reloginAttempts' | 'relogging' | 'refreshTimer'>(
       this,
-      { onOrderChanged: false, driver: false, reloginAttempts: false, relogging: false, refreshTimer: false, sendCount: false },
+      { onOrderChanged: false, driver: false, reloginAttempts: false, relogging: false, refreshTimer: false },
       { autoBind: true },
     )
     if (driver) this.attach(driver)
@@ -105,6 +106,9 @@ export class ChatStore {
       if (profile) this.profile = profile
     })
     if (this.driver) await this.login()
+    // the signature says which service: ours is built in (attaching logs in); Tencent IM's SDK driver is not
+    // built yet, so its signature is kept for the pages that will load it
+    else if (sig.driver === 'local') this.attach(new LocalChatDriver())
   }
 
   loadConversations(hospitalCode?: string) {
@@ -126,9 +130,9 @@ export class ChatStore {
   async send(text: string): Promise<string | null> {
     if (!this.toUserID) return CHAT_MSG.noReceiver
     if (!text.trim()) return CHAT_MSG.emptyContent
-    this.sendCount += 1
     const message: ChatMessage = {
-      id: `local-${this.sendCount}`,
+      // the service stores a message once per sender and id: unique across sessions and phones, and sent again as is
+      id: newIdempotencyKey(),
       conversationID: conversationIDOf(this.toUserID),
       from: this.userID,
       to: this.toUserID,

@@ -55,6 +55,8 @@ const Taro = {
   },
   uploadFile: async () => ({ statusCode: 200, data: JSON.stringify({ code: 200, msg: 'success', data: null }) }),
   chooseImage: async () => ({ tempFilePaths: [] }),
+  /** A socket that never opens: pages under test have no chat service (the driver has its own tests). */
+  connectSocket: async (_o: { url: string }) => ({ onOpen() {}, onMessage() {}, onClose() {}, onError() {}, send() {}, close() {} }),
 }
 
 export const useRouter = () => routerState

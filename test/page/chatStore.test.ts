@@ -1,3 +1,4 @@
+import Taro from './doubles/taro'
 import { getUserSig } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
 import { ORDER_DESCRIPTION, type ChatDriver, type ChatHandler } from '../../src/services/chat/driver'
@@ -21,6 +22,7 @@ class FakeDriver implements ChatDriver {
   conversationLoads = 0
   history: ChatMessage[] = []
   read: string[] = []
+  sent: ChatMessage[] = []
   private handlers = new Map<ChatEvent, Set<(payload: never) => void>>()
 
   async login(_userID: string, userSig: string) {
@@ -41,6 +43,7 @@ class FakeDriver implements ChatDriver {
     return { messages: this.history.filter((m) => m.conversationID === conversationID), nextCursor: null }
   }
   async sendMessage(message: ChatMessage) {
+    this.sent.push(message)
     if (this.failSends) throw new Error('network down')
     return { ...message, id: `server-${message.id}`, status: 'sendSuccess' as const }
   }
@@ -98,7 +101,7 @@ const incoming = (payload: string, description = '', from = DOCTOR, to = '0_5'):
 })
 
 /** Lets every pending promise chain run (real timers only). */
-const settle = () => new Promise((resolve) => setImmediate(resolve))
+const settle = () => new Promise((resolve) => jest.requireActual<typeof import('timers')>('timers').setImmediate(resolve))
 
 let driver: FakeDriver
 let store: ChatStore
@@ -330,7 +333,10 @@ describe('send (spec §4, §5)', () => {
     const sending = store.send('头疼三天了')
     expect(store.messageList.map((m) => [m.payload, m.status, m.from, m.to])).toEqual([['头疼三天了', 'created', '0_5', DOCTOR]])
     expect(await sending).toBeNull()
-    expect(store.messageList.map((m) => [m.id, m.status])).toEqual([['server-local-1', 'sendSuccess']])
+    const [sent] = store.messageList
+    expect([sent!.id.startsWith('server-'), sent!.status]).toEqual([true, 'sendSuccess'])
+    // the id the service stores the message under once: long and random, never reused by a later session
+    expect(driver.sent[0]!.id).toMatch(/^[A-Za-z0-9_-]{16,64}$/)
   })
 
   test('created, then sendFail; resend goes through created to sendSuccess', async () => {
@@ -348,12 +354,27 @@ describe('send (spec §4, §5)', () => {
     expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['头疼三天了', 'sendSuccess']])
   })
 
-  test('without a driver the message fails instead of hanging', async () => {
+  test('without a driver (a Tencent IM signature, whose driver is not built) the message fails instead of hanging', async () => {
+    jest.mocked(getUserSig).mockResolvedValueOnce({ driver: 'tim', sdkAppId: 1400000000, imAccount: '0_5', userSig: 'tls', expire: 0 })
     const alone = new ChatStore()
     await alone.requestSignature(5)
     await alone.openChat(DOCTOR)
     await alone.send('在吗')
     expect(alone.messageList.map((m) => m.status)).toEqual(['sendFail'])
+  })
+
+  test('a signature of our own chat service attaches its driver, which connects with it', async () => {
+    const urls: string[] = []
+    const connect = jest.spyOn(Taro, 'connectSocket').mockImplementation(async ({ url }: { url: string }) => {
+      urls.push(url)
+      return { onOpen() {}, onMessage() {}, onClose() {}, onError() {}, send() {}, close() {} }
+    })
+    const own = new ChatStore()
+    await own.requestSignature(5)
+    await settle()
+    expect(urls).toEqual(['ws://localhost/dld-im/ws?sig=sig-1'])
+    own.dispose()
+    connect.mockRestore()
   })
 })
 
