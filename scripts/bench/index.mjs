@@ -5,12 +5,17 @@
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
 //     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs.
+//  4. Chat: BENCH_CHAT_CLIENTS (1,000) WebSocket clients of our own chat service, doctors and patients: the server's
+//     heap per idle connection; delivery p50/p99 (sending to arrival on the doctor's connection) at a steady
+//     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
+//     every patient writing, one message in flight each (there the latency is mostly the queue).
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import { chromium } from 'playwright-core'
+import WebSocket from 'ws'
 
 const root = join(import.meta.dirname, '..', '..')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -18,7 +23,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
 function startServer(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     const read = (chunk) => {
       out += chunk
@@ -30,6 +35,99 @@ function startServer(env) {
     child.stdout.on('data', read)
     child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
   })
+}
+
+const memory = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/memory`)).json()
+
+function openChat(port, sig) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/dld-im/ws?sig=${encodeURIComponent(sig)}`)
+    ws.once('open', () => resolve(ws))
+    ws.once('error', reject)
+  })
+}
+
+async function chat(port, { doctors, patients }) {
+  const before = await memory(port)
+  const sent = new Map() // clientId -> time sent
+  const latencies = []
+  const desks = []
+  for (let i = 0; i < doctors.length; i += 50) desks.push(...(await Promise.all(doctors.slice(i, i + 50).map((d) => openChat(port, d.sig)))))
+  const phones = []
+  for (let i = 0; i < patients.length; i += 50) phones.push(...(await Promise.all(patients.slice(i, i + 50).map((p) => openChat(port, p.sig)))))
+  await new Promise((r) => setTimeout(r, 1000))
+  const idle = await memory(port)
+  const clients = desks.length + phones.length
+  for (const ws of desks) {
+    ws.on('message', (raw) => {
+      const f = JSON.parse(String(raw))
+      if (f.op !== 'message') return
+      const at = sent.get(f.message.payload)
+      if (at !== undefined) latencies.push(performance.now() - at)
+    })
+  }
+  const percentile = (q) => {
+    const sorted = [...latencies].sort((a, b) => a - b)
+    return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0)
+  }
+
+  // steady load: one message every 1000/RATE ms from the next patient in turn
+  const RATE = Number(process.env.BENCH_CHAT_RATE ?? 200)
+  let n = 0
+  await new Promise((resolve) => {
+    const stopAt = Date.now() + SECONDS * 1000
+    const timer = setInterval(() => {
+      if (Date.now() >= stopAt) return clearInterval(timer), resolve()
+      for (let k = 0; k < RATE / 100; k++) {
+        const i = n++ % phones.length
+        const id = `s${n}p${i}steady`
+        sent.set(id, performance.now())
+        phones[i].send(JSON.stringify({ op: 'send', id, message: { clientId: id.padEnd(12, '0'), to: doctors[i % doctors.length].account, type: 'text', payload: id } }))
+      }
+    }, 10)
+  })
+  await new Promise((r) => setTimeout(r, 1000)) // the last deliveries
+  const steady = { sent: n, arrived: latencies.length, p50: percentile(0.5), p99: percentile(0.99) }
+  latencies.length = 0
+
+  let delivered = 0
+  let failed = 0
+  const until = Date.now() + SECONDS * 1000
+  let seq = 0
+  const writer = (ws, i) =>
+    new Promise((resolve) => {
+      const next = () => {
+        if (Date.now() >= until) return resolve()
+        const id = `m${i}x${++seq}`
+        sent.set(id, performance.now())
+        ws.send(JSON.stringify({ op: 'send', id, message: { clientId: `${id}bench${i}`.padEnd(12, '0'), to: doctors[i % doctors.length].account, type: 'text', payload: id } }))
+      }
+      ws.once('close', resolve) // refused (too fast) or dropped: this writer stops
+      ws.on('message', (raw) => {
+        const f = JSON.parse(String(raw))
+        if (f.op !== 'reply') return
+        if (f.ok) delivered++
+        else failed++
+        next()
+      })
+      next()
+    })
+  const started = Date.now()
+  await Promise.all(phones.map(writer))
+  const elapsed = (Date.now() - started) / 1000
+  await new Promise((r) => setTimeout(r, 500)) // the last deliveries
+  for (const ws of [...desks, ...phones]) ws.terminate()
+  return {
+    clients,
+    heapPerConnectionKB: ((idle.heapUsed + idle.external - before.heapUsed - before.external) / clients / 1024).toFixed(1),
+    rate: RATE,
+    steady,
+    mps: Math.round(delivered / elapsed),
+    arrived: latencies.length,
+    failed,
+    p50: percentile(0.5),
+    p99: percentile(0.99),
+  }
 }
 
 async function firstLoad(port) {
@@ -135,6 +233,10 @@ for (const [i, run] of runs.entries()) {
         `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
     )
     for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
+    const c = await chat(server.port, server.chat)
+    console.log(`  chat, ${c.clients} connected clients: ${c.heapPerConnectionKB} KB heap per idle connection`)
+    console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)
+    console.log(`  ${'  flat out'.padEnd(18)} ${String(c.mps).padStart(7)} messages/s   delivery p50 ${c.p50} ms   p99 ${c.p99} ms   (${c.arrived} delivered, ${c.failed} refused)`)
   } finally {
     // the server drops its own database on the way out
     await new Promise((resolve) => {

@@ -15,7 +15,8 @@ import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
 import { bindPatient } from '../../server/src/domain/patient'
-import { hospitals, scheduleSlots, schedules } from '../../server/src/db/schema'
+import { doctors, hospitals, scheduleSlots, schedules } from '../../server/src/db/schema'
+import { localSig } from '../../server/src/plugins/providers/im'
 import { idCardCheckChar } from '../../src/utils/idCard'
 
 const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 100)
@@ -69,6 +70,19 @@ async function freePlaces(db: Db) {
   return rows.map((r) => [r.scheduleId, r.timeRange, `${r.deptId}/${r.visitDate}/${r.segment}`] as const)
 }
 
+/** Chat clients: doctors (up to a tenth of them) and patients writing to them, each with a signature of the chat service. */
+async function chatClients(db: Db, secret: string) {
+  const total = Number(process.env.BENCH_CHAT_CLIENTS ?? 1000)
+  const expire = Math.floor(Date.now() / 1000) + 3600
+  const ds = await db.select({ id: doctors.id }).from(doctors).orderBy(doctors.id).limit(Math.max(1, Math.floor(total / 10)))
+  const sign = (account: string) => ({ account, sig: localSig(secret, account, expire) })
+  return {
+    doctors: ds.map((d) => sign(`d_${d.id}`)),
+    // patients' accounts are signed as the server would sign a signed-in user's (user-sig); they only write to doctors
+    patients: Array.from({ length: total - ds.length }, (_, i) => sign(`0_${900_000 + i}`)),
+  }
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
@@ -78,6 +92,11 @@ async function main() {
   await seedIfEmpty(database.db, cipher)
   const app = await buildApp(config, database)
   app.get('/bench/bare', async () => ({ code: 200, msg: 'success', data: null }))
+  // the chat benchmark reads the server's memory before and after opening its idle connections
+  app.get('/bench/memory', async () => {
+    ;(globalThis as { gc?: () => void }).gc?.()
+    return process.memoryUsage()
+  })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const stop = async () => {
     await app.close()
@@ -89,7 +108,7 @@ async function main() {
   process.once('SIGINT', () => void stop())
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  console.log(JSON.stringify({ port, database: database.kind, bookers: await bookers(database.db, cipher), places: await freePlaces(database.db) }))
+  console.log(JSON.stringify({ port, database: database.kind, bookers: await bookers(database.db, cipher), places: await freePlaces(database.db), chat: await chatClients(database.db, config.secret) }))
 }
 
 main().catch((err) => {

@@ -119,11 +119,10 @@ export async function sendMessage(db: Db, cipher: FieldCipher, from: string, inp
   return toMessage(cipher, stored, from)
 }
 
-/** A stored message for one of its two parties (a notification names its id). */
-export async function messageFor(db: Db, cipher: FieldCipher, id: number, viewer: string): Promise<ChatMessage | null> {
+/** A stored message by the id a notification names; toMessage shows it to one of its two parties. */
+export async function storedMessage(db: Db, id: number): Promise<Row | null> {
   const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, id))
-  if (!row || (row.fromAccount !== viewer && row.toAccount !== viewer)) return null
-  return toMessage(cipher, row, viewer)
+  return row ?? null
 }
 
 /** The conversation with `peer`, newest page first asked, messages oldest first; `before` pages back. */

@@ -60,17 +60,17 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(f))
   }
 
+  /** Pushes a stored message to this process's connections of both parties (not the one that sent it). */
   const deliver = async (a: Announcement) => {
-    for (const account of [a.to, a.from]) {
-      const sockets = online.get(account)
-      if (!sockets?.size) continue
-      const message = await chat.messageFor(db(), cipher, a.id, account)
-      if (!message) continue
-      for (const [connection, ws] of sockets) {
-        if (connection === a.origin) continue
-        push(ws, { op: 'message', message })
-        if (account === a.to) push(ws, { op: 'conversationsUpdated' })
-      }
+    const targets = [a.to, a.from].flatMap((account) =>
+      [...(online.get(account) ?? new Map<string, WebSocket>())].filter(([connection]) => connection !== a.origin).map(([, ws]) => ({ account, ws })),
+    )
+    if (!targets.length) return // most processes hold neither party: no query at all
+    const row = await chat.storedMessage(db(), a.id)
+    if (!row) return
+    for (const { account, ws } of targets) {
+      push(ws, { op: 'message', message: chat.toMessage(cipher, row, account) })
+      if (account === a.to) push(ws, { op: 'conversationsUpdated' })
     }
   }
   const stopListening = await database.listen(chat.CHAT_CHANNEL, (payload) => {
