@@ -29,6 +29,7 @@ export const MAIN_PAGES = [
   'pages/introduce/dept',
   'pages/order/register/index',
   'pages/order/register/detail',
+  'pages/doctor/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -48,7 +49,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'ds/index',
     ],
   },
-  { root: 'internet', pages: [] },
+  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index'] },
   { root: 'custom', pages: [] },
 ]
 

@@ -13,6 +13,7 @@ import { AddressStore } from './AddressStore'
 import { RegisterStore } from './RegisterStore'
 import { InsuranceStore } from './InsuranceStore'
 import { TriageStore } from './TriageStore'
+import { DoctorStore } from './DoctorStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -29,6 +30,7 @@ export class RootStore {
   register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   insurance = new InsuranceStore()
   triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
+  doctor = new DoctorStore(() => this.hospital.hospital?.hospitalCode)
   started = false
   private starting: Promise<StartupResult> | null = null
 

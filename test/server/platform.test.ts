@@ -128,6 +128,18 @@ const API_ROUTES: [method: string, path: string][] = [
   ['get', '/dld-palm/api/yibao/split'],
   ['post', '/dld-palm/api/payment/yibao/init'],
   ['post', '/dld-palm/api/ai/triage'],
+  // the internet hospital's doctors
+  ['get', '/dld-hospital/index/doctorList'],
+  ['get', '/dld-hospital/index/search'],
+  ['get', '/dld-hospital/index/hospitalDept'],
+  ['get', '/dld-hospital/index/hotService'],
+  ['get', '/dld-hospital/index/city'],
+  ['get', '/dld-hospital/index/physicianAssistant'],
+  ['get', '/dld-hospital/doctor/info'],
+  ['get', '/dld-hospital/im/fans/doctor/list'],
+  ['put', '/dld-hospital/im/fans/follow'],
+  ['put', '/dld-hospital/im/fans/cancel/follow'],
+  ['get', '/dld-hospital/doctor/chronic/getMyDoctor'],
 ]
 
 describe('unknown routes', () => {

@@ -11,6 +11,7 @@ import { sandboxRoutes } from './sandbox'
 import { wechatRoutes } from './wechat'
 import { payRoutes } from './pay'
 import { registrationRoutes } from './register'
+import { internetRoutes } from './internet'
 import { insuranceRoutes } from './insurance'
 import { triageRoutes } from './triage'
 
@@ -26,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await fileRoutes(app)
   await payRoutes(app)
   await registrationRoutes(app)
+  await internetRoutes(app)
   await insuranceRoutes(app)
   await triageRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')

@@ -6,6 +6,7 @@ import { hospitalToday } from '../domain/register/rules'
 import { ARTICLES } from './articles'
 import { seedRegions } from './regions'
 import { ensureSchedules, seedRegistration } from './register'
+import { seedInternet } from './internet'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
 export const DEMO = {
@@ -56,6 +57,7 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date())
   if (empty) await seedHospitals(db, cipher)
   // also for a database seeded before registration existed; each part is skipped once done
   await seedRegistration(db, cipher)
+  await seedInternet(db)
   await ensureSchedules(db, hospitalToday(now), now)
   return empty
 }

@@ -14,6 +14,7 @@ const ENTRIES = [
   { title: '挂号记录', url: '/pages/order/register/index' },
   { title: '缴费记录', url: '/pages/order/payment/index' },
   { title: '问诊订单', url: '/pages/order/inquiry/index' },
+  { title: '我的医生', url: '/pages/doctor/index' },
   { title: '收货地址', url: '/pages/address/list' },
   { title: '消息中心', url: '/pages/message/index' },
   { title: '切换医院', url: '/pages/hospital/index' },

@@ -1,0 +1,75 @@
+import Taro, { useReachBottom } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed } from '@/components/Empty'
+import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { DOCTOR_SEARCH_URL, DOCTOR_SORTS, onlineDoctorUrl } from '@/stores/DoctorStore'
+import './index.scss'
+
+/** 在线问诊 · 找医生 (spec §2 /internet/doctorList/index): department chips, sort tabs, the online doctors a page at a time. */
+function DoctorList() {
+  const { doctor } = useStores()
+  useReachBottom(() => void doctor.loadMore())
+  const state = doctor.listState
+
+  return (
+    <PageShell title='在线问诊' onReady={() => (doctor.hospital ? doctor.openList() : undefined)}>
+      <View className='online-doctors'>
+        <View className='online-doctors__search' onClick={() => void Taro.navigateTo({ url: DOCTOR_SEARCH_URL })}>
+          <Text className='online-doctors__search-text'>搜索医生、科室、擅长疾病</Text>
+        </View>
+        {!doctor.hospital ? (
+          <Empty text='请先选择医院' />
+        ) : (
+          <>
+            <View className='online-doctors__depts' role='tablist' aria-label='科室'>
+              {[{ id: null, deptName: '全部' }, ...doctor.depts].map((d) => (
+                <View
+                  key={d.id ?? 'all'}
+                  role='tab'
+                  aria-selected={doctor.deptId === d.id}
+                  className={`online-doctors__dept${doctor.deptId === d.id ? ' online-doctors__dept--on' : ''}`}
+                  onClick={() => doctor.chooseDept(d.id)}
+                >
+                  {d.deptName}
+                </View>
+              ))}
+            </View>
+            <View className='online-doctors__sorts' role='tablist' aria-label='排序'>
+              {DOCTOR_SORTS.map((s) => (
+                <View
+                  key={s.key}
+                  role='tab'
+                  aria-selected={doctor.sort === s.key}
+                  className={`online-doctors__sort${doctor.sort === s.key ? ' online-doctors__sort--on' : ''}`}
+                  onClick={() => doctor.chooseSort(s.key)}
+                >
+                  {s.label}
+                </View>
+              ))}
+            </View>
+            {state === 'done' && doctor.doctors.length === 0 ? (
+              <Empty text='暂无在线医生' />
+            ) : state === 'failed' && doctor.doctors.length === 0 ? (
+              <LoadFailed onRetry={() => void doctor.loadMore(true)} />
+            ) : (
+              <View className='online-doctors__list'>
+                {doctor.doctors.map((d) => (
+                  <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />
+                ))}
+                <View className='online-doctors__more' onClick={() => void doctor.loadMore(true)}>
+                  {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
+                </View>
+              </View>
+            )}
+          </>
+        )}
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(DoctorList)

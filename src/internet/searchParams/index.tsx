@@ -1,0 +1,67 @@
+import Taro from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { SearchBar } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import { DOCTOR_LIST_URL, MAX_KEYWORD, onlineDoctorUrl } from '@/stores/DoctorStore'
+import './index.scss'
+
+/** 搜索医生 (spec §2 /internet/searchParams/index): online doctors by name, speciality or department, as the patient types. */
+function DoctorSearch() {
+  const { doctor } = useStores()
+  const result = doctor.searchResult
+
+  const openDept = (deptId: number) => {
+    doctor.searchDept(deptId)
+    void Taro.navigateTo({ url: DOCTOR_LIST_URL })
+  }
+
+  return (
+    <PageShell title='搜索医生'>
+      <View className='doctor-search'>
+        <SearchBar placeholder='搜索医生、科室、擅长疾病' maxLength={MAX_KEYWORD} value={doctor.keyword} onChange={(v: string) => doctor.setKeyword(v)} />
+        {doctor.searchState === 'idle' && !result && <Text className='doctor-search__hint'>输入医生姓名、科室或擅长的疾病</Text>}
+        {doctor.searchState === 'loading' && <Text className='doctor-search__hint'>{MSG.listLoading}</Text>}
+        {doctor.searchState === 'failed' && (
+          <Empty text={MSG.listFailed}>
+            <Text className='doctor-search__retry' onClick={() => void doctor.runSearch(doctor.keyword.trim())}>
+              重新搜索
+            </Text>
+          </Empty>
+        )}
+        {doctor.searchState === 'done' && doctor.searchEmpty && <Empty text='未找到相关医生或科室' />}
+        {doctor.searchState === 'done' && result && !doctor.searchEmpty && (
+          <View>
+            {result.depts.length > 0 && (
+              <View className='doctor-search__section'>
+                <Text className='doctor-search__heading'>科室</Text>
+                {result.depts.map((d) => (
+                  <View key={d.id} className='doctor-search__dept' onClick={() => openDept(d.id)}>
+                    <Text className='doctor-search__dept-name'>{d.deptName}</Text>
+                    <Text className='doctor-search__dept-count'>
+                      {d.onlineCount}/{d.doctorCount} 位医生在线
+                    </Text>
+                  </View>
+                ))}
+              </View>
+            )}
+            {result.doctors.length > 0 && (
+              <View>
+                <Text className='doctor-search__heading doctor-search__heading--doctors'>医生</Text>
+                {result.doctors.map((d) => (
+                  <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />
+                ))}
+              </View>
+            )}
+          </View>
+        )}
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(DoctorSearch)

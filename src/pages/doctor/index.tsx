@@ -1,0 +1,37 @@
+import Taro from '@tarojs/taro'
+import { View } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import { useStores } from '@/stores'
+import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/stores/DoctorStore'
+import './index.scss'
+
+/** 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first. */
+function MyDoctors() {
+  const { doctor } = useStores()
+  const state = doctor.myDoctorsState
+
+  const body = () => {
+    if (state === 'failed' && doctor.myDoctors.length === 0) return <LoadFailed onRetry={() => void doctor.loadMyDoctors()} />
+    if (state !== 'done' && doctor.myDoctors.length === 0) return <Loading />
+    if (doctor.myDoctors.length === 0)
+      return (
+        <Empty text='还没有关注的医生'>
+          <View className='my-doctors__find' onClick={() => void Taro.navigateTo({ url: DOCTOR_LIST_URL })}>
+            去找医生
+          </View>
+        </Empty>
+      )
+    return doctor.myDoctors.map((d) => <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />)
+  }
+
+  return (
+    <PageShell title='我的医生' onReady={() => doctor.loadMyDoctors()}>
+      <View className='my-doctors'>{body()}</View>
+    </PageShell>
+  )
+}
+
+export default observer(MyDoctors)

@@ -1,0 +1,35 @@
+import { get, put } from './request'
+import type {
+  DoctorListQuery,
+  DoctorPage,
+  FollowState,
+  OnlineDept,
+  OnlineDoctor,
+  OnlineDoctorInfo,
+  OnlineSearchResult,
+} from '../../types/api/internet'
+
+/** The internet hospital's doctors, `/dld-hospital` (spec §7 Internet hospital → Doctors). */
+const API = '/dld-hospital'
+
+/** A GET query without its unset fields: Taro's H5 request would send them as the text 'undefined'. */
+const query = <T extends object>(q: T) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>
+
+/** A page of the hospital's online doctors, in one department and sort order. */
+export const listOnlineDoctors = (q: DoctorListQuery) => get<DoctorPage>(`${API}/index/doctorList`, query(q), { noLoading: true })
+
+/** The departments that have online doctors (the chips above the list). */
+export const listOnlineDepts = (hospitalCode: string) => get<OnlineDept[]>(`${API}/index/hospitalDept`, { hospitalCode }, { noLoading: true })
+
+/** Doctors and departments matching a keyword; silent: the search page shows its own failed state. */
+export const searchOnline = (hospitalCode: string | undefined, keyword: string) =>
+  get<OnlineSearchResult>(`${API}/index/search`, query({ hospitalCode, keyword }), { noLoading: true, silent: true })
+
+/** One online doctor in full, with whether the caller follows them. */
+export const getOnlineDoctor = (id: number) => get<OnlineDoctorInfo>(`${API}/doctor/info`, { id }, { noLoading: true })
+
+export const followDoctor = (doctorId: number) => put<FollowState>(`${API}/im/fans/follow`, { doctorId })
+export const unfollowDoctor = (doctorId: number) => put<FollowState>(`${API}/im/fans/cancel/follow`, { doctorId })
+
+/** 我的医生: the doctors the caller follows, those accepting consultations first. */
+export const listMyDoctors = (hospitalCode?: string) => get<OnlineDoctor[]>(`${API}/doctor/chronic/getMyDoctor`, query({ hospitalCode }), { noLoading: true })
