@@ -1,16 +1,11 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/internet'
 import { toastSuccess } from '@/services/request'
-import { debounce } from '@/utils/debounce'
 import type { DoctorSort, OnlineDept, OnlineDoctor, OnlineDoctorInfo, OnlineSearchResult } from '../../types/api/internet'
-import type { LoadState } from './RegisterStore'
+import { KeywordSearch, type LoadState } from './KeywordSearch'
 
 /** Doctors per page of the list; the next page loads when the patient reaches the bottom. */
 export const DOCTOR_PAGE_SIZE = 10
-/** spec §9: default debounce 500 ms, for the search as the patient types. */
-export const SEARCH_DEBOUNCE_MS = 500
-/** The server takes keywords of 1–20 characters; longer input is cut rather than refused. */
-export const MAX_KEYWORD = 20
 
 /** The sort tabs of /internet/doctorList/index. */
 export const DOCTOR_SORTS: { key: DoctorSort; label: string }[] = [
@@ -45,10 +40,11 @@ export class DoctorStore {
   private page = 0
   private listSeq = 0
 
-  keyword = ''
-  searchResult: OnlineSearchResult | null = null
-  searchState: LoadState = 'idle'
-  private searchSeq = 0
+  /** Doctors and departments matching what the patient types. */
+  readonly search = new KeywordSearch<OnlineSearchResult>(
+    (keyword) => api.searchOnline(this.hospitalCode(), keyword),
+    (r) => r.doctors.length === 0 && r.depts.length === 0,
+  )
 
   doctor: OnlineDoctorInfo | null = null
   doctorState: LoadState = 'idle'
@@ -58,12 +54,11 @@ export class DoctorStore {
   myDoctorsState: LoadState = 'idle'
 
   constructor(private readonly hospitalCode: () => string | undefined = () => undefined) {
-    makeAutoObservable<DoctorStore, 'hospitalCode' | 'page' | 'listSeq' | 'searchSeq' | 'debouncedSearch'>(this, {
+    makeAutoObservable<DoctorStore, 'hospitalCode' | 'page' | 'listSeq'>(this, {
+      search: false,
       hospitalCode: false,
       page: false,
       listSeq: false,
-      searchSeq: false,
-      debouncedSearch: false,
     })
   }
 
@@ -145,46 +140,6 @@ export class DoctorStore {
   }
 
   // ----- search -----
-
-  /** The search box's text; the search itself runs 500 ms after the last keystroke (spec §9). */
-  setKeyword(text: string) {
-    this.keyword = text.slice(0, MAX_KEYWORD)
-    const keyword = this.keyword.trim()
-    if (!keyword) {
-      this.debouncedSearch.cancel()
-      this.searchSeq++
-      this.searchResult = null
-      this.searchState = 'idle'
-      return
-    }
-    this.debouncedSearch(keyword)
-  }
-
-  private readonly debouncedSearch = debounce((keyword: string) => void this.runSearch(keyword), SEARCH_DEBOUNCE_MS)
-
-  async runSearch(keyword: string) {
-    const seq = ++this.searchSeq
-    runInAction(() => {
-      this.searchState = 'loading'
-    })
-    try {
-      const result = await api.searchOnline(this.hospitalCode(), keyword)
-      runInAction(() => {
-        if (seq !== this.searchSeq) return
-        this.searchResult = result
-        this.searchState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.searchSeq) this.searchState = 'failed'
-      })
-    }
-  }
-
-  get searchEmpty() {
-    const r = this.searchResult
-    return !!r && r.doctors.length === 0 && r.depts.length === 0
-  }
 
   /** A department found by the search: back to the list, in that department. */
   searchDept(deptId: number) {

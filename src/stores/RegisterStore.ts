@@ -5,7 +5,7 @@ import * as api from '@/services/register'
 import { getPayOrder } from '@/services/pay'
 import { ApiError } from '@/services/request'
 import { LOCAL, SESSION, local, session } from '@/services/storage'
-import { debounce } from '@/utils/debounce'
+import { KeywordSearch, type LoadState } from './KeywordSearch'
 import { groupByDoctor, isBookable, newIdempotencyKey } from '@/utils/register'
 import type { PatientStore } from './PatientStore'
 import type { PayOrder } from '../../types/api/payment'
@@ -24,13 +24,7 @@ import type {
   TimeRange,
 } from '../../types/api/register'
 
-/** Where a list or a page's data stands; every list shows each of these (spec §8: 加载中... / 没有更多了 / 加载失败). */
-export type LoadState = 'idle' | 'loading' | 'done' | 'failed'
-
-/** spec §9: default debounce 500 ms, for the department search as the patient types. */
-export const SEARCH_DEBOUNCE_MS = 500
-/** The server takes keywords of 1–20 characters; longer input is cut rather than refused. */
-export const MAX_KEYWORD = 20
+export type { LoadState }
 export const RECORD_PAGE_SIZE = 10
 
 export type RecordTab = 'all' | 'holding' | 'booked' | 'cancelled'
@@ -93,10 +87,11 @@ export class RegisterStore {
   groupsState: LoadState = 'idle'
   groupIndex = 0
 
-  keyword = ''
-  searchResult: RegisterSearchResult | null = null
-  searchState: LoadState = 'idle'
-  private searchSeq = 0
+  /** Departments, doctors and diseases matching what the patient types. */
+  readonly search = new KeywordSearch<RegisterSearchResult>(
+    (keyword) => api.searchRegister(this.requireHospital(), keyword),
+    (r) => r.depts.length === 0 && r.doctors.length === 0 && r.diseases.length === 0,
+  )
 
   deptSchedule: DeptSchedule | null = null
   deptScheduleState: LoadState = 'idle'
@@ -142,14 +137,13 @@ export class RegisterStore {
     private readonly hospitalCode: () => string | undefined = () => undefined,
     private readonly patients: Pick<PatientStore, 'current'> | null = null,
   ) {
-    makeAutoObservable<RegisterStore, 'hospitalCode' | 'patients' | 'searchSeq' | 'recordsPage' | 'recordsSeq' | 'priceFor' | 'debouncedSearch' | 'deptDoctorsFor'>(this, {
+    makeAutoObservable<RegisterStore, 'hospitalCode' | 'patients' | 'recordsPage' | 'recordsSeq' | 'priceFor' | 'deptDoctorsFor'>(this, {
+      search: false,
       hospitalCode: false,
       patients: false,
-      searchSeq: false,
       recordsPage: false,
       recordsSeq: false,
       priceFor: false,
-      debouncedSearch: false,
       deptDoctorsFor: false,
     })
   }
@@ -251,50 +245,6 @@ export class RegisterStore {
 
   get chosenDept(): ChosenDept | null {
     return session.get<ChosenDept>(SESSION.dept) ?? null
-  }
-
-  // ----- search -----
-
-  /** The search box's text; the search itself runs 500 ms after the last keystroke (spec §9). */
-  setKeyword(text: string) {
-    this.keyword = text.slice(0, MAX_KEYWORD)
-    const keyword = this.keyword.trim()
-    if (!keyword) {
-      this.debouncedSearch.cancel()
-      this.searchSeq++
-      this.searchResult = null
-      this.searchState = 'idle'
-      return
-    }
-    this.debouncedSearch(keyword)
-  }
-
-  private readonly debouncedSearch = debounce((keyword: string) => void this.runSearch(keyword), SEARCH_DEBOUNCE_MS)
-
-  /** Runs a search now; an answer to an older keyword that arrives late is dropped. */
-  async runSearch(keyword: string) {
-    const code = this.requireHospital()
-    const seq = ++this.searchSeq
-    runInAction(() => {
-      this.searchState = 'loading'
-    })
-    try {
-      const result = await api.searchRegister(code, keyword)
-      runInAction(() => {
-        if (seq !== this.searchSeq) return
-        this.searchResult = result
-        this.searchState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.searchSeq) this.searchState = 'failed'
-      })
-    }
-  }
-
-  get searchEmpty() {
-    const r = this.searchResult
-    return !!r && r.depts.length === 0 && r.doctors.length === 0 && r.diseases.length === 0
   }
 
   // ----- schedules -----

@@ -9,7 +9,7 @@ import { closeExpiredOrders, ledgerBalance } from '../../server/src/domain/payme
 import { SANDBOX_INSURED, gatewayInsurance, type InsuranceProvider } from '../../server/src/plugins/providers/insurance'
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import { hmacHex } from '../../server/src/crypto'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, idCardFor, b64, unb64, LogCapture, DEMO, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInUser, callApi, assertUnauthorisedCall, idCardFor, b64, unb64, LogCapture, DEMO, type CallOptions, type Envelope, type TestApp } from './harness'
 
 const A = '/dld-palm/api'
 const Y = `${A}/yibao`
@@ -35,17 +35,7 @@ let strangers: number
 
 const db = () => t.database.db
 
-async function call<T = any>(method: 'GET' | 'POST', url: string, opts: { caller?: { headers: Record<string, string> }; body?: unknown; query?: Record<string, string> } = {}) {
-  const res = await t.app.inject({
-    method,
-    url,
-    headers: opts.caller?.headers ?? {},
-    remoteAddress: randomIp(),
-    ...(opts.query ? { query: opts.query } : {}),
-    ...(opts.body !== undefined ? { payload: opts.body as Record<string, unknown> } : {}),
-  })
-  return envelopeOf<T>(res)
-}
+const call = <T = any>(method: 'GET' | 'POST', url: string, opts: CallOptions = {}) => callApi<T>(t.app, method, url, opts)
 
 const assertCode = (env: Envelope, code: number, msg?: string | RegExp) => {
   assert.equal(env.code, code, `expected ${code}, got ${env.code} ${env.msg}`)
@@ -54,11 +44,7 @@ const assertCode = (env: Envelope, code: number, msg?: string | RegExp) => {
   else if (msg) assert.match(env.msg, msg)
 }
 
-/** 401 without a token, 403 for a WeChat identity that has not bound a mobile yet. */
-async function assertUnauthorised(method: 'GET' | 'POST', url: string, body?: unknown) {
-  assertCode(await call(method, url, { body }), 401)
-  assertCode(await call(method, url, { body, caller: await signInWechat(t.app) }), 403, '请先绑定手机号')
-}
+const assertUnauthorised = (method: 'GET' | 'POST', url: string, body?: unknown) => assertUnauthorisedCall(t.app, method, url, body === undefined ? {} : { body })
 
 async function addPatient(userId: number, person: { name: string; idCard: string }) {
   const c = t.app.ctx.cipher

@@ -5,7 +5,7 @@ import { departments, doctorFans, doctors, hospitals, onlineDoctorServices, onli
 import { averageReplyTime } from '../../src/utils/time'
 import { starRating } from '../../src/utils/level'
 import type { OnlineDoctor, OnlineDoctorInfo } from '../../types/api/internet'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInUser, callApi, assertUnauthorisedCall, type CallOptions, type Envelope, type Method, type TestApp } from './harness'
 
 const A = '/dld-hospital'
 
@@ -24,19 +24,7 @@ after(() => t.close())
 
 const db = () => t.database.db
 
-type Method = 'GET' | 'PUT'
-
-async function call<T = any>(method: Method, url: string, opts: { caller?: { headers: Record<string, string> }; body?: unknown; query?: Record<string, string> } = {}) {
-  const res = await t.app.inject({
-    method,
-    url,
-    headers: opts.caller?.headers ?? {},
-    remoteAddress: randomIp(),
-    ...(opts.query ? { query: opts.query } : {}),
-    ...(opts.body !== undefined ? { payload: opts.body as Record<string, unknown> } : {}),
-  })
-  return envelopeOf<T>(res) as Envelope<T>
-}
+const call = <T = any>(method: Method, url: string, opts: CallOptions = {}) => callApi<T>(t.app, method, url, opts)
 const ok = async <T = any>(method: Method, url: string, opts: Parameters<typeof call>[2] = {}) => {
   const env = await call<T>(method, url, opts)
   assert.equal(env.code, 200, `${url}: ${env.code} ${env.msg}`)
@@ -50,16 +38,7 @@ function assertBadInput(env: Envelope, message?: RegExp | string) {
   else if (message) assert.match(env.msg, message)
 }
 
-/** 401 without a token, 403 for a WeChat identity that has not bound a mobile yet. */
-async function assertUnauthorised(method: Method, url: string, opts: { body?: unknown; query?: Record<string, string> } = {}) {
-  const anonymous = await call(method, url, opts)
-  assert.equal(anonymous.code, 401)
-  assert.equal(anonymous.data, null)
-  const identity = await signInWechat(t.app)
-  const unbound = await call(method, url, { ...opts, caller: identity })
-  assert.equal(unbound.code, 403)
-  assert.equal(unbound.msg, '请先绑定手机号')
-}
+const assertUnauthorised = (method: Method, url: string, opts: Omit<CallOptions, 'caller'> = {}) => assertUnauthorisedCall(t.app, method, url, opts)
 
 // ---- the seeded data, read back from the database ----------------------------------------------------------------
 

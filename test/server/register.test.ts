@@ -5,9 +5,12 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import {
   departments,
   diseases,
+  doctorFans,
   doctors,
   hospitalConfigs,
   hospitals,
+  onlineDoctorServices,
+  onlineDoctors,
   orders,
   patientCards,
   patients,
@@ -1121,6 +1124,11 @@ describe('seeding an older database', () => {
       await tx.delete(scheduleSlots).where(inArray(scheduleSlots.scheduleId, tx.select({ id: schedules.id }).from(schedules).where(eq(schedules.hospitalId, hid))))
       await tx.delete(schedules).where(eq(schedules.hospitalId, hid))
       await tx.delete(diseases).where(eq(diseases.hospitalId, hid))
+      // the online-consultation rows came later still, and hang off the doctors
+      const online = tx.select({ id: onlineDoctors.doctorId }).from(onlineDoctors).where(eq(onlineDoctors.hospitalId, hid))
+      await tx.delete(doctorFans).where(inArray(doctorFans.doctorId, online))
+      await tx.delete(onlineDoctorServices).where(inArray(onlineDoctorServices.doctorId, online))
+      await tx.delete(onlineDoctors).where(eq(onlineDoctors.hospitalId, hid))
       await tx.delete(doctors).where(eq(doctors.hospitalId, hid))
       await tx.delete(departments).where(and(eq(departments.hospitalId, hid), sql`${departments.name} not in ${old}`))
       await tx.update(departments).set({ parentId: null }).where(eq(departments.hospitalId, hid))

@@ -7,19 +7,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db'
 import { departments, doctors, hospitals, onlineDoctorServices, onlineDoctors, physicianAssistants } from '../db/schema'
-
-/** FNV-1a, then mulberry32: the same demo data on every database. */
-function generator(seed: string) {
-  let a = 0x811c9dc5
-  for (let i = 0; i < seed.length; i++) a = Math.imul(a ^ seed.charCodeAt(i), 0x01000193)
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]! }
-}
+import { generator } from './register'
 
 /** Online doctors per hospital, one or two per department in the hospital's order until the number is reached. */
 const ONLINE_PER_HOSPITAL: Record<string, number> = { '10392': 8, '10412': 10 }

@@ -28,8 +28,8 @@ function hash(s: string): number {
   return h >>> 0
 }
 
-/** mulberry32: a small seeded generator, so reseeding gives the same demo data. */
-function generator(seed: string) {
+/** mulberry32 seeded by FNV-1a: a small seeded generator, so reseeding gives the same demo data on every database. */
+export function generator(seed: string) {
   let a = hash(seed)
   const next = () => {
     a = (a + 0x6d2b79f5) | 0

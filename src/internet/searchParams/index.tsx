@@ -6,14 +6,15 @@ import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
+import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/services/messages'
-import { DOCTOR_LIST_URL, MAX_KEYWORD, onlineDoctorUrl } from '@/stores/DoctorStore'
+import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/stores/DoctorStore'
 import './index.scss'
 
 /** 搜索医生 (spec §2 /internet/searchParams/index): online doctors by name, speciality or department, as the patient types. */
 function DoctorSearch() {
   const { doctor } = useStores()
-  const result = doctor.searchResult
+  const result = doctor.search.result
 
   const openDept = (deptId: number) => {
     doctor.searchDept(deptId)
@@ -23,18 +24,18 @@ function DoctorSearch() {
   return (
     <PageShell title='搜索医生'>
       <View className='doctor-search'>
-        <SearchBar placeholder='搜索医生、科室、擅长疾病' maxLength={MAX_KEYWORD} value={doctor.keyword} onChange={(v: string) => doctor.setKeyword(v)} />
-        {doctor.searchState === 'idle' && !result && <Text className='doctor-search__hint'>输入医生姓名、科室或擅长的疾病</Text>}
-        {doctor.searchState === 'loading' && <Text className='doctor-search__hint'>{MSG.listLoading}</Text>}
-        {doctor.searchState === 'failed' && (
+        <SearchBar placeholder='搜索医生、科室、擅长疾病' maxLength={MAX_KEYWORD} value={doctor.search.keyword} onChange={(v: string) => doctor.search.setKeyword(v)} />
+        {doctor.search.state === 'idle' && !result && <Text className='doctor-search__hint'>输入医生姓名、科室或擅长的疾病</Text>}
+        {doctor.search.state === 'loading' && <Text className='doctor-search__hint'>{MSG.listLoading}</Text>}
+        {doctor.search.state === 'failed' && (
           <Empty text={MSG.listFailed}>
-            <Text className='doctor-search__retry' onClick={() => void doctor.runSearch(doctor.keyword.trim())}>
+            <Text className='doctor-search__retry' onClick={() => void doctor.search.run()}>
               重新搜索
             </Text>
           </Empty>
         )}
-        {doctor.searchState === 'done' && doctor.searchEmpty && <Empty text='未找到相关医生或科室' />}
-        {doctor.searchState === 'done' && result && !doctor.searchEmpty && (
+        {doctor.search.empty && <Empty text='未找到相关医生或科室' />}
+        {result && !doctor.search.empty && doctor.search.state === 'done' && (
           <View>
             {result.depts.length > 0 && (
               <View className='doctor-search__section'>

@@ -5,8 +5,9 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
+import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/services/messages'
-import { MAX_KEYWORD, deptScheduleUrl, doctorUrl, type ChosenDept } from '@/stores/RegisterStore'
+import { deptScheduleUrl, doctorUrl, type ChosenDept } from '@/stores/RegisterStore'
 import { splitRemark } from '@/utils/register'
 import { assetUrl } from '@/services/register'
 import './search.scss'
@@ -14,7 +15,7 @@ import './search.scss'
 /** 搜索 (spec §2 /palm/register/deptList/search): departments, doctors and diseases, 500 ms after the last keystroke. */
 function RegisterSearch() {
   const { register } = useStores()
-  const result = register.searchResult
+  const result = register.search.result
 
   const openDept = (dept: ChosenDept) => {
     register.chooseDept(dept)
@@ -24,18 +25,18 @@ function RegisterSearch() {
   return (
     <PageShell title='搜索'>
       <View className='register-search'>
-        <SearchBar placeholder='搜索科室、医生、疾病' maxLength={MAX_KEYWORD} value={register.keyword} onChange={(v: string) => register.setKeyword(v)} />
-        {register.searchState === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
-        {register.searchState === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
-        {register.searchState === 'failed' && (
+        <SearchBar placeholder='搜索科室、医生、疾病' maxLength={MAX_KEYWORD} value={register.search.keyword} onChange={(v: string) => register.search.setKeyword(v)} />
+        {register.search.state === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
+        {register.search.state === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
+        {register.search.state === 'failed' && (
           <Empty text={MSG.listFailed}>
-            <Text className='register-search__retry' onClick={() => void register.runSearch(register.keyword.trim())}>
+            <Text className='register-search__retry' onClick={() => void register.search.run()}>
               重新搜索
             </Text>
           </Empty>
         )}
-        {register.searchState === 'done' && register.searchEmpty && <Empty text='未找到相关科室、医生或疾病' />}
-        {register.searchState === 'done' && result && !register.searchEmpty && (
+        {register.search.empty && <Empty text='未找到相关科室、医生或疾病' />}
+        {result && !register.search.empty && register.search.state === 'done' && (
           <View>
             {result.depts.length > 0 && (
               <View className='register-search__section'>
