@@ -140,6 +140,15 @@ const API_ROUTES: [method: string, path: string][] = [
   ['put', '/dld-hospital/im/fans/follow'],
   ['put', '/dld-hospital/im/fans/cancel/follow'],
   ['get', '/dld-hospital/doctor/chronic/getMyDoctor'],
+  // inquiry orders (图文问诊)
+  ['post', '/dld-hospital/inquiry/addInquiryInfo'],
+  ['post', '/dld-hospital/im/trade/service/im/init/continuePay'],
+  ['get', '/dld-hospital/inquiry/order/list'],
+  ['get', '/dld-hospital/inquiry/order/detail'],
+  ['get', '/dld-hospital/im/trade/service/im/cancel'],
+  ['get', '/dld-hospital/im/trade/service/im/check'],
+  ['get', '/dld-hospital/im/trade/service/im/user/close'],
+  ['post', '/dld-hospital/im/trade/complaint'],
 ]
 
 describe('unknown routes', () => {

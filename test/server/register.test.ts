@@ -9,6 +9,7 @@ import {
   doctors,
   hospitalConfigs,
   hospitals,
+  inquiries,
   onlineDoctorServices,
   onlineDoctors,
   orders,
@@ -1126,6 +1127,7 @@ describe('seeding an older database', () => {
       await tx.delete(diseases).where(eq(diseases.hospitalId, hid))
       // the online-consultation rows came later still, and hang off the doctors
       const online = tx.select({ id: onlineDoctors.doctorId }).from(onlineDoctors).where(eq(onlineDoctors.hospitalId, hid))
+      await tx.delete(inquiries).where(eq(inquiries.hospitalId, hid))
       await tx.delete(doctorFans).where(inArray(doctorFans.doctorId, online))
       await tx.delete(onlineDoctorServices).where(inArray(onlineDoctorServices.doctorId, online))
       await tx.delete(onlineDoctors).where(eq(onlineDoctors.hospitalId, hid))

@@ -12,6 +12,7 @@ import { wechatRoutes } from './wechat'
 import { payRoutes } from './pay'
 import { registrationRoutes } from './register'
 import { internetRoutes } from './internet'
+import { inquiryRoutes } from './inquiry'
 import { insuranceRoutes } from './insurance'
 import { triageRoutes } from './triage'
 
@@ -28,6 +29,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await payRoutes(app)
   await registrationRoutes(app)
   await internetRoutes(app)
+  await inquiryRoutes(app)
   await insuranceRoutes(app)
   await triageRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')

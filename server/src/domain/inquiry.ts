@@ -1,0 +1,572 @@
+/**
+ * Inquiry orders (图文问诊, spec §4 "Inquiry orders can be checked, cancelled, closed by user, continue-paying, and
+ * complained about"; §7 Internet hospital → Inquiry and Conversation orders): a patient's consultation with one online
+ * doctor, paid through the payment core the way a registration is (register/booking.ts).
+ *
+ * States: unpaid → waiting (paid, or free at once) → inProgress (the doctor accepted) → finished (the patient ends it).
+ * unpaid → cancelled (the patient gave it up) | closed (the payment ran out). waiting → cancelled (refunded) | closed
+ * (the window ran out, refunded). inProgress → closed when the window ran out (the service was given: no refund).
+ * The service window: 48 h after payment while no doctor has accepted, then 24 h after acceptance. Every function that
+ * depends on the time takes `now`.
+ */
+import { randomInt } from 'node:crypto'
+import { and, desc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
+import type { PayAction } from '../../../types/api/payment'
+import type { Page } from '../../../types/api/hospital'
+import type { Inquiry, InquiryInput, InquiryStatus } from '../../../types/api/inquiry'
+import type { Db, Tx } from '../db'
+import type { FieldCipher } from '../crypto'
+import { consultations, departments, doctors, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
+import { AppError, Code, badInput, conflict, forbidden, notFound } from '../errors'
+import { maskName } from '../../../src/utils/mask'
+import type { AuthContext } from './auth'
+import { INCOMPLETE_PATIENT, UPLOADED_PICTURE, requireOwnPatient } from './patient'
+import { missingPatientFields } from './patientRules'
+import { doctorImAccount } from './internetDoctors'
+import { doctorAvatarUrl } from './register/catalogue'
+import { cancelOrder, createOrder, refreshOrder, startPayment, startRefund, submitRefund, toPayOrder, type OrderHandlers, type OrderRow, type PayProvidersOf } from './payment'
+import { closeIfExpired } from './payment/orders'
+
+type InquiryRow = typeof inquiries.$inferSelect
+
+export const DESCRIPTION_MAX = 500
+export const PICTURES_MAX = 9
+export const COMPLAINT_MAX = 500
+/** How long an unpaid inquiry's order stays open. */
+export const PAY_MINUTES = 30
+/** A paid inquiry no doctor has accepted closes (and is refunded) this long after payment. */
+export const WAIT_HOURS = 48
+/** An accepted inquiry's service lasts this long after acceptance. */
+export const SERVICE_HOURS = 24
+export const MAX_PAGE_SIZE = 50
+const SERVICE_NAME = '图文问诊'
+
+export const DOCTOR_OFFLINE = '该医生暂不接诊，请选择其他医生'
+export const PICTURE_NOT_UPLOADED = '图片请先上传'
+export const ALREADY_ACCEPTED = '医生已接诊，无法取消问诊'
+export const NOT_IN_PROGRESS = '问诊未在进行中，无法结束'
+export const NOT_PAID_COMPLAINT = '未支付的问诊无法投诉'
+export const ALREADY_COMPLAINED = '该问诊已投诉，请勿重复提交'
+export const SAME_KEY_OTHER_INQUIRY = '重复的请求'
+export const CANCEL_REASON = '患者取消问诊'
+export const NOT_ACCEPTED_REFUND_REASON = '医生未接诊，问诊关闭，自动退款'
+
+const hours = (n: number) => n * 3600_000
+const open = (cipher: FieldCipher, sealed: string | null) => (sealed ? cipher.decrypt(sealed) : null)
+
+/** I + date (Shanghai) + 12 random digits: unguessable, so a number alone never finds someone else's consultation. */
+function newInquiryNo(now: Date): string {
+  const date = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '')
+  return `I${date}${Array.from({ length: 12 }, () => randomInt(10)).join('')}`
+}
+
+// ---- the view ------------------------------------------------------------------------------------------------------
+
+const viewColumns = {
+  inq: inquiries,
+  hospitalCode: hospitals.code,
+  hospitalName: hospitals.name,
+  doctorName: doctors.name,
+  doctorTitle: doctors.title,
+  doctorAvatar: doctors.avatar,
+  deptName: departments.name,
+  patientNameEnc: patients.nameEnc,
+  order: orders,
+}
+
+function viewQuery(db: Db | Tx) {
+  return db
+    .select(viewColumns)
+    .from(inquiries)
+    .innerJoin(hospitals, eq(hospitals.id, inquiries.hospitalId))
+    .innerJoin(doctors, eq(doctors.id, inquiries.doctorId))
+    .innerJoin(departments, eq(departments.id, doctors.deptId))
+    .innerJoin(patients, eq(patients.id, inquiries.patientId))
+    .leftJoin(orders, eq(orders.id, inquiries.orderId))
+}
+type ViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number]
+
+/**
+ * What the patient reads; a paid inquiry given up (cancelled, or closed before a doctor accepted) reads 退款中 until its
+ * money is back, then 已退款; its order still paid means the provider refused the refund.
+ */
+export function statusTextOf(status: InquiryStatus, order: Pick<OrderRow, 'status'> | null, accepted = false): string {
+  switch (status) {
+    case 'unpaid':
+      return '待支付'
+    case 'waiting':
+      return '待接诊'
+    case 'inProgress':
+      return '问诊中'
+    case 'finished':
+      return '已结束'
+    case 'cancelled':
+    case 'closed':
+      if (order?.status === 'refunded') return '已退款'
+      if (order?.status === 'refunding') return '退款中'
+      // the refund starts with the cancellation or the closing; a closed consultation that was served keeps its fee
+      if (order?.status === 'paid' && !accepted) return '退款失败'
+      return status === 'cancelled' ? '已取消' : '已关闭'
+  }
+}
+
+async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): Promise<Inquiry[]> {
+  const orderIds = rows.flatMap((r) => (r.order ? [r.order.id] : []))
+  const refunded = new Map<number, number>()
+  if (orderIds.length) {
+    const sums = await db
+      .select({ orderId: refunds.orderId, total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
+      .from(refunds)
+      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded')))
+      .groupBy(refunds.orderId)
+    for (const s of sums) refunded.set(s.orderId, Number(s.total))
+  }
+  return rows.map(({ inq, order, ...r }) => ({
+    id: inq.id,
+    inquiryNo: inq.inquiryNo,
+    status: inq.status,
+    statusText: statusTextOf(inq.status, order, inq.acceptedAt !== null),
+    serviceType: inq.serviceType,
+    serviceName: SERVICE_NAME,
+    description: open(cipher, inq.descriptionEnc) ?? '',
+    pictures: inq.pictures,
+    priceFen: inq.priceFen,
+    patientId: inq.patientId,
+    // spec §9: names masked
+    patientName: maskName(open(cipher, r.patientNameEnc)),
+    hospitalCode: r.hospitalCode,
+    hospitalName: r.hospitalName,
+    doctor: {
+      id: inq.doctorId,
+      doctorName: r.doctorName,
+      title: r.doctorTitle,
+      avatar: r.doctorAvatar || doctorAvatarUrl(inq.doctorId),
+      deptName: r.deptName,
+      imAccount: doctorImAccount(inq.doctorId),
+    },
+    paidAt: inq.paidAt?.toISOString() ?? null,
+    acceptedAt: inq.acceptedAt?.toISOString() ?? null,
+    serviceEndsAt: inq.serviceEndsAt?.toISOString() ?? null,
+    finishedAt: inq.finishedAt?.toISOString() ?? null,
+    cancellable: inq.status === 'unpaid' || inq.status === 'waiting',
+    complaint: inq.complainedAt ? { content: open(cipher, inq.complaintEnc) ?? '', time: inq.complainedAt.toISOString() } : null,
+    order: order ? toPayOrder(order, refunded.get(order.id) ?? 0) : null,
+    createdAt: inq.createdAt.toISOString(),
+  }))
+}
+
+async function viewOf(db: Db | Tx, cipher: FieldCipher, id: number): Promise<Inquiry> {
+  const [view] = await toViews(db, cipher, await viewQuery(db).where(eq(inquiries.id, id)))
+  if (!view) throw notFound('问诊')
+  return view
+}
+
+/** The caller's inquiry, or 2999 with nothing revealed (someone else's and a missing one look the same). */
+export async function requireOwnInquiry(db: Db | Tx, userId: number, id: number): Promise<InquiryRow> {
+  const [row] = await db
+    .select()
+    .from(inquiries)
+    .where(and(eq(inquiries.id, id), eq(inquiries.userId, userId)))
+    .limit(1)
+  if (!row) throw forbidden()
+  return row
+}
+
+// ---- "my consultations" (consultations, read by hospital.listConsultations) ------------------------------------------
+
+/** Adds the paid (or free) inquiry to the caller's consultations list, or updates its row. */
+async function upsertConsultation(tx: Tx, inq: InquiryRow, now: Date) {
+  const [doc] = await tx
+    .select({ name: doctors.name, avatar: doctors.avatar, deptName: departments.name })
+    .from(doctors)
+    .innerJoin(departments, eq(departments.id, doctors.deptId))
+    .where(eq(doctors.id, inq.doctorId))
+  const status = statusTextOf(inq.status, null)
+  await tx
+    .insert(consultations)
+    .values({
+      userId: inq.userId,
+      hospitalId: inq.hospitalId,
+      orderNo: inq.inquiryNo,
+      doctorName: doc?.name ?? '',
+      doctorAvatar: doc?.avatar || doctorAvatarUrl(inq.doctorId),
+      deptName: doc?.deptName ?? '',
+      status,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({ target: consultations.orderNo, set: { status, updatedAt: now } })
+}
+
+/** The consultations row follows the inquiry's status (there is none for an inquiry never paid). */
+async function syncConsultation(tx: Tx, inquiryNo: string, statusText: string, now: Date) {
+  await tx.update(consultations).set({ status: statusText, updatedAt: now }).where(eq(consultations.orderNo, inquiryNo))
+}
+
+// ---- ordering ------------------------------------------------------------------------------------------------------
+
+/** The same attempt again (same idempotency key): the inquiry it made, or 409 when the key was used otherwise. */
+async function byIdempotencyKey(db: Db | Tx, userId: number, input: InquiryInput): Promise<InquiryRow | null> {
+  const [row] = await db
+    .select()
+    .from(inquiries)
+    .where(and(eq(inquiries.userId, userId), eq(inquiries.idempotencyKey, input.idempotencyKey)))
+    .limit(1)
+  if (!row) return null
+  if (row.doctorId !== input.doctorId || row.patientId !== input.patientId) throw conflict(SAME_KEY_OTHER_INQUIRY)
+  return row
+}
+
+/** An online doctor accepting consultations now, with the 图文问诊 price; 400 otherwise. */
+async function requireAcceptingDoctor(db: Db, doctorId: number) {
+  const [row] = await db
+    .select({ online: onlineDoctors, name: doctors.name, priceFen: onlineDoctorServices.priceFen })
+    .from(onlineDoctors)
+    .innerJoin(doctors, eq(doctors.id, onlineDoctors.doctorId))
+    .leftJoin(
+      onlineDoctorServices,
+      and(eq(onlineDoctorServices.doctorId, onlineDoctors.doctorId), eq(onlineDoctorServices.type, 'text'), eq(onlineDoctorServices.enabled, true)),
+    )
+    .where(eq(onlineDoctors.doctorId, doctorId))
+    .limit(1)
+  if (!row) throw notFound('医生')
+  if (!row.online.online || row.priceFen === null) throw badInput(DOCTOR_OFFLINE)
+  return { hospitalId: row.online.hospitalId, doctorName: row.name, priceFen: row.priceFen }
+}
+
+/** Every picture is a file one of the caller's identities uploaded to this server. */
+async function requireUploadedPictures(db: Db, userId: number, pictures: string[]) {
+  if (pictures.length > PICTURES_MAX) throw badInput(`最多上传${PICTURES_MAX}张图片`)
+  const names = pictures.map((url) => UPLOADED_PICTURE.exec(url)?.[1])
+  if (names.some((n) => !n)) throw badInput(PICTURE_NOT_UPLOADED)
+  if (!names.length) return
+  const found = await db
+    .select({ name: files.storedName })
+    .from(files)
+    .innerJoin(identities, eq(identities.id, files.identityId))
+    .where(and(inArray(files.storedName, names as string[]), eq(identities.userId, userId)))
+  const have = new Set(found.map((f) => f.name))
+  if (names.some((n) => !have.has(n!))) throw badInput(PICTURE_NOT_UPLOADED)
+}
+
+/** Walks a driver error and its causes for a unique violation and answers the constraint's name. */
+function uniqueViolation(err: unknown): string | null {
+  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return e.constraint ?? ''
+  }
+  return null
+}
+
+/**
+ * POST /inquiry/addInquiryInfo. Checks first (own complete patient, an online doctor accepting consultations, the
+ * illness, pictures uploaded by the caller), then in ONE transaction inserts the inquiry and creates its payment order
+ * (business 'inquiry', the doctor's 图文问诊 price now, the idempotency key from the input). A free service is
+ * `waiting` at once, with no order, and shows in "my consultations". The same key answers the same inquiry.
+ */
+export async function createInquiry(db: Db, cipher: FieldCipher, userId: number, input: InquiryInput, now: Date): Promise<Inquiry> {
+  const patient = await requireOwnPatient(db, userId, input.patientId)
+  const again = await byIdempotencyKey(db, userId, input)
+  if (again) return viewOf(db, cipher, again.id)
+  const facts = {
+    name: open(cipher, patient.nameEnc),
+    idCard: open(cipher, patient.idCardEnc),
+    mobile: open(cipher, patient.mobileEnc),
+    neonate: patient.source === 'neonate',
+    guardianName: open(cipher, patient.guardianNameEnc),
+    guardianIdCard: open(cipher, patient.guardianIdCardEnc),
+  }
+  // spec §5: the app shows its completion modal on exactly this text
+  if (missingPatientFields(facts).length) throw badInput(INCOMPLETE_PATIENT)
+  const description = input.description.trim()
+  if (!description) throw badInput('请描述您的病情')
+  if (description.length > DESCRIPTION_MAX) throw badInput(`病情描述不能超过${DESCRIPTION_MAX}个字`)
+  const pictures = input.pictures ?? []
+  await requireUploadedPictures(db, userId, pictures)
+  const doctor = await requireAcceptingDoctor(db, input.doctorId)
+
+  const madeMeanwhile = async (err: unknown): Promise<Inquiry> => {
+    const made = await byIdempotencyKey(db, userId, input)
+    if (made) return viewOf(db, cipher, made.id)
+    throw err
+  }
+  let id: number
+  try {
+    id = await db.transaction(async (tx) => {
+      const free = doctor.priceFen === 0
+      const [row] = await tx
+        .insert(inquiries)
+        .values({
+          inquiryNo: newInquiryNo(now),
+          userId,
+          patientId: patient.id,
+          hospitalId: doctor.hospitalId,
+          doctorId: input.doctorId,
+          serviceType: 'text',
+          descriptionEnc: cipher.encrypt(description),
+          pictures,
+          priceFen: doctor.priceFen,
+          status: free ? 'waiting' : 'unpaid',
+          paidAt: free ? now : null,
+          serviceEndsAt: free ? new Date(now.getTime() + hours(WAIT_HOURS)) : null,
+          idempotencyKey: input.idempotencyKey,
+          createdAt: now,
+        })
+        .returning()
+      if (free) {
+        await upsertConsultation(tx, row!, now)
+        return row!.id
+      }
+      const order = await createOrder(tx, {
+        userId,
+        hospitalId: doctor.hospitalId,
+        business: 'inquiry',
+        businessId: row!.id,
+        subject: `${SERVICE_NAME} ${doctor.doctorName}`.slice(0, 64),
+        amountFen: doctor.priceFen,
+        // closing the order closes the inquiry (onClosed)
+        expiresAt: new Date(now.getTime() + PAY_MINUTES * 60_000),
+        idempotencyKey: `inquiry:${input.idempotencyKey}`,
+      })
+      await tx.update(inquiries).set({ orderId: order.id }).where(eq(inquiries.id, row!.id))
+      return row!.id
+    })
+  } catch (err) {
+    // the same key at once: the unique index on (user, key), or the order's own idempotency check (409)
+    if (uniqueViolation(err) === 'inquiries_idempotency_key') return madeMeanwhile(conflict(SAME_KEY_OTHER_INQUIRY))
+    if (err instanceof AppError && err.code === Code.CONFLICT) return madeMeanwhile(err)
+    throw err
+  }
+  return viewOf(db, cipher, id)
+}
+
+// ---- paying --------------------------------------------------------------------------------------------------------
+
+const NOT_PAYABLE: Record<Exclude<InquiryStatus, 'unpaid'>, string> = {
+  waiting: '该问诊已支付',
+  inProgress: '该问诊已支付',
+  finished: '该问诊已结束',
+  cancelled: '该问诊已取消',
+  closed: '该问诊已关闭',
+}
+
+/** POST /im/trade/service/im/init/continuePay: how to pay the caller's unpaid inquiry (by its id or its order number). */
+export async function payInquiry(
+  db: Db,
+  providers: PayProvidersOf,
+  caller: AuthContext & { userId: number },
+  input: { id?: number; orderNo?: string; returnUrl: string },
+): Promise<PayAction> {
+  let inq: InquiryRow
+  if (input.id !== undefined) inq = await requireOwnInquiry(db, caller.userId, input.id)
+  else {
+    const [row] = await db
+      .select({ inq: inquiries })
+      .from(inquiries)
+      .innerJoin(orders, eq(orders.id, inquiries.orderId))
+      .where(and(eq(orders.orderNo, input.orderNo ?? ''), eq(inquiries.userId, caller.userId)))
+      .limit(1)
+    if (!row) throw forbidden()
+    inq = row.inq
+  }
+  if (inq.status !== 'unpaid') throw badInput(NOT_PAYABLE[inq.status])
+  const [order] = await db.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.id, inq.orderId!))
+  return startPayment(db, providers, caller, { orderNo: order!.orderNo, returnUrl: input.returnUrl })
+}
+
+// ---- reading -------------------------------------------------------------------------------------------------------
+
+/** GET /inquiry/order/detail. */
+export async function inquiryDetail(db: Db, cipher: FieldCipher, userId: number, id: number): Promise<Inquiry> {
+  await requireOwnInquiry(db, userId, id)
+  return viewOf(db, cipher, id)
+}
+
+/** GET /inquiry/order/list: the caller's inquiries, newest first. */
+export async function listInquiries(
+  db: Db,
+  cipher: FieldCipher,
+  userId: number,
+  query: { status?: InquiryStatus; page: number; size: number },
+): Promise<Page<Inquiry>> {
+  const size = Math.min(query.size, MAX_PAGE_SIZE)
+  const where: (SQL | undefined)[] = [eq(inquiries.userId, userId), query.status ? eq(inquiries.status, query.status) : undefined]
+  const [total] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(inquiries)
+    .where(and(...where))
+  const rows = await viewQuery(db)
+    .where(and(...where))
+    .orderBy(desc(inquiries.createdAt), desc(inquiries.id))
+    .limit(size)
+    .offset((query.page - 1) * size)
+  return { records: await toViews(db, cipher, rows), total: total?.n ?? 0, page: query.page, size }
+}
+
+// ---- changing ------------------------------------------------------------------------------------------------------
+
+/** Locks the order before the inquiry, in the order a payment locks them (applyPaid, then onPaid): no deadlock. */
+async function lockBoth(tx: Tx, inq: InquiryRow): Promise<InquiryRow> {
+  if (inq.orderId) await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, inq.orderId)).for('update')
+  const [row] = await tx.select().from(inquiries).where(eq(inquiries.id, inq.id)).for('update')
+  if (!row) throw forbidden()
+  return row
+}
+
+/**
+ * GET /im/trade/service/im/cancel. Unpaid: its order is cancelled, which cancels the inquiry (onClosed). Waiting (paid,
+ * not accepted): cancelled and the refund recorded in one transaction, then submitted. Accepted or later: refused.
+ * Cancelling what is already cancelled or closed answers it as it is.
+ */
+export async function cancelInquiry(db: Db, cipher: FieldCipher, providers: PayProvidersOf, userId: number, id: number, now: Date): Promise<Inquiry> {
+  const inq = await requireOwnInquiry(db, userId, id)
+  const refund = await db.transaction(async (tx) => {
+    const row = await lockBoth(tx, inq)
+    if (row.status === 'unpaid') {
+      await cancelOrder(tx, row.orderId!, CANCEL_REASON)
+      return null
+    }
+    if (row.status === 'inProgress' || row.status === 'finished') throw badInput(ALREADY_ACCEPTED)
+    if (row.status !== 'waiting') return null
+    await tx.update(inquiries).set({ status: 'cancelled', cancelledAt: now }).where(eq(inquiries.id, row.id))
+    await syncConsultation(tx, row.inquiryNo, statusTextOf('cancelled', null), now)
+    // money is never kept for a consultation given up
+    return row.orderId ? startRefund(tx, row.orderId, CANCEL_REASON) : null
+  })
+  if (refund) await submitRefund(db, providers, refund)
+  return viewOf(db, cipher, id)
+}
+
+/**
+ * Closes one inquiry whose service window has run out (answers whether it did): a waiting one is refunded in the same
+ * transaction (the doctor never accepted), an inProgress one just closes. The refund is submitted after commit.
+ */
+async function closeIfOverdue(db: Db, providers: PayProvidersOf, inq: InquiryRow, now: Date): Promise<boolean> {
+  const result = await db.transaction(async (tx) => {
+    const row = await lockBoth(tx, inq)
+    if ((row.status !== 'waiting' && row.status !== 'inProgress') || !row.serviceEndsAt || row.serviceEndsAt.getTime() > now.getTime()) return null
+    await tx.update(inquiries).set({ status: 'closed', finishedAt: now }).where(eq(inquiries.id, row.id))
+    await syncConsultation(tx, row.inquiryNo, statusTextOf('closed', null), now)
+    const refund = row.status === 'waiting' && row.orderId ? await startRefund(tx, row.orderId, NOT_ACCEPTED_REFUND_REASON) : null
+    return { refund }
+  })
+  if (result?.refund) await submitRefund(db, providers, result.refund)
+  return result !== null
+}
+
+/**
+ * GET /im/trade/service/im/check: the inquiry as it stands. An unpaid one asks the payment core first (paid meanwhile,
+ * or closed when its payment ran out); a waiting or inProgress one past its service window is closed first.
+ */
+export async function checkInquiry(db: Db, cipher: FieldCipher, providers: PayProvidersOf, userId: number, id: number, now: Date): Promise<Inquiry> {
+  let inq = await requireOwnInquiry(db, userId, id)
+  if (inq.status === 'unpaid' && inq.orderId) {
+    const [order] = await db.select().from(orders).where(eq(orders.id, inq.orderId))
+    await refreshOrder(db, providers, userId, order!.orderNo)
+    // refreshOrder closes by the clock; `now` may be later
+    await closeIfExpired(db, inq.orderId, now)
+    inq = await requireOwnInquiry(db, userId, id)
+  }
+  if (inq.status === 'waiting' || inq.status === 'inProgress') await closeIfOverdue(db, providers, inq, now)
+  return viewOf(db, cipher, id)
+}
+
+/** Closes every inquiry whose service window has run out (the sweep); answers how many. */
+export async function closeOverdueInquiries(db: Db, providers: PayProvidersOf, now: Date, onError?: (id: number, err: unknown) => void): Promise<number> {
+  const due = await db
+    .select()
+    .from(inquiries)
+    .where(and(inArray(inquiries.status, ['waiting', 'inProgress']), lte(inquiries.serviceEndsAt, now)))
+    .orderBy(inquiries.id)
+    .limit(500)
+  let closed = 0
+  for (const inq of due) {
+    try {
+      if (await closeIfOverdue(db, providers, inq, now)) closed += 1
+    } catch (err) {
+      if (onError) onError(inq.id, err)
+      else throw err
+    }
+  }
+  return closed
+}
+
+/** GET /im/trade/service/im/user/close: the patient ends a consultation in progress (finished). Ending it again answers it. */
+export async function finishInquiry(db: Db, cipher: FieldCipher, userId: number, id: number, now: Date): Promise<Inquiry> {
+  const inq = await requireOwnInquiry(db, userId, id)
+  if (inq.status === 'finished') return viewOf(db, cipher, id)
+  if (inq.status !== 'inProgress') throw badInput(NOT_IN_PROGRESS)
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(inquiries)
+      .set({ status: 'finished', finishedAt: now })
+      .where(and(eq(inquiries.id, id), eq(inquiries.status, 'inProgress')))
+      .returning()
+    if (!row) throw badInput(NOT_IN_PROGRESS)
+    await syncConsultation(tx, row.inquiryNo, statusTextOf('finished', null), now)
+  })
+  return viewOf(db, cipher, id)
+}
+
+/**
+ * The doctor accepts a waiting inquiry (inProgress; the service window becomes 24 h from now). For the doctors'
+ * workstation, which has no call here yet.
+ */
+export async function acceptInquiry(db: Db, doctorId: number, id: number, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(inquiries)
+      .set({ status: 'inProgress', acceptedAt: now, serviceEndsAt: new Date(now.getTime() + hours(SERVICE_HOURS)) })
+      .where(and(eq(inquiries.id, id), eq(inquiries.doctorId, doctorId), eq(inquiries.status, 'waiting')))
+      .returning()
+    if (row) await syncConsultation(tx, row.inquiryNo, statusTextOf('inProgress', null), now)
+    return !!row
+  })
+}
+
+/** POST /im/trade/complaint: once per inquiry, and only about one that was paid (or free). */
+export async function complainInquiry(db: Db, cipher: FieldCipher, userId: number, input: { id: number; content: string }, now: Date): Promise<Inquiry> {
+  const inq = await requireOwnInquiry(db, userId, input.id)
+  const content = input.content.trim()
+  if (!content) throw badInput('请填写投诉内容')
+  if (content.length > COMPLAINT_MAX) throw badInput(`投诉内容不能超过${COMPLAINT_MAX}个字`)
+  if (!inq.paidAt) throw badInput(NOT_PAID_COMPLAINT)
+  const [row] = await db
+    .update(inquiries)
+    .set({ complaintEnc: cipher.encrypt(content), complainedAt: now })
+    .where(and(eq(inquiries.id, inq.id), isNull(inquiries.complainedAt)))
+    .returning({ id: inquiries.id })
+  if (!row) throw badInput(ALREADY_COMPLAINED)
+  return viewOf(db, cipher, inq.id)
+}
+
+// ---- the payment core's callbacks ----------------------------------------------------------------------------------
+
+/** What the payment core calls when an inquiry's order changes (inside the transaction that changes it). */
+export const inquiryOrderHandlers: OrderHandlers = {
+  async onPaid(tx, order) {
+    const paidAt = order.paidAt ?? new Date()
+    const [row] = await tx
+      .update(inquiries)
+      .set({ status: 'waiting', paidAt, serviceEndsAt: new Date(paidAt.getTime() + hours(WAIT_HOURS)) })
+      .where(and(eq(inquiries.id, order.businessId), eq(inquiries.orderId, order.id), eq(inquiries.status, 'unpaid')))
+      .returning()
+    // the inquiry is gone: the payment core refunds on a business error
+    if (!row) throw badInput('问诊已失效，费用将原路退回')
+    await upsertConsultation(tx, row, paidAt)
+  },
+  async onClosed(tx, order) {
+    // closed by time: the payment ran out; cancelled: the patient gave it up
+    const status = order.status === 'closed' ? 'closed' : 'cancelled'
+    await tx
+      .update(inquiries)
+      .set({ status, cancelledAt: status === 'cancelled' ? new Date() : null })
+      .where(and(eq(inquiries.id, order.businessId), eq(inquiries.orderId, order.id), eq(inquiries.status, 'unpaid')))
+  },
+  async onRefunded(tx, order) {
+    // the status stays cancelled or closed; the consultations row says the money is back
+    const [row] = await tx
+      .select({ inquiryNo: inquiries.inquiryNo, status: inquiries.status })
+      .from(inquiries)
+      .where(and(eq(inquiries.id, order.businessId), eq(inquiries.orderId, order.id)))
+    if (row && (row.status === 'cancelled' || row.status === 'closed')) await syncConsultation(tx, row.inquiryNo, statusTextOf(row.status, order), new Date())
+  },
+}

@@ -1,0 +1,165 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { route } from '../route'
+import { orderNo, payActionDto, payOrderDto } from './pay'
+import * as inquiry from '../domain/inquiry'
+import { registerBusiness } from '../domain/payment'
+
+const id = z.coerce.number().int().positive()
+/** One per attempt on the page; a retry of the same attempt sends the same key. */
+const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
+const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')
+const status = z.enum(['unpaid', 'waiting', 'inProgress', 'finished', 'cancelled', 'closed'])
+
+const inquiryDto = z.object({
+  id: z.number(),
+  inquiryNo: z.string(),
+  status,
+  statusText: z.string(),
+  serviceType: z.literal('text'),
+  serviceName: z.string(),
+  description: z.string(),
+  pictures: z.array(z.string()),
+  priceFen: z.number().int(),
+  patientId: z.number(),
+  patientName: z.string(),
+  hospitalCode: z.string(),
+  hospitalName: z.string(),
+  doctor: z.object({ id: z.number(), doctorName: z.string(), title: z.string(), avatar: z.string(), deptName: z.string(), imAccount: z.string() }),
+  paidAt: z.string().nullable(),
+  acceptedAt: z.string().nullable(),
+  serviceEndsAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  cancellable: z.boolean(),
+  complaint: z.object({ content: z.string(), time: z.string() }).nullable(),
+  order: payOrderDto.nullable(),
+  createdAt: z.string(),
+})
+
+/** How often the consultations whose service window ran out are closed (check closes one on the spot too). */
+const SWEEP_MS = 60 * 1000
+
+/**
+ * Inquiry orders (图文问诊), `/dld-hospital` (spec §7 Internet hospital → Inquiry and Conversation orders): ordering a
+ * consultation with an online doctor, paying it through the payment core, the list and the detail, cancelling (with a
+ * refund while no doctor has accepted), checking, ending it, and one complaint.
+ */
+export async function inquiryRoutes(app: FastifyInstance) {
+  const { cipher, providers, config } = app.ctx
+  const db = () => app.ctx.db
+  const H = '/dld-hospital'
+  registerBusiness('inquiry', inquiry.inquiryOrderHandlers)
+
+  route(app, {
+    method: 'POST',
+    url: `${H}/inquiry/addInquiryInfo`,
+    summary:
+      'Order a 图文问诊 with an online doctor accepting consultations for one of the caller’s complete patients: unpaid with a ' +
+      'payment order at the doctor’s price, or waiting at once when free. The same idempotencyKey answers the same inquiry',
+    auth: 'user',
+    body: z.object({
+      doctorId: id,
+      patientId: id,
+      description: z.string().trim().min(1, '请描述您的病情').max(inquiry.DESCRIPTION_MAX, `病情描述不能超过${inquiry.DESCRIPTION_MAX}个字`),
+      pictures: z.array(z.string().trim().max(200, inquiry.PICTURE_NOT_UPLOADED)).max(inquiry.PICTURES_MAX, `最多上传${inquiry.PICTURES_MAX}张图片`).optional(),
+      idempotencyKey,
+    }),
+    data: inquiryDto,
+    handler: async ({ body, auth }) => inquiry.createInquiry(db(), cipher, auth.userId, body, new Date()),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: `${H}/im/trade/service/im/init/continuePay`,
+    summary: 'How to pay one of the caller’s unpaid inquiries, by id or by its order number (through the payment core)',
+    auth: 'user',
+    body: z
+      .object({ id: id.optional(), orderNo: orderNo.optional(), returnUrl })
+      .refine((b) => b.id !== undefined || b.orderNo !== undefined, { message: '请提供问诊或订单号' }),
+    data: payActionDto,
+    handler: async ({ body, auth }) => inquiry.payInquiry(db(), providers, auth, body),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: `${H}/inquiry/order/list`,
+    summary: 'The caller’s inquiries, newest first, with their payment orders and doctors',
+    auth: 'user',
+    query: z.object({
+      status: status.optional(),
+      page: z.coerce.number().int().min(1).max(1000).default(1),
+      size: z.coerce.number().int().min(1).max(inquiry.MAX_PAGE_SIZE).default(10),
+    }),
+    data: z.object({ records: z.array(inquiryDto), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    handler: async ({ query, auth }) => inquiry.listInquiries(db(), cipher, auth.userId, query),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: `${H}/inquiry/order/detail`,
+    summary: 'One of the caller’s inquiries',
+    auth: 'user',
+    query: z.object({ id }),
+    data: inquiryDto,
+    handler: async ({ query, auth }) => inquiry.inquiryDetail(db(), cipher, auth.userId, query.id),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: `${H}/im/trade/service/im/cancel`,
+    summary: 'Cancel an inquiry: unpaid, its order is cancelled; paid and not accepted yet, refunded; accepted, refused',
+    auth: 'user',
+    query: z.object({ id }),
+    data: inquiryDto,
+    handler: async ({ query, auth }) => inquiry.cancelInquiry(db(), cipher, providers, auth.userId, query.id, new Date()),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: `${H}/im/trade/service/im/check`,
+    summary: 'The inquiry as it stands; closed first when its service window ran out (refunded when never accepted)',
+    auth: 'user',
+    query: z.object({ id }),
+    data: inquiryDto,
+    handler: async ({ query, auth }) => inquiry.checkInquiry(db(), cipher, providers, auth.userId, query.id, new Date()),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: `${H}/im/trade/service/im/user/close`,
+    summary: 'The patient ends a consultation in progress (finished)',
+    auth: 'user',
+    query: z.object({ id }),
+    data: inquiryDto,
+    handler: async ({ query, auth }) => inquiry.finishInquiry(db(), cipher, auth.userId, query.id, new Date()),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: `${H}/im/trade/complaint`,
+    summary: 'A complaint about a paid inquiry, once',
+    auth: 'user',
+    body: z.object({
+      id,
+      content: z.string().trim().min(1, '请填写投诉内容').max(inquiry.COMPLAINT_MAX, `投诉内容不能超过${inquiry.COMPLAINT_MAX}个字`),
+    }),
+    data: inquiryDto,
+    handler: async ({ body, auth }) => inquiry.complainInquiry(db(), cipher, auth.userId, body, new Date()),
+  })
+
+  // consultations whose service window ran out close (and are refunded when never accepted) without anyone checking
+  if (config.mode !== 'test') {
+    let timer: NodeJS.Timeout | null = null
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        inquiry
+          .closeOverdueInquiries(app.ctx.db, providers, new Date(), (inquiryId, err) => app.log.error({ err, inquiryId }, 'closing an overdue inquiry failed'))
+          .catch((err) => app.log.error({ err }, 'closing overdue inquiries failed'))
+      }, SWEEP_MS)
+      timer.unref()
+    })
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer)
+    })
+  }
+}
