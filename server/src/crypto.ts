@@ -32,6 +32,9 @@ export class FieldCipher {
   }
 }
 
+/** A sealed field that may be empty (a child without an identity card, a patient without a mobile). */
+export const open = (cipher: FieldCipher, sealed: string | null) => (sealed ? cipher.decrypt(sealed) : null)
+
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url')
 
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url')

@@ -235,3 +235,18 @@ export async function assertUnauthorisedCall(app: FastifyInstance, method: Metho
   assert.equal(unbound.msg, '请先绑定手机号')
   assert.equal(unbound.data, null)
 }
+
+/** A refusal of bad input: 400 with the reason (exactly, or matching), and nothing answered. */
+export function assertBadInput(env: Envelope, message?: RegExp | string) {
+  assert.equal(env.code, 400, `expected 400, got ${env.code} ${env.msg}`)
+  assert.equal(env.data, null)
+  if (typeof message === 'string') assert.equal(env.msg, message)
+  else if (message) assert.match(env.msg, message)
+}
+
+/** 2999 for someone else's id: the same answer whether or not it exists. */
+export function assertForbidden(env: Envelope) {
+  assert.equal(env.code, 2999, env.msg)
+  assert.equal(env.msg, '暂无权限')
+  assert.equal(env.data, null)
+}

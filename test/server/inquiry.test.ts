@@ -7,7 +7,7 @@ import { acceptInquiry, checkInquiry } from '../../server/src/domain/inquiry'
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { Page } from '../../types/api/hospital'
-import { assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
 
 const H = '/dld-hospital'
 const ADD = `${H}/inquiry/addInquiryInfo`
@@ -102,18 +102,7 @@ before(async () => {
 })
 after(() => t.close())
 
-function assertBadInput(env: Envelope, message: RegExp | string) {
-  assert.equal(env.code, 400, `expected 400, got ${env.code} ${env.msg}`)
-  assert.equal(env.data, null)
-  if (typeof message === 'string') assert.equal(env.msg, message)
-  else assert.match(env.msg, message)
-}
 
-function assertForbidden(env: Envelope) {
-  assert.equal(env.code, 2999, env.msg)
-  assert.equal(env.msg, '暂无权限')
-  assert.equal(env.data, null)
-}
 
 const body = (over: Record<string, unknown> = {}) => ({ doctorId: doc.paid, patientId, description: '咳嗽三天，夜间加重', idempotencyKey: newKey(), ...over })
 

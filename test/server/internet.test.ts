@@ -5,7 +5,7 @@ import { departments, doctorFans, doctors, hospitals, onlineDoctorServices, onli
 import { averageReplyTime } from '../../src/utils/time'
 import { starRating } from '../../src/utils/level'
 import type { OnlineDoctor, OnlineDoctorInfo } from '../../types/api/internet'
-import { startTestApp, signInUser, callApi, assertUnauthorisedCall, type CallOptions, type Envelope, type Method, type TestApp } from './harness'
+import { startTestApp, signInUser, callApi, assertUnauthorisedCall, type CallOptions, type Method, type TestApp, assertBadInput } from './harness'
 
 const A = '/dld-hospital'
 
@@ -31,12 +31,6 @@ const ok = async <T = any>(method: Method, url: string, opts: Parameters<typeof 
   return env.data
 }
 
-function assertBadInput(env: Envelope, message?: RegExp | string) {
-  assert.equal(env.code, 400, `expected 400, got ${env.code} ${env.msg}`)
-  assert.equal(env.data, null)
-  if (typeof message === 'string') assert.equal(env.msg, message)
-  else if (message) assert.match(env.msg, message)
-}
 
 const assertUnauthorised = (method: Method, url: string, opts: Omit<CallOptions, 'caller'> = {}) => assertUnauthorisedCall(t.app, method, url, opts)
 

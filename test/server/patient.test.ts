@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm'
 import { accompanies, healthCardCodes, patientCards, patients } from '../../server/src/db/schema'
 import { DEMO_CARDS_DIR } from '../../server/src/routes/sandboxHealthCard'
 import { SANDBOX_HEALTH_CARD_HOLDERS } from '../../server/src/plugins/providers/healthCard'
-import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
 
 /** Collects what the server logs. */
 class LogCapture extends Writable {
@@ -167,18 +167,7 @@ async function assertUnauthorised(method: 'GET' | 'POST', url: string, opts: { b
   assertDenied(await call(method, url, { ...opts, caller: identity }), 403)
 }
 
-function assertBadInput(env: Envelope, message: RegExp | string) {
-  assert.equal(env.code, 400, `expected 400, got ${env.code} ${env.msg}`)
-  assert.equal(env.data, null)
-  if (typeof message === 'string') assert.equal(env.msg, message)
-  else assert.match(env.msg, message)
-}
 
-function assertForbidden(env: Envelope) {
-  assert.equal(env.code, 2999)
-  assert.equal(env.msg, '暂无权限')
-  assert.equal(env.data, null)
-}
 
 const INCOMPLETE = '当前就诊人信息不完整，请先完善就诊人信息。'
 

@@ -26,7 +26,7 @@ import { ensureSchedules } from '../../server/src/seed/register'
 import { seedIfEmpty } from '../../server/src/seed'
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import { maskIdCard } from '../../src/utils/mask'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
 
 const A = '/dld-palm/api'
 const INCOMPLETE = '当前就诊人信息不完整，请先完善就诊人信息。'
@@ -89,18 +89,7 @@ async function call<T = any>(method: 'GET' | 'POST', url: string, opts: { caller
   return { ...env, data: decode(env.data) } as Envelope<T>
 }
 
-function assertBadInput(env: Envelope, message: RegExp | string) {
-  assert.equal(env.code, 400, `expected 400, got ${env.code} ${env.msg}`)
-  assert.equal(env.data, null)
-  if (typeof message === 'string') assert.equal(env.msg, message)
-  else assert.match(env.msg, message)
-}
 
-function assertForbidden(env: Envelope) {
-  assert.equal(env.code, 2999, env.msg)
-  assert.equal(env.msg, '暂无权限')
-  assert.equal(env.data, null)
-}
 
 /** 401 without a token, 403 for a WeChat identity that has not bound a mobile yet. */
 async function assertUnauthorised(method: 'GET' | 'POST', url: string, opts: { body?: unknown; query?: Record<string, string> } = {}) {

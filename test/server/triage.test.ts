@@ -10,7 +10,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm'
 import { departments, doctors, hospitals } from '../../server/src/db/schema'
 import { openAiCompatibleTriage } from '../../server/src/plugins/providers/ai'
 import type { TriageAnswer } from '../../types/api/triage'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, LogCapture, DEMO, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, LogCapture, DEMO, type Envelope, type TestApp, assertBadInput } from './harness'
 
 const URL_ = '/dld-palm/api/ai/triage'
 const DISCLAIMER = 'AI导诊仅供参考，不能替代医生的诊断和治疗'
@@ -50,11 +50,6 @@ async function answer(text: string, hospitalCode: string = DEMO.both.code, app: 
 
 const names = (a: TriageAnswer) => a.departments.map((d) => d.deptName)
 
-function assertBadInput(env: Envelope, message: RegExp) {
-  assert.equal(env.code, 400, `expected 400, got ${env.code} ${env.msg}`)
-  assert.equal(env.data, null)
-  assert.match(env.msg, message)
-}
 
 async function hospitalIdOf(code: string, app: TestApp = t) {
   const [h] = await app.database.db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, code))

@@ -58,6 +58,17 @@ async function pgListen(url: string, channel: string, handler: (payload: string)
   }
 }
 
+/** Walks a driver error and its causes for a unique violation and answers the constraint's name. */
+export function uniqueViolation(err: unknown): string | null {
+  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return e.constraint ?? ''
+  }
+  return null
+}
+
+/** The rows of a raw `execute` (both drivers answer `{ rows }`). */
+export const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
+
 export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
 
 /** PostgreSQL when a URL is given, otherwise PGlite in `dataDir/pgdata` (or an already open PGlite, for tests). */

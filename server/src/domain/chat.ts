@@ -4,6 +4,7 @@ import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { chatMessages, chatReads, doctors, files, users } from '../db/schema'
 import { badInput, forbidden } from '../errors'
+import { UPLOADED_PICTURE } from './file'
 
 /**
  * Our own chat service (the embedded default of spec §1's instant messaging): who may write to whom, storing a
@@ -25,8 +26,6 @@ export const HISTORY_PAGE = 20
 export const HISTORY_PAGE_MAX = 50
 /** The doctor side's marks of a turn in the order (types/api/chat.ts OrderDescription). */
 const DESCRIPTIONS = new Set(['', 'start', 'return', 'doctorBusy', 'orderFinished'])
-/** A picture is a file this server stored through the upload call. */
-const UPLOADED_PICTURE = /^\/dld-file\/files\/([A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp))$/
 
 type Row = typeof chatMessages.$inferSelect
 

@@ -14,6 +14,9 @@ const KINDS: { mime: string; ext: string; magic: (b: Buffer) => boolean }[] = [
   { mime: 'application/pdf', ext: 'pdf', magic: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
 ]
 
+/** The stored name inside a URL that POST /dld-file/files-upload answered for a picture. */
+export const UPLOADED_PICTURE = /^\/dld-file\/files\/([A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp))$/
+
 export const kindOfName = (name: string) => KINDS.find((k) => name.endsWith(`.${k.ext}`))!
 
 /** Checks an upload by its bytes, stores it under an unguessable name and records who uploaded it. */

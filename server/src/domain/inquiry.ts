@@ -9,23 +9,22 @@
  * The service window: 48 h after payment while no doctor has accepted, then 24 h after acceptance. Every function that
  * depends on the time takes `now`.
  */
-import { randomInt } from 'node:crypto'
 import { and, desc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
 import type { PayAction } from '../../../types/api/payment'
 import type { Page } from '../../../types/api/hospital'
 import type { Inquiry, InquiryInput, InquiryStatus } from '../../../types/api/inquiry'
-import type { Db, Tx } from '../db'
-import type { FieldCipher } from '../crypto'
+import { uniqueViolation, type Db, type Tx } from '../db'
+import { open, type FieldCipher } from '../crypto'
 import { consultations, departments, doctors, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
 import { AppError, Code, badInput, conflict, forbidden, notFound } from '../errors'
 import { maskName } from '../../../src/utils/mask'
 import type { AuthContext } from './auth'
-import { INCOMPLETE_PATIENT, UPLOADED_PICTURE, requireOwnPatient } from './patient'
-import { missingPatientFields } from './patientRules'
+import { requireCompletePatient, requireOwnPatient } from './patient'
+import { UPLOADED_PICTURE } from './file'
 import { doctorImAccount } from './internetDoctors'
 import { doctorAvatarUrl } from './register/catalogue'
 import { cancelOrder, createOrder, refreshOrder, startPayment, startRefund, submitRefund, toPayOrder, type OrderHandlers, type OrderRow, type PayProvidersOf } from './payment'
-import { closeIfExpired } from './payment/orders'
+import { closeIfExpired, newBusinessNo } from './payment/orders'
 
 type InquiryRow = typeof inquiries.$inferSelect
 
@@ -52,13 +51,9 @@ export const CANCEL_REASON = '患者取消问诊'
 export const NOT_ACCEPTED_REFUND_REASON = '医生未接诊，问诊关闭，自动退款'
 
 const hours = (n: number) => n * 3600_000
-const open = (cipher: FieldCipher, sealed: string | null) => (sealed ? cipher.decrypt(sealed) : null)
 
 /** I + date (Shanghai) + 12 random digits: unguessable, so a number alone never finds someone else's consultation. */
-function newInquiryNo(now: Date): string {
-  const date = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '')
-  return `I${date}${Array.from({ length: 12 }, () => randomInt(10)).join('')}`
-}
+const newInquiryNo = (now: Date) => newBusinessNo('I', now)
 
 // ---- the view ------------------------------------------------------------------------------------------------------
 
@@ -248,13 +243,6 @@ async function requireUploadedPictures(db: Db, userId: number, pictures: string[
   if (names.some((n) => !have.has(n!))) throw badInput(PICTURE_NOT_UPLOADED)
 }
 
-/** Walks a driver error and its causes for a unique violation and answers the constraint's name. */
-function uniqueViolation(err: unknown): string | null {
-  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return e.constraint ?? ''
-  }
-  return null
-}
 
 /**
  * POST /inquiry/addInquiryInfo. Checks first (own complete patient, an online doctor accepting consultations, the
@@ -266,16 +254,8 @@ export async function createInquiry(db: Db, cipher: FieldCipher, userId: number,
   const patient = await requireOwnPatient(db, userId, input.patientId)
   const again = await byIdempotencyKey(db, userId, input)
   if (again) return viewOf(db, cipher, again.id)
-  const facts = {
-    name: open(cipher, patient.nameEnc),
-    idCard: open(cipher, patient.idCardEnc),
-    mobile: open(cipher, patient.mobileEnc),
-    neonate: patient.source === 'neonate',
-    guardianName: open(cipher, patient.guardianNameEnc),
-    guardianIdCard: open(cipher, patient.guardianIdCardEnc),
-  }
-  // spec §5: the app shows its completion modal on exactly this text
-  if (missingPatientFields(facts).length) throw badInput(INCOMPLETE_PATIENT)
+  // spec §5: the app shows its completion modal on the refusal's exact text
+  requireCompletePatient(cipher, patient)
   const description = input.description.trim()
   if (!description) throw badInput('请描述您的病情')
   if (description.length > DESCRIPTION_MAX) throw badInput(`病情描述不能超过${DESCRIPTION_MAX}个字`)

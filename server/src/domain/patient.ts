@@ -15,7 +15,7 @@ import type {
 } from '../../../types/api/patient'
 import type { Db, Tx } from '../db'
 import { accompanies, dictItems, files, hospitals, patientCards, patients, users } from '../db/schema'
-import type { FieldCipher } from '../crypto'
+import { open, type FieldCipher } from '../crypto'
 import { badInput, conflict, forbidden, notFound } from '../errors'
 import type { OcrProvider } from '../plugins/providers/ocr'
 import type { HealthCardProvider } from '../plugins/providers/healthCard'
@@ -23,6 +23,7 @@ import { isValidIdCard, parseIdCard } from '../../../src/utils/idCard'
 import { maskIdCard, maskMobile, maskName } from '../../../src/utils/mask'
 import { consumeSmsCode } from './auth'
 import { requireHospitalByCode } from './hospital'
+import { UPLOADED_PICTURE } from './file'
 import {
   GUARDIAN_MIN_AGE,
   MAX_PATIENTS,
@@ -64,7 +65,11 @@ export async function requireOwnPatient(db: Db | Tx, userId: number, patientId: 
 
 // ---- reading -------------------------------------------------------------------------------------------------
 
-const open = (cipher: FieldCipher, sealed: string | null) => (sealed ? cipher.decrypt(sealed) : null)
+
+/** A patient whose information is complete, or the refusal the app answers with its completion modal (spec §5). */
+export function requireCompletePatient(cipher: FieldCipher, patient: PatientRow): void {
+  if (missingPatientFields(factsOf(patient, cipher)).length) throw badInput(INCOMPLETE_PATIENT)
+}
 
 function factsOf(row: PatientRow, cipher: FieldCipher): PatientFacts {
   return {
@@ -241,7 +246,7 @@ async function fileInTx(tx: Tx, cipher: FieldCipher, patient: PatientRow, hospit
   })
   const existing = await cardOf(tx, patient.id, hospital.id)
   if (existing) return answer(existing.cardNoEnc, true)
-  if (missingPatientFields(factsOf(patient, cipher)).length) throw badInput(INCOMPLETE_PATIENT)
+  requireCompletePatient(cipher, patient)
   await tx.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.id, hospital.id)).for('no key update')
   // a concurrent call may have filed this patient while we waited for the lock
   const filed = await cardOf(tx, patient.id, hospital.id)
@@ -598,9 +603,6 @@ export async function unbindPatient(db: Db, userId: number, patientId: number): 
 }
 
 // ---- identity-card photo and health-card authorisation ---------------------------------------------------------
-
-/** The stored name inside a URL that POST /dld-file/files-upload answered. */
-export const UPLOADED_PICTURE = /^\/dld-file\/files\/([A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp))$/
 
 /**
  * POST /patient/hospital/patient/ocr: reads an identity card off a picture the caller's own identity uploaded

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { route } from '../route'
 import { hospitalCode, idParam, mobile } from './schemas'
 import * as patient from '../domain/patient'
+import { UPLOADED_PICTURE } from '../domain/file'
 import { PATIENT_NAME_MAX, isAppPagePath, isValidPatientName } from '../domain/patientRules'
 import { isValidIdCard } from '../../../src/utils/idCard'
 
@@ -272,7 +273,7 @@ export async function patientRoutes(app: FastifyInstance) {
     url: `${P}/hospital/patient/ocr`,
     summary: 'Read the front of an identity card from a picture the caller uploaded (url from /dld-file/files-upload)',
     auth: 'user',
-    body: z.object({ url: z.string().trim().regex(patient.UPLOADED_PICTURE, '请先上传身份证照片') }),
+    body: z.object({ url: z.string().trim().regex(UPLOADED_PICTURE, '请先上传身份证照片') }),
     data: ocrDto,
     handler: async ({ body, auth }) => patient.readIdCardPhoto(db(), providers.ocr, config.uploadDir, auth.identityId, body.url),
   })

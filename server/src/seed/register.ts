@@ -5,7 +5,7 @@
  */
 import { idCardCheckChar } from '../../../src/utils/idCard'
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { Db } from '../db'
+import { rowsOf, type Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { departments, diseases, doctors, hospitalConfigs, hospitals, patients, registrations, scheduleSlots, schedules, users } from '../db/schema'
 import {
@@ -395,7 +395,6 @@ function plan(hospitalId: number, deptIds: number[], doctorRows: DoctorRow[], da
   return out
 }
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 
 /**
  * Creates the schedules of the next BOOK_DAYS days from `today` (YYYY-MM-DD, Shanghai) for every doctor of a hospital

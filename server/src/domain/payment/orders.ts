@@ -81,9 +81,10 @@ function shanghaiDate(now: Date): string {
 
 const randomDigits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
 
-/** P + date + 12 random digits: unguessable, so an order number alone never finds someone else's order. */
-export const newOrderNo = (now = new Date()) => `P${shanghaiDate(now)}${randomDigits(12)}`
-export const newRefundNo = (now = new Date()) => `R${shanghaiDate(now)}${randomDigits(12)}`
+/** A letter + date + 12 random digits: unguessable, so a number alone never finds someone else's order or record. */
+export const newBusinessNo = (letter: string, now = new Date()) => `${letter}${shanghaiDate(now)}${randomDigits(12)}`
+export const newOrderNo = (now = new Date()) => newBusinessNo('P', now)
+export const newRefundNo = (now = new Date()) => newBusinessNo('R', now)
 
 export const selfPayFen = (o: Pick<OrderRow, 'amountFen' | 'insuranceFen'>) => o.amountFen - o.insuranceFen
 

@@ -10,16 +10,15 @@
 import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
-import type { Db, Tx } from '../../db'
+import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
 import { departments, doctors, hospitals, orders, registrations, scheduleSlots, schedules } from '../../db/schema'
 import { AppError, Code, badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
-import { INCOMPLETE_PATIENT, fileAtHospital, requireOwnPatient } from '../patient'
-import { missingPatientFields } from '../patientRules'
+import { fileAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
 import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, startPayment, startRefund, submitRefund, type OrderHandlers, type PayProvidersOf } from '../payment'
 import { GENERAL_CLINIC_NAME } from './schedule'
-import { open, requireOwnRegistration, viewOf } from './records'
+import { requireOwnRegistration, viewOf } from './records'
 import { settingsOne, type RegisterSettings } from './settings'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
@@ -105,15 +104,7 @@ async function releaseExpiredHolds(db: Db, now: Date, where: SQL): Promise<boole
   return true
 }
 
-/** Walks a driver error and its causes for a unique violation and answers the constraint's name. */
-function uniqueViolation(err: unknown): string | null {
-  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return e.constraint ?? ''
-  }
-  return null
-}
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 
 /**
  * POST /register and POST /apply/free. Checks first (own complete patient, open schedule, a real time range, one
@@ -135,16 +126,8 @@ export async function bookRegistration(
   if (again) return viewOf(db, cipher, again.id, now)
 
   const { schedule, hospital, deptName, doctorName } = await requireSchedule(db, input.scheduleId)
-  const facts = {
-    name: open(cipher, patient.nameEnc),
-    idCard: open(cipher, patient.idCardEnc),
-    mobile: open(cipher, patient.mobileEnc),
-    neonate: patient.source === 'neonate',
-    guardianName: open(cipher, patient.guardianNameEnc),
-    guardianIdCard: open(cipher, patient.guardianIdCardEnc),
-  }
-  // spec §5: the app shows its completion modal on exactly this text
-  if (missingPatientFields(facts).length) throw badInput(INCOMPLETE_PATIENT)
+  // spec §5: the app shows its completion modal on the refusal's exact text
+  requireCompletePatient(cipher, patient)
   if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)
   const closed = bookingClosedReason(schedule.visitDate, schedule.segment, now)
   if (closed) throw badInput(closed)

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Registration, RegistrationStatus } from '../../../../types/api/register'
 import type { Page } from '../../../../types/api/hospital'
 import type { Db, Tx } from '../../db'
-import type { FieldCipher } from '../../crypto'
+import { open, type FieldCipher } from '../../crypto'
 import { departments, doctors, hospitals, orders, patientCards, patients, refunds, registrations, schedules } from '../../db/schema'
 import { forbidden, notFound } from '../../errors'
 import { maskIdCard, maskName } from '../../../../src/utils/mask'
@@ -15,7 +15,6 @@ import { MAX_PAGE_SIZE, SEGMENTS, cancelDeadline, weekOf } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
 
-export const open = (cipher: FieldCipher, sealed: string | null) => (sealed ? cipher.decrypt(sealed) : null)
 
 const viewColumns = {
   reg: registrations,
