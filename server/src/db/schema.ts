@@ -199,6 +199,8 @@ export const consultations = pgTable(
     doctorAvatar: text('doctor_avatar').notNull().default(''),
     deptName: text('dept_name').notNull().default(''),
     status: text('status').notNull(),
+    /** The doctor's IM account (`d_<id>`): the consultation's conversation is `C2C` + peer, whose unread count it shows. */
+    peer: text('peer').notNull().default(''),
     lastMessage: text('last_message').notNull().default(''),
     unreadCount: integer('unread_count').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -757,6 +759,7 @@ export const inquiries = pgTable(
     hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
     doctorId: integer('doctor_id').notNull().references(() => doctors.id),
     serviceType: text('service_type').$type<'text'>().notNull(),
+    kind: text('kind').$type<InquiryKind>().notNull().default('inquiry'),
     descriptionEnc: text('description_enc').notNull(),
     /** Urls of pictures this server stored (`/dld-file/files/...`). */
     pictures: jsonb('pictures').$type<string[]>().notNull().default([]),
@@ -781,4 +784,153 @@ export const inquiries = pgTable(
     index('inquiries_doctor_idx').on(t.doctorId),
     index('inquiries_service_ends_idx').on(t.serviceEndsAt).where(sql`${t.status} in ('waiting', 'inProgress')`),
   ],
+)
+
+/** What kind of consultation an inquiry is: chosen doctor (图文问诊), quick (快速问诊, any doctor of a department), chronic (复诊续方 with my doctor). */
+export type InquiryKind = 'inquiry' | 'quick' | 'chronic'
+
+// ---- the doctor side: staff accounts of the doctors' workbench --------------------------------------------------------
+
+/**
+ * A doctor's or physician assistant's sign-in to the workbench the server serves (`/workbench/`). The password is kept
+ * only as a scrypt hash. Exactly one of doctorId / assistantId is set, matching `kind`.
+ */
+export const staffAccounts = pgTable(
+  'staff_accounts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<'doctor' | 'assistant'>().notNull(),
+    doctorId: integer('doctor_id').references(() => onlineDoctors.doctorId),
+    assistantId: integer('assistant_id').references(() => physicianAssistants.id),
+    login: text('login').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('staff_accounts_login_key').on(t.login)],
+)
+
+/** Workbench bearer tokens, stored only as hashes (like patients' `sessions`, but never valid on patient calls). */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: serial('id').primaryKey(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staffAccounts.id),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('staff_sessions_token_key').on(t.tokenHash)],
+)
+
+/**
+ * The doctor's electronic medical record of one inquiry (门诊病历): written on the workbench, read by the patient
+ * (`/im/medical/...`, `/pages/medicalHistory`). The fields (chief complaint, present illness, past history,
+ * diagnosis, advice) are health information: stored encrypted as one JSON object. One record per inquiry; rewriting
+ * it replaces it while the inquiry is open.
+ */
+export const medicalRecords = pgTable(
+  'medical_records',
+  {
+    id: serial('id').primaryKey(),
+    inquiryId: integer('inquiry_id')
+      .notNull()
+      .references(() => inquiries.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    doctorId: integer('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    fieldsEnc: text('fields_enc').notNull(),
+    /** Codes from the hospital's disease list (`/common/diseaseCode`), shown with the diagnosis. */
+    diseaseCodes: jsonb('disease_codes').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('medical_records_inquiry_key').on(t.inquiryId), index('medical_records_user_idx').on(t.userId, t.createdAt)],
+)
+
+/** A patient's rating of one finished inquiry (评价): once per inquiry, 1–5 stars, chosen tags and words. */
+export const evaluations = pgTable(
+  'evaluations',
+  {
+    id: serial('id').primaryKey(),
+    inquiryId: integer('inquiry_id')
+      .notNull()
+      .references(() => inquiries.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    doctorId: integer('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    score: integer('score').notNull(),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    content: text('content').notNull().default(''),
+    /** Shown on the doctor's page without the patient's name when set. */
+    anonymous: boolean('anonymous').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('evaluations_inquiry_key').on(t.inquiryId), index('evaluations_doctor_idx').on(t.doctorId, t.createdAt)],
+)
+
+export type GiftStatus = 'unpaid' | 'paid' | 'closed'
+
+/** A gift (心意) a patient sends a doctor, paid through the payment core (business 'gift'); idempotent per (user, key). */
+export const gifts = pgTable(
+  'gifts',
+  {
+    id: serial('id').primaryKey(),
+    giftNo: text('gift_no').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    doctorId: integer('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    inquiryId: integer('inquiry_id').references(() => inquiries.id),
+    /** One of the catalogue's codes (domain/gift.ts). */
+    giftCode: text('gift_code').notNull(),
+    priceFen: integer('price_fen').notNull(),
+    message: text('message').notNull().default(''),
+    status: text('status').$type<GiftStatus>().notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('gifts_gift_no_key').on(t.giftNo),
+    uniqueIndex('gifts_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('gifts_doctor_idx').on(t.doctorId, t.createdAt),
+  ],
+)
+
+/**
+ * The message centre (消息中心, `/message/messageList`): notices to one user about their orders and consultations,
+ * written by the domain in the same transaction as the change they tell of.
+ */
+export const userMessages = pgTable(
+  'user_messages',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').$type<'inquiry' | 'register' | 'payment' | 'system'>().notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    /** The app page it opens, e.g. `/pages/order/inquiry/detail?id=3`; '' when none. */
+    link: text('link').notNull().default(''),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_messages_user_idx').on(t.userId, t.id)],
 )

@@ -1,0 +1,29 @@
+import { get, post } from './request'
+import type { Page } from '../../types/api/hospital'
+import type { PayAction } from '../../types/api/payment'
+import type { Inquiry, InquiryComplaintInput, InquiryInput, InquiryStatus } from '../../types/api/inquiry'
+
+/** Inquiry orders (图文问诊), `/dld-hospital` (spec §7 Internet hospital → Inquiry and Conversation orders). */
+const API = '/dld-hospital'
+
+/** Orders a consultation: unpaid with a payment order, or waiting at once when the doctor's service is free. */
+export const createInquiry = (input: InquiryInput) => post<Inquiry>(`${API}/inquiry/addInquiryInfo`, input, { json: true })
+
+/** How to pay an unpaid inquiry (the payment core's action: the cashier's url, or paid at once). */
+export const payInquiry = (id: number, returnUrl: string) => post<PayAction>(`${API}/im/trade/service/im/init/continuePay`, { id, returnUrl }, { json: true })
+
+export const listInquiries = (q: { status?: InquiryStatus; page?: number; size?: number }) =>
+  get<Page<Inquiry>>(`${API}/inquiry/order/list`, Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)), { noLoading: true })
+
+export const getInquiry = (id: number) => get<Inquiry>(`${API}/inquiry/order/detail`, { id }, { noLoading: true })
+
+/** Gives up an inquiry no doctor has accepted yet (refunded when paid). */
+export const cancelInquiry = (id: number) => get<Inquiry>(`${API}/im/trade/service/im/cancel`, { id })
+
+/** Asks the server to look at the inquiry's time now: it closes (and refunds) one whose window ran out. */
+export const checkInquiry = (id: number) => get<Inquiry>(`${API}/im/trade/service/im/check`, { id }, { noLoading: true })
+
+/** The patient ends a consultation in progress. */
+export const finishInquiry = (id: number) => get<Inquiry>(`${API}/im/trade/service/im/user/close`, { id })
+
+export const complainInquiry = (input: InquiryComplaintInput) => post<Inquiry>(`${API}/im/trade/complaint`, input, { json: true })
