@@ -55,6 +55,11 @@ export interface Config {
   ai: { baseUrl: string; apiKey: string; model: string } | null
   /** How often unpaid orders past their time are closed and stuck refunds asked again (0: never; tests call it). */
   orderSweepMs: number
+  /**
+   * The password the demo seed gives the doctors' and assistants' workbench accounts it creates (`/workbench/`);
+   * null (no accounts seeded) in production unless STAFF_DEMO_PASSWORD is set.
+   */
+  staffDemoPassword: string | null
   logLevel: string
 }
 
@@ -107,6 +112,15 @@ function aiConfig(env: NodeJS.ProcessEnv): Config['ai'] {
   if (!env.AI_BASE_URL) return null
   if (!env.AI_MODEL) throw new Error('AI_MODEL is required with AI_BASE_URL')
   return { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY ?? '', model: env.AI_MODEL }
+}
+
+/** The demo workbench password when STAFF_DEMO_PASSWORD is unset (README, demo people). */
+export const DEMO_STAFF_PASSWORD = 'demo1234'
+
+/** STAFF_DEMO_PASSWORD, else the demo default outside production (a production server gets no known password). */
+export function staffDemoPasswordOf(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.STAFF_DEMO_PASSWORD) return env.STAFF_DEMO_PASSWORD
+  return env.NODE_ENV === 'production' ? null : DEMO_STAFF_PASSWORD
 }
 
 function keyFile(dir: string, name: string, bytes: number): string {
@@ -166,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : !env.WECHAT_PAY && !env.ALIPAY_PAY,
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    staffDemoPassword: staffDemoPasswordOf(env),
   }
   return { ...base, ...overrides }
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { eq, sql } from 'drizzle-orm'
-import { chatMessages, doctors, files, identities } from '../../server/src/db/schema'
+import { chatMessages, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
 import { localSig } from '../../server/src/plugins/providers/im'
 import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
 import { startTestApp, signInUser, envelopeOf, LogCapture, type TestApp } from './harness'
@@ -83,6 +83,33 @@ async function patientSig(caller: Caller) {
   assert.equal(env.code, 200, env.msg)
   assert.equal(env.data.driver, 'local')
   return env.data.userSig as string
+}
+/**
+ * A doctor writes only to a patient who paid for an inquiry with them (domain/chat.ts): one paid inquiry between the
+ * two, as the payment core leaves it.
+ */
+async function paidInquiry(caller: Caller, doctorAccount: string) {
+  const db = t.database.db
+  const doctorId = Number(doctorAccount.slice(2))
+  const [d] = await db.select({ hospitalId: doctors.hospitalId }).from(doctors).where(eq(doctors.id, doctorId))
+  const key = randomBytes(8).toString('hex')
+  const [p] = await db
+    .insert(patients)
+    .values({ userId: caller.userId, nameEnc: t.app.ctx.cipher.encrypt('聊天测试'), personIndex: key, sex: 1, birthday: '1990-01-01', relation: '本人', source: 'idCard' })
+    .returning({ id: patients.id })
+  await db.insert(inquiries).values({
+    inquiryNo: `I${key}`,
+    userId: caller.userId,
+    patientId: p!.id,
+    hospitalId: d!.hospitalId,
+    doctorId,
+    serviceType: 'text',
+    descriptionEnc: t.app.ctx.cipher.encrypt('咳嗽'),
+    priceFen: 0,
+    status: 'waiting',
+    idempotencyKey: key,
+    paidAt: new Date(),
+  })
 }
 const doctorSig = (account: string, expire = Math.floor(Date.now() / 1000) + 3600) => localSig(t.config.secret, account, expire)
 
@@ -207,6 +234,7 @@ describe('GET /dld-im/ws (our own chat service)', () => {
     const me = `0_${account.userId}`
     const phone = await Client.open(await patientSig(account))
     const desk = await Client.open(doctorSig(doctor2))
+    await paidInquiry(account, doctor2)
     await phone.send(doctor2, text('第一条'))
     await phone.send(doctor2, text('第二条'))
     await desk.send(me, text('请描述一下症状'))
@@ -233,6 +261,7 @@ describe('GET /dld-im/ws (our own chat service)', () => {
     const twinBase = await listen(twin.app)
     const phone = await Client.open(await patientSig(patient), base)
     const desk = await Client.open(doctorSig(doctor), twinBase)
+    await paidInquiry(patient, doctor)
     const words = text('另一台服务器上的医生')
     assert.ok((await phone.send(doctor, words)).ok)
     assert.deepEqual((await desk.messages(1)).map((m) => m.payload), [words])

@@ -6,6 +6,8 @@ import {
   departments,
   diseases,
   doctorFans,
+  staffAccounts,
+  staffSessions,
   doctors,
   hospitalConfigs,
   hospitals,
@@ -1118,6 +1120,9 @@ describe('seeding an older database', () => {
       const online = tx.select({ id: onlineDoctors.doctorId }).from(onlineDoctors).where(eq(onlineDoctors.hospitalId, hid))
       await tx.delete(inquiries).where(eq(inquiries.hospitalId, hid))
       await tx.delete(doctorFans).where(inArray(doctorFans.doctorId, online))
+      const staff = tx.select({ id: staffAccounts.id }).from(staffAccounts).where(inArray(staffAccounts.doctorId, online))
+      await tx.delete(staffSessions).where(inArray(staffSessions.staffId, staff))
+      await tx.delete(staffAccounts).where(inArray(staffAccounts.doctorId, online))
       await tx.delete(onlineDoctorServices).where(inArray(onlineDoctorServices.doctorId, online))
       await tx.delete(onlineDoctors).where(eq(onlineDoctors.hospitalId, hid))
       await tx.delete(doctors).where(eq(doctors.hospitalId, hid))

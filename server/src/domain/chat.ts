@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { ChatConversation, ChatMessage, ChatMessagePage, ChatSendInput } from '../../../types/api/chat'
-import type { Db } from '../db'
+import type { Db, Tx } from '../db'
 import type { FieldCipher } from '../crypto'
-import { chatMessages, chatReads, doctors, files, users } from '../db/schema'
+import { chatMessages, chatReads, doctors, files, inquiries, physicianAssistants, users } from '../db/schema'
 import { badInput, forbidden } from '../errors'
 import { UPLOADED_PICTURE } from './file'
 
@@ -14,7 +14,11 @@ import { UPLOADED_PICTURE } from './file'
 
 /** IM accounts: a patient is `0_` + user id (spec §2), a doctor `d_` + doctor id. */
 export const PATIENT_PREFIX = '0_'
+/** The IM account of a patient: prefix `0_` plus the user id (spec §2). */
+export const patientImAccount = (userId: number) => `${PATIENT_PREFIX}${userId}`
 export const DOCTOR_PREFIX = 'd_'
+/** A physician assistant (医生助理): `a_` + assistant id. */
+export const ASSISTANT_PREFIX = 'a_'
 /** The NOTIFY channel a stored message is announced on, to every server process. */
 export const CHAT_CHANNEL = 'chat_message'
 
@@ -33,23 +37,59 @@ const idOf = (account: string, prefix: string) => (account.startsWith(prefix) &&
 export const pairKeyOf = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`)
 export const conversationIDOf = (peer: string) => `C2C${peer}`
 
-/** An account this server knows: a signed-up patient or a seeded doctor. */
+/** An account this server knows: a signed-up patient, a seeded doctor or a physician assistant. */
 async function accountExists(db: Db, account: string): Promise<boolean> {
   const patient = idOf(account, PATIENT_PREFIX)
   if (patient !== null) return (await db.select({ id: users.id }).from(users).where(eq(users.id, patient)).limit(1)).length > 0
   const doctor = idOf(account, DOCTOR_PREFIX)
   if (doctor !== null) return (await db.select({ id: doctors.id }).from(doctors).where(eq(doctors.id, doctor)).limit(1)).length > 0
+  const assistant = idOf(account, ASSISTANT_PREFIX)
+  if (assistant !== null) return (await db.select({ id: physicianAssistants.id }).from(physicianAssistants).where(eq(physicianAssistants.id, assistant)).limit(1)).length > 0
   return false
 }
 
 /**
- * A patient writes to doctors and a doctor to patients; never a patient to another patient (their conversations are
- * private health matters) nor to an account that does not exist.
+ * Whether the doctor or assistant `staff` may write to the patient `userId`: a doctor to a patient who paid for (or was
+ * given) an inquiry with them, in any state after that; an assistant to one who did so at the assistant's hospital, or
+ * who wrote to the assistant first. An unpaid order gives no doctor a way to a patient.
+ */
+async function servesPatient(db: Db, staff: string, userId: number): Promise<boolean> {
+  const doctor = idOf(staff, DOCTOR_PREFIX)
+  if (doctor !== null) {
+    const [row] = await db
+      .select({ id: inquiries.id })
+      .from(inquiries)
+      .where(and(eq(inquiries.userId, userId), eq(inquiries.doctorId, doctor), isNotNull(inquiries.paidAt)))
+      .limit(1)
+    return !!row
+  }
+  const assistant = idOf(staff, ASSISTANT_PREFIX)
+  if (assistant === null) return false
+  const [paid] = await db
+    .select({ id: inquiries.id })
+    .from(inquiries)
+    .innerJoin(physicianAssistants, eq(physicianAssistants.hospitalId, inquiries.hospitalId))
+    .where(and(eq(physicianAssistants.id, assistant), eq(inquiries.userId, userId), isNotNull(inquiries.paidAt)))
+    .limit(1)
+  if (paid) return true
+  const [wrote] = await db
+    .select({ id: chatMessages.id })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.fromAccount, `${PATIENT_PREFIX}${userId}`), eq(chatMessages.toAccount, staff)))
+    .limit(1)
+  return !!wrote
+}
+
+/**
+ * A patient writes to doctors and assistants; a doctor or assistant to the patients they serve (servesPatient); never a
+ * patient to another patient (their conversations are private health matters) nor to an account that does not exist.
  */
 async function requirePeer(db: Db, from: string, to: string) {
-  const patientToDoctor = from.startsWith(PATIENT_PREFIX) && to.startsWith(DOCTOR_PREFIX)
-  const doctorToPatient = from.startsWith(DOCTOR_PREFIX) && to.startsWith(PATIENT_PREFIX)
-  if (!(patientToDoctor || doctorToPatient) || !(await accountExists(db, to))) throw forbidden()
+  const fromPatient = from.startsWith(PATIENT_PREFIX)
+  if (fromPatient && (to.startsWith(DOCTOR_PREFIX) || to.startsWith(ASSISTANT_PREFIX)) && (await accountExists(db, to))) return
+  const patient = idOf(to, PATIENT_PREFIX)
+  if (!fromPatient && patient !== null && (await servesPatient(db, from, patient))) return
+  throw forbidden()
 }
 
 export function toMessage(cipher: FieldCipher, row: Row, viewer: string): ChatMessage {
@@ -90,32 +130,41 @@ export async function sendMessage(db: Db, cipher: FieldCipher, from: string, inp
     if (!file) throw badInput('图片请先上传')
   }
 
-  const row = await db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(chatMessages)
-      .values({
-        fromAccount: from,
-        toAccount: to,
-        pairKey: pairKeyOf(from, to),
-        orderNo: input.orderNo ?? null,
-        type: input.type,
-        payloadEnc: cipher.encrypt(payload),
-        description,
-        clientId: input.clientId,
-      })
-      .onConflictDoNothing({ target: [chatMessages.fromAccount, chatMessages.clientId] })
-      .returning()
-    if (inserted) await tx.execute(sql`select pg_notify(${CHAT_CHANNEL}, ${JSON.stringify({ id: inserted.id, from, to, origin })})`)
-    return inserted
-  })
-  if (row) return toMessage(cipher, row, from)
+  const stored = await db.transaction((tx) => insertMessage(tx, cipher, from, { ...input, to, payload, description }, origin))
+  if (stored) return stored
   // the same message again: what was stored the first time
-  const [stored] = await db
+  const [first] = await db
     .select()
     .from(chatMessages)
     .where(and(eq(chatMessages.fromAccount, from), eq(chatMessages.clientId, input.clientId)))
-  if (!stored || stored.toAccount !== to) throw badInput('消息编号已被使用')
-  return toMessage(cipher, stored, from)
+  if (!first || first.toAccount !== to) throw badInput('消息编号已被使用')
+  return toMessage(cipher, first, from)
+}
+
+/**
+ * Stores one message inside the caller's transaction and announces it on CHAT_CHANNEL, which PostgreSQL delivers when
+ * that transaction commits (never for one rolled back). The caller has checked the input (sendMessage does; the doctor's
+ * workbench writes its own marks of the order with the change they tell of). Answers null when the sender used this
+ * clientId already.
+ */
+export async function insertMessage(tx: Tx, cipher: FieldCipher, from: string, input: ChatSendInput, origin?: string): Promise<ChatMessage | null> {
+  const [inserted] = await tx
+    .insert(chatMessages)
+    .values({
+      fromAccount: from,
+      toAccount: input.to,
+      pairKey: pairKeyOf(from, input.to),
+      orderNo: input.orderNo ?? null,
+      type: input.type,
+      payloadEnc: cipher.encrypt(input.payload),
+      description: input.description ?? '',
+      clientId: input.clientId,
+    })
+    .onConflictDoNothing({ target: [chatMessages.fromAccount, chatMessages.clientId] })
+    .returning()
+  if (!inserted) return null
+  await tx.execute(sql`select pg_notify(${CHAT_CHANNEL}, ${JSON.stringify({ id: inserted.id, from, to: input.to, origin })})`)
+  return toMessage(cipher, inserted, from)
 }
 
 /** A stored message by the id a notification names; toMessage shows it to one of its two parties. */

@@ -7,6 +7,8 @@ import { ARTICLES } from './articles'
 import { seedRegions } from './regions'
 import { ensureSchedules, seedRegistration } from './register'
 import { seedInternet } from './internet'
+import { seedStaff } from './staff'
+import { staffDemoPasswordOf } from '../config'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
 export const DEMO = {
@@ -49,7 +51,7 @@ const texts = (name: string): Record<string, string> => ({
  * The demo platform on an empty database; on every start, the parts added since (regions, the registration catalogue)
  * and the rolling window of schedules. Answers whether the demo hospitals were created now.
  */
-export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date()): Promise<boolean> {
+export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(), staffPassword = staffDemoPasswordOf()): Promise<boolean> {
   // before the check below, so a database seeded before regions existed gets them too
   await seedRegions(db)
   const [row] = await db.select({ n: count() }).from(hospitals)
@@ -58,6 +60,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date())
   // also for a database seeded before registration existed; each part is skipped once done
   await seedRegistration(db, cipher)
   await seedInternet(db)
+  // the workbench accounts of the online doctors and assistants (none without a demo password)
+  await seedStaff(db, staffPassword)
   await ensureSchedules(db, hospitalToday(now), now)
   return empty
 }

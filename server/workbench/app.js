@@ -1,0 +1,525 @@
+// The doctors' workbench: sign in, the consultation lists, one consultation with its chat and medical record.
+// Plain browser JavaScript, no build step. Calls /dld-doctor/api (envelope {code, msg, data}) and chats over our own
+// chat WebSocket /dld-im/ws?sig= exactly like the patients' app (frames: types/api/chat.ts).
+'use strict'
+
+const API = '/dld-doctor/api'
+const TOKEN_KEY = 'workbench.token'
+const LIST_REFRESH_MS = 30000
+const RELOGIN_ATTEMPTS = 5
+const STATUS_TEXT = { waiting: '待接诊', inProgress: '问诊中', finished: '已结束', cancelled: '已取消', closed: '已关闭', unpaid: '待支付' }
+const SEX_TEXT = { 1: '男', 2: '女' }
+const MARKS = { start: '医生已接诊', return: '医生已退诊', doctorBusy: '医生忙碌', orderFinished: '问诊已结束' }
+
+const state = {
+  token: sessionStorage.getItem(TOKEN_KEY) || '',
+  me: null,
+  tab: 'waiting',
+  current: null, // the open consultation (DeskInquiryDetail)
+  messages: new Map(), // id -> ChatMessage of the open conversation
+  cursor: null,
+  fields: [],
+  chosen: new Map(), // code -> DiseaseCode
+  socket: null,
+  pending: new Map(), // request id -> resolve
+  seq: 0,
+  relogins: 0,
+  refreshTimer: null,
+}
+
+const $ = (id) => document.getElementById(id)
+
+/** An element with attributes and children (text is always set as text, never parsed as HTML). */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue
+    if (k === 'class') el.className = v
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v)
+    else el.setAttribute(k, v === true ? '' : String(v))
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c))
+  return el
+}
+
+let toastTimer = null
+function toast(text) {
+  const el = $('status')
+  el.textContent = text
+  el.hidden = false
+  clearTimeout(toastTimer)
+  toastTimer = setTimeout(() => (el.hidden = true), 3000)
+}
+
+const time = (iso) => (iso ? new Date(iso).toLocaleString('zh-CN', { hour12: false }) : '')
+const clientId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')
+
+// ---- the API ---------------------------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(code, msg) {
+    super(msg)
+    this.code = code
+  }
+}
+
+async function api(method, path, body) {
+  const headers = {}
+  if (state.token) headers.authorization = `Bearer ${state.token}`
+  let payload
+  if (body instanceof FormData) payload = body
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json'
+    payload = JSON.stringify(body)
+  }
+  let res
+  try {
+    res = await fetch(API + path, { method, headers, body: payload })
+  } catch {
+    throw new ApiError(0, '未连接到服务器')
+  }
+  const env = await res.json().catch(() => null)
+  if (!env) throw new ApiError(res.status, res.status === 404 ? '请求的资源不存在' : `服务器错误（${res.status}）`)
+  if (env.code === 401 && path !== '/login') {
+    signedOut('登录已失效，请重新登录')
+    throw new ApiError(401, env.msg)
+  }
+  if (env.code !== 200) throw new ApiError(env.code, env.code === 2999 ? '暂无权限' : env.msg)
+  return env.data
+}
+
+/** Runs an action of a button: disabled while it runs, its refusal shown. */
+async function act(button, fn) {
+  if (button) button.disabled = true
+  try {
+    return await fn()
+  } catch (err) {
+    if (err.code !== 401) toast(err.message || '操作失败')
+  } finally {
+    if (button) button.disabled = false
+    if (state.current) renderActions()
+  }
+}
+
+// ---- signing in and out ----------------------------------------------------------------------------------------
+
+function show(view) {
+  $('login-view').hidden = view !== 'login'
+  $('desk-view').hidden = view !== 'desk'
+}
+
+function signedOut(message) {
+  state.token = ''
+  state.me = null
+  state.current = null
+  sessionStorage.removeItem(TOKEN_KEY)
+  clearInterval(state.refreshTimer)
+  closeSocket()
+  $('login-error').textContent = message || ''
+  show('login')
+}
+
+$('login-form').addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const login = $('login-name').value.trim()
+  const password = $('login-password').value
+  if (!login || !password) return ($('login-error').textContent = '请输入账号和密码')
+  $('login-error').textContent = ''
+  const button = e.submitter || $('login-form').querySelector('button')
+  button.disabled = true
+  try {
+    const session = await api('POST', '/login', { login, password })
+    state.token = session.token
+    sessionStorage.setItem(TOKEN_KEY, session.token)
+    $('login-password').value = ''
+    await enter(session.staff)
+  } catch (err) {
+    $('login-error').textContent = err.message
+  } finally {
+    button.disabled = false
+  }
+})
+
+$('logout').addEventListener('click', async () => {
+  await api('POST', '/logout').catch(() => undefined)
+  signedOut('已退出登录')
+})
+
+async function enter(me) {
+  state.me = me
+  $('me-name').textContent = `${me.name}${me.kind === 'assistant' ? '（医生助理）' : '医生'}`
+  $('me-where').textContent = [me.hospitalName, me.deptName].filter(Boolean).join(' · ')
+  show('desk')
+  state.fields = await api('GET', '/medicalRecordFields')
+  renderRecordFields()
+  await refreshLists()
+  clearInterval(state.refreshTimer)
+  state.refreshTimer = setInterval(() => refreshLists().catch(() => undefined), LIST_REFRESH_MS)
+  connect().catch(() => undefined)
+}
+
+// ---- the lists -------------------------------------------------------------------------------------------------
+
+for (const tab of document.querySelectorAll('[role="tab"]')) {
+  tab.addEventListener('click', () => {
+    state.tab = tab.dataset.tab
+    for (const t of document.querySelectorAll('[role="tab"]')) t.setAttribute('aria-selected', String(t === tab))
+    refreshLists().catch((err) => toast(err.message))
+  })
+}
+
+async function refreshLists() {
+  const tabs = ['waiting', 'inProgress', 'finished']
+  const pages = await Promise.all(tabs.map((s) => api('GET', `/inquiries?status=${s}&size=50`)))
+  tabs.forEach((s, i) => (document.querySelector(`[data-count="${s}"]`).textContent = pages[i].total ? String(pages[i].total) : ''))
+  renderList(pages[tabs.indexOf(state.tab)].records)
+}
+
+function renderList(records) {
+  const list = $('inquiry-list')
+  list.replaceChildren(
+    ...records.map((r) =>
+      h(
+        'li',
+        null,
+        // links, not buttons: the actions (接诊 ...) stay the only buttons of those names
+        h(
+          'a',
+          {
+            href: `#inquiry-${r.id}`,
+            class: `item${state.current && state.current.id === r.id ? ' active' : ''}`,
+            onclick: (e) => {
+              e.preventDefault()
+              openInquiry(r.id).catch((err) => toast(err.message))
+            },
+          },
+          h('span', { class: 'item-head' }, h('strong', null, r.patientName), ` ${SEX_TEXT[r.sex] || ''} ${r.age}岁`, h('span', { class: 'badge' }, r.statusText)),
+          h('span', { class: 'item-text' }, r.description),
+          h('span', { class: 'muted item-time' }, time(r.paidAt)),
+        ),
+      ),
+    ),
+  )
+  $('list-empty').hidden = records.length > 0
+}
+
+// ---- one consultation ------------------------------------------------------------------------------------------
+
+$('back').addEventListener('click', () => {
+  state.current = null
+  document.body.classList.remove('has-detail')
+  $('detail').hidden = true
+})
+
+async function openInquiry(id) {
+  const detail = await api('GET', `/inquiries/${id}`)
+  const switching = !state.current || state.current.id !== id
+  state.current = detail
+  renderDetail()
+  document.body.classList.add('has-detail')
+  for (const b of document.querySelectorAll('.item')) b.classList.remove('active')
+  if (switching) {
+    state.messages.clear()
+    state.cursor = null
+    $('messages').replaceChildren()
+    await loadHistory().catch((err) => toast(err.message))
+  }
+}
+
+function renderDetail() {
+  const d = state.current
+  $('detail').hidden = false
+  $('detail-title').textContent = `${d.patientName} ${SEX_TEXT[d.sex] || ''} ${d.age}岁`
+  $('detail-status').textContent = d.statusText || STATUS_TEXT[d.status]
+  $('detail-meta').textContent = [`问诊单号 ${d.inquiryNo}`, d.paidAt && `提交 ${time(d.paidAt)}`, d.acceptedAt && `接诊 ${time(d.acceptedAt)}`, d.finishedAt && `结束 ${time(d.finishedAt)}`]
+    .filter(Boolean)
+    .join('　')
+  $('detail-description').textContent = d.description
+  $('detail-pictures').replaceChildren(
+    ...d.pictures.map((url, i) => h('a', { href: url, target: '_blank', rel: 'noopener' }, h('img', { src: url, alt: `病情图片${i + 1}`, loading: 'lazy' }))),
+  )
+  $('return-form').hidden = true
+  renderActions()
+  renderRecord()
+}
+
+function renderActions() {
+  const d = state.current
+  const doctor = state.me && state.me.kind === 'doctor'
+  const open = d.status === 'waiting' || d.status === 'inProgress'
+  $('act-accept').hidden = !doctor || d.status !== 'waiting'
+  $('act-busy').hidden = !open
+  $('act-return').hidden = !doctor || !open
+  $('act-finish').hidden = !doctor || d.status !== 'inProgress'
+  $('send-form').hidden = !open
+}
+
+function afterChange(detail, message) {
+  state.current = detail
+  renderDetail()
+  toast(message)
+  refreshLists().catch(() => undefined)
+}
+
+$('act-accept').addEventListener('click', (e) =>
+  act(e.currentTarget, async () => afterChange(await api('POST', `/inquiries/${state.current.id}/accept`), '已接诊')),
+)
+$('act-busy').addEventListener('click', (e) => act(e.currentTarget, async () => afterChange(await api('POST', `/inquiries/${state.current.id}/busy`), '已告知患者')))
+$('act-finish').addEventListener('click', (e) =>
+  act(e.currentTarget, async () => afterChange(await api('POST', `/inquiries/${state.current.id}/finish`), '问诊已结束')),
+)
+$('act-return').addEventListener('click', () => {
+  $('return-form').hidden = false
+  $('return-reason').focus()
+})
+$('return-cancel').addEventListener('click', () => ($('return-form').hidden = true))
+$('return-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  const reason = $('return-reason').value.trim()
+  if (!reason) return toast('请填写退诊原因')
+  act(e.submitter, async () => {
+    const detail = await api('POST', `/inquiries/${state.current.id}/return`, { reason })
+    $('return-reason').value = ''
+    afterChange(detail, '已退诊，费用将原路退回')
+  })
+})
+
+// ---- the medical record ----------------------------------------------------------------------------------------
+
+function renderRecordFields() {
+  $('record-fields').replaceChildren(
+    ...state.fields.map((f) =>
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: `record-${f.key}` }, f.label, f.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null),
+        h('textarea', { id: `record-${f.key}`, name: f.key, rows: f.maxLength > 200 ? 3 : 1, maxlength: f.maxLength, placeholder: `请输入${f.label}`, required: f.required }),
+      ),
+    ),
+  )
+}
+
+function renderRecord() {
+  const d = state.current
+  const record = d.record
+  for (const f of state.fields) {
+    const el = $(`record-${f.key}`)
+    el.value = record ? record.fields[f.key] || '' : ''
+    el.disabled = !d.recordEditable
+  }
+  state.chosen = new Map((record ? record.diseases : []).map((x) => [x.code, x]))
+  renderChosen()
+  $('disease-results').replaceChildren()
+  $('disease-search').value = ''
+  $('disease-search').disabled = !d.recordEditable
+  $('save-record').hidden = !d.recordEditable
+  $('record-hint').textContent = d.recordEditable
+    ? record
+      ? `上次保存 ${time(record.updatedAt)}`
+      : ''
+    : record
+      ? `病历已保存（${time(record.updatedAt)}）`
+      : state.me.kind === 'doctor'
+        ? '接诊后可书写病历，问诊结束24小时内可修改'
+        : '病历由医生书写'
+}
+
+function renderChosen() {
+  const editable = state.current && state.current.recordEditable
+  $('disease-chosen').replaceChildren(
+    ...[...state.chosen.values()].map((x) =>
+      h(
+        'li',
+        { class: 'chip' },
+        `${x.name}（${x.code}）`,
+        editable ? h('button', { type: 'button', class: 'link', 'aria-label': `移除${x.name}`, onclick: () => (state.chosen.delete(x.code), renderChosen()) }, '×') : null,
+      ),
+    ),
+  )
+}
+
+let searchTimer = null
+$('disease-search').addEventListener('input', () => {
+  clearTimeout(searchTimer)
+  searchTimer = setTimeout(async () => {
+    const keyword = $('disease-search').value.trim()
+    if (!keyword) return $('disease-results').replaceChildren()
+    const found = await api('GET', `/diseases?keyword=${encodeURIComponent(keyword)}`).catch(() => [])
+    if ($('disease-search').value.trim() !== keyword) return // a later keyword is on its way
+    $('disease-results').replaceChildren(
+      ...found.map((x) =>
+        h('li', null, h('button', { type: 'button', class: 'link', onclick: () => (state.chosen.set(x.code, x), renderChosen()) }, `${x.name}（${x.deptName}）`)),
+      ),
+    )
+  }, 300)
+})
+
+$('record-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  const body = { diseaseCodes: [...state.chosen.keys()] }
+  for (const f of state.fields) body[f.key] = $(`record-${f.key}`).value
+  const missing = state.fields.find((f) => f.required && !body[f.key].trim())
+  if (missing) return toast(`请填写${missing.label}`)
+  act($('save-record'), async () => afterChange(await api('PUT', `/inquiries/${state.current.id}/record`, body), '病历已保存'))
+})
+
+// ---- the chat --------------------------------------------------------------------------------------------------
+
+function closeSocket() {
+  const ws = state.socket
+  state.socket = null
+  if (ws) ws.close()
+  for (const resolve of state.pending.values()) resolve({ ok: false, error: '连接已断开' })
+  state.pending.clear()
+}
+
+/** Connects with a fresh signature; dropped or kicked out, it connects again (fewer than 5 times in a row, spec §9). */
+async function connect() {
+  closeSocket()
+  const sig = await api('GET', '/im/user-sig')
+  if (sig.driver !== 'local') {
+    $('chat-state').textContent = '聊天使用腾讯云 IM，本工作台暂不支持'
+    return
+  }
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/dld-im/ws?sig=${encodeURIComponent(sig.userSig)}`
+  const ws = new WebSocket(url)
+  state.socket = ws
+  $('chat-state').textContent = '聊天连接中…'
+  ws.addEventListener('open', () => {
+    state.relogins = 0
+    $('chat-state').textContent = '聊天已连接'
+  })
+  ws.addEventListener('message', (e) => {
+    let f
+    try {
+      f = JSON.parse(e.data)
+    } catch {
+      return
+    }
+    if (f.op === 'reply') {
+      const resolve = state.pending.get(f.id)
+      state.pending.delete(f.id)
+      if (resolve) resolve(f)
+    } else if (f.op === 'message') received(f.message)
+    else if (f.op === 'kicked') $('chat-state').textContent = '聊天签名已过期，正在重新连接'
+  })
+  ws.addEventListener('close', () => {
+    if (state.socket !== ws) return
+    state.socket = null
+    $('chat-state').textContent = '聊天已断开'
+    if (state.token && state.relogins < RELOGIN_ATTEMPTS - 1) {
+      state.relogins += 1
+      setTimeout(() => connect().catch(() => undefined), 1000 * state.relogins)
+    }
+  })
+  await new Promise((resolve) => {
+    ws.addEventListener('open', resolve, { once: true })
+    ws.addEventListener('close', resolve, { once: true })
+  })
+}
+
+function request(frame) {
+  const ws = state.socket
+  if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error('聊天未连接，请稍后重试'))
+  const id = `w${++state.seq}`
+  return new Promise((resolve, reject) => {
+    state.pending.set(id, (f) => (f.ok ? resolve(f.data) : reject(new Error(f.error))))
+    ws.send(JSON.stringify({ ...frame, id }))
+  })
+}
+
+const peer = () => state.current && state.current.patientImAccount
+
+async function loadHistory(older) {
+  if (!peer()) return
+  if (!state.socket || state.socket.readyState !== WebSocket.OPEN) await connect()
+  const page = await request({ op: 'history', peer: peer(), limit: 50, ...(older && state.cursor ? { before: state.cursor } : {}) })
+  for (const m of page.messages) state.messages.set(m.id, m)
+  state.cursor = page.nextCursor
+  $('older').hidden = !page.nextCursor
+  renderMessages(!older)
+  request({ op: 'read', peer: peer() }).catch(() => undefined)
+}
+$('older').addEventListener('click', () => loadHistory(true).catch((err) => toast(err.message)))
+
+function received(message) {
+  const p = peer()
+  if (p && (message.from === p || message.to === p)) {
+    state.messages.set(message.id, message)
+    renderMessages(true)
+    if (message.from === p) request({ op: 'read', peer: p }).catch(() => undefined)
+    // a turn of the order changes what the buttons offer
+    if (message.description && state.current) api('GET', `/inquiries/${state.current.id}`).then((d) => ((state.current = d), renderDetail())).catch(() => undefined)
+  } else if (message.from !== (state.me && state.me.imAccount)) toast('收到新的患者消息')
+  refreshLists().catch(() => undefined)
+}
+
+function renderMessages(toBottom) {
+  const mine = state.me.imAccount
+  const list = $('messages')
+  const sorted = [...state.messages.values()].sort((a, b) => a.time - b.time || Number(a.id) - Number(b.id))
+  list.replaceChildren(
+    ...sorted.map((m) => {
+      const side = m.from === mine ? 'mine' : m.from === peer() ? 'theirs' : 'other'
+      const body = m.type === 'image' ? h('a', { href: m.payload, target: '_blank', rel: 'noopener' }, h('img', { src: m.payload, alt: '图片消息' })) : h('span', null, m.payload)
+      return h(
+        'li',
+        { class: `msg ${side}${m.description ? ' mark' : ''}${m.status === 'sendFail' ? ' failed' : ''}` },
+        m.description ? h('span', { class: 'mark-label' }, MARKS[m.description] || '') : null,
+        body,
+        h('time', { class: 'muted' }, new Date(m.time).toLocaleTimeString('zh-CN', { hour12: false })),
+      )
+    }),
+  )
+  if (toBottom) list.scrollTop = list.scrollHeight
+}
+
+async function send(type, payload) {
+  const d = state.current
+  const message = { clientId: clientId(), to: d.patientImAccount, type, payload, orderNo: d.inquiryNo }
+  try {
+    const stored = await request({ op: 'send', message })
+    state.messages.set(stored.id, stored)
+  } catch (err) {
+    state.messages.set(`f${message.clientId}`, { id: `f${message.clientId}`, from: state.me.imAccount, to: d.patientImAccount, type, payload, description: '', time: Date.now(), status: 'sendFail' })
+    toast(`发送失败：${err.message}`)
+  }
+  renderMessages(true)
+}
+
+$('send-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  const text = $('reply-text').value.trim()
+  if (!text) return toast('发送内容不能为空')
+  act(e.submitter, async () => {
+    await send('text', text)
+    $('reply-text').value = ''
+  })
+})
+$('reply-text').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) $('send-form').requestSubmit()
+})
+
+$('pick-picture').addEventListener('click', () => $('picture-file').click())
+$('picture-file').addEventListener('change', () => {
+  const file = $('picture-file').files[0]
+  if (!file) return
+  act($('pick-picture'), async () => {
+    const form = new FormData()
+    form.append('file', file)
+    const uploaded = await api('POST', '/files-upload', form)
+    await send('image', uploaded.url)
+  }).finally(() => ($('picture-file').value = ''))
+})
+
+// ---- start -----------------------------------------------------------------------------------------------------
+
+async function start() {
+  if (!state.token) return show('login')
+  try {
+    await enter(await api('GET', '/me'))
+  } catch (err) {
+    if (err.code !== 401) signedOut(err.message)
+  }
+}
+start()

@@ -1,0 +1,79 @@
+/**
+ * The electronic medical record (门诊病历) of an online consultation, `/dld-hospital` (spec §7 Internet hospital →
+ * Medical record): written by the doctor on the workbench (types/api/workbench.ts), read by the patient on the order
+ * page and the electronic medical record page (/pages/medicalHistory).
+ */
+
+/** The record's text fields, in the order a record is read. */
+export interface MedicalRecordFields {
+  /** 主诉 */
+  chiefComplaint: string
+  /** 现病史 */
+  presentIllness: string
+  /** 既往史 */
+  pastHistory: string
+  /** 过敏史 */
+  allergyHistory: string
+  /** 初步诊断 */
+  diagnosis: string
+  /** 处理意见（医嘱） */
+  advice: string
+}
+
+export type MedicalRecordFieldKey = keyof MedicalRecordFields
+
+/** `GET /common/medicalRecordFields`: how each field is labelled and checked. */
+export interface MedicalRecordField {
+  key: MedicalRecordFieldKey
+  label: string
+  required: boolean
+  maxLength: number
+}
+
+/** `GET /common/diseaseCode`: one entry of the hospital's disease list. */
+export interface DiseaseCode {
+  code: string
+  name: string
+  deptName: string
+}
+
+export interface MedicalRecord {
+  id: number
+  inquiryId: number
+  /** The consultation's number (inquiryNo). */
+  imOrderNo: string
+  patientId: number
+  /** Masked (spec §9). */
+  patientName: string
+  /** 1 male, 2 female. */
+  sex: 1 | 2
+  age: number
+  hospitalName: string
+  deptName: string
+  doctorId: number
+  doctorName: string
+  doctorTitle: string
+  fields: MedicalRecordFields
+  diseases: DiseaseCode[]
+  createdAt: string
+  updatedAt: string
+}
+
+/** `POST /im/medical/recordByOrderNos`, at most 20 numbers. */
+export interface RecordByOrderNosInput {
+  orderNos: string[]
+}
+
+/** `GET /inquiry/medical/list`: a finished consultation with a record, to name as the diagnosis of a follow-up. */
+export interface MedicalHistoryItem {
+  inquiryId: number
+  inquiryNo: string
+  recordId: number
+  doctorId: number
+  doctorName: string
+  deptName: string
+  hospitalName: string
+  diagnosis: string
+  diseases: DiseaseCode[]
+  finishedAt: string | null
+}

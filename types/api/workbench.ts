@@ -1,0 +1,82 @@
+/**
+ * The doctors' workbench (`/workbench/`, API `/dld-doctor/api`): seeded doctors and physician assistants sign in with a
+ * login and a password, see their paid consultations, accept, reply, write the medical record and finish. A workbench
+ * token is never a patient's and a patient's never a workbench one.
+ */
+import type { InquiryKind, InquiryStatus } from './inquiry'
+import type { MedicalRecord, MedicalRecordFields } from './medical'
+
+export type StaffKind = 'doctor' | 'assistant'
+
+export interface StaffProfile {
+  kind: StaffKind
+  name: string
+  /** Set for a doctor. */
+  doctorId: number | null
+  /** Set for an assistant. */
+  assistantId: number | null
+  /** `d_<doctorId>` or `a_<assistantId>`: the account the workbench chats as. */
+  imAccount: string
+  hospitalName: string
+  /** '' for an assistant. */
+  deptName: string
+}
+
+/** `POST /login`. */
+export interface StaffLoginInput {
+  login: string
+  password: string
+}
+
+/** `POST /login`: a bearer token for the workbench calls (12 h). */
+export interface StaffSession {
+  token: string
+  expiresAt: string
+  staff: StaffProfile
+}
+
+/** `GET /inquiries?status=`: 待接诊, 问诊中, 已结束 (finished, and the paid ones cancelled or closed). */
+export type DeskTab = 'waiting' | 'inProgress' | 'finished'
+
+export interface DeskInquiry {
+  id: number
+  inquiryNo: string
+  kind: InquiryKind
+  status: InquiryStatus
+  /** As the patient reads it (待接诊, 问诊中, 已结束, 已退款 ...). */
+  statusText: string
+  /** Masked (spec §9). */
+  patientName: string
+  /** 1 male, 2 female. */
+  sex: 1 | 2
+  age: number
+  /** The patient's IM account (`0_<userId>`), the peer of the consultation room. */
+  patientImAccount: string
+  /** The illness as the patient described it. */
+  description: string
+  pictures: string[]
+  priceFen: number
+  paidAt: string | null
+  acceptedAt: string | null
+  serviceEndsAt: string | null
+  finishedAt: string | null
+  cancelledAt: string | null
+  createdAt: string
+}
+
+export interface DeskInquiryDetail extends DeskInquiry {
+  record: MedicalRecord | null
+  /** Whether the record may be written now: in progress, or within 24 h after finishing. */
+  recordEditable: boolean
+}
+
+/** `POST /inquiries/:id/return`: the doctor declines (退诊); the patient is refunded in full. */
+export interface DeskReturnInput {
+  reason: string
+}
+
+/** `PUT /inquiries/:id/record`. */
+export interface MedicalRecordInput extends MedicalRecordFields {
+  /** Codes from the hospital's disease list (`GET /diseases`). */
+  diseaseCodes: string[]
+}
