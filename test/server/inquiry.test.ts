@@ -439,3 +439,47 @@ describe('POST /dld-hospital/im/trade/complaint', () => {
     assert.equal((await detail(inq.id)).data.complaint?.content, '医生回复太慢')
   })
 })
+
+describe('my consultations follow the chat with the doctor', () => {
+  const LIST_URL = RECORDS
+  const UNREAD = '/dld-im/im/update-unread-count'
+  type Item = { orderNo: string; inquiryId?: number; conversationID?: string; unreadCount: number; lastMessage: string; status: string }
+
+  it('shows the doctor’s conversation, its unread count and last message on the newest consultation with that doctor', async () => {
+    const caller = await signInUser(t.app)
+    const pid = await addPatient(caller.userId)
+    const first = await order(caller, { doctorId: doc.free, patientId: pid })
+    const second = await order(caller, { doctorId: doc.free, patientId: pid, description: '复诊：咳嗽好转' })
+    const doctorAccount = `d_${doc.free}`
+    const before = await call<Item[]>('GET', LIST_URL, { caller })
+    assert.deepEqual(
+      before.data.map((c) => [c.orderNo, c.inquiryId, c.conversationID, c.unreadCount]),
+      [
+        [second.inquiryNo, second.id, `C2C${doctorAccount}`, 0],
+        [first.inquiryNo, first.id, `C2C${doctorAccount}`, 0],
+      ],
+    )
+
+    const { sendMessage, markRead, patientImAccount } = await import('../../server/src/domain/chat')
+    const patient = patientImAccount(caller.userId)
+    for (const [i, text] of ['您好，我是医生', '请问发烧吗？'].entries()) {
+      await sendMessage(db(), t.app.ctx.cipher, doctorAccount, { clientId: `conv-${caller.userId}-${i}-x`, to: patient, type: 'text', payload: text, orderNo: second.inquiryNo })
+    }
+    const after = await call<Item[]>('GET', LIST_URL, { caller })
+    assert.deepEqual(
+      after.data.map((c) => [c.orderNo, c.unreadCount]),
+      [
+        [second.inquiryNo, 2],
+        [first.inquiryNo, 0],
+      ],
+    )
+    assert.equal(after.data[0]!.lastMessage, '请问发烧吗？')
+    assert.equal((await call<{ unreadCount: number }>('GET', UNREAD, { caller })).data.unreadCount, 2)
+
+    await markRead(db(), patient, doctorAccount)
+    assert.equal((await call<Item[]>('GET', LIST_URL, { caller })).data[0]!.unreadCount, 0)
+    assert.equal((await call<{ unreadCount: number }>('GET', UNREAD, { caller })).data.unreadCount, 0)
+    // someone else sees none of it
+    assert.deepEqual((await call<Item[]>('GET', LIST_URL, { caller: stranger })).data.filter((c) => c.conversationID === `C2C${doctorAccount}` && c.orderNo === second.inquiryNo), [])
+  })
+})

@@ -65,6 +65,10 @@ export interface ConsultationItem {
   status: string
   lastMessage: string
   unreadCount: number
+  /** `C2C` + the doctor's IM account, when the consultation has a chat (spec §3 conversation item). */
+  conversationID?: string
+  /** The inquiry this consultation is (`/pages/order/inquiry/detail?id=`). */
+  inquiryId?: number
   updatedAt: string
   hospitalCode: string
   hospitalName: string

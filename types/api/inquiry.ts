@@ -13,6 +13,8 @@ import type { PayOrder } from './payment'
  */
 export type InquiryStatus = 'unpaid' | 'waiting' | 'inProgress' | 'finished' | 'cancelled' | 'closed'
 export type InquiryService = 'text'
+/** 图文问诊 with a chosen doctor, 快速问诊 (the server picks the doctor), 复诊续方 (with a doctor seen before). */
+export type InquiryKind = 'inquiry' | 'quick' | 'chronic'
 
 /** `POST /inquiry/addInquiryInfo`. */
 export interface InquiryInput {
@@ -57,7 +59,9 @@ export interface Inquiry {
   /** 待支付 / 待接诊 / 问诊中 / 已结束 / 已取消 / 退款中 / 已退款 / 已关闭. */
   statusText: string
   serviceType: InquiryService
+  /** 图文问诊 / 快速问诊 / 复诊续方 by kind. */
   serviceName: string
+  kind: InquiryKind
   description: string
   pictures: string[]
   /** The price at the time of ordering, in fen. */
@@ -75,6 +79,8 @@ export interface Inquiry {
   finishedAt: string | null
   cancellable: boolean
   complaint: { content: string; time: string } | null
+  /** Whether the patient has rated the consultation (`POST /im/evaluate/add`, once per inquiry). */
+  evaluated: boolean
   /** The payment order; null for a free consultation. */
   order: PayOrder | null
   createdAt: string

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, ilike, isNull, or, sql, count } from 'drizzle-orm'
 import type { Db } from '../db'
-import { articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, type HomePageConfig } from '../db/schema'
+import type { FieldCipher } from '../crypto'
+import { articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, inquiries, type HomePageConfig } from '../db/schema'
+import { conversationIDOf, conversations as chatConversations, patientImAccount, unreadTotal } from './chat'
 import { forbidden, notFound } from '../errors'
 
 type HospitalRow = typeof hospitals.$inferSelect
@@ -178,15 +180,22 @@ export async function readArticle(db: Db, id: number) {
   return row
 }
 
-export async function listConsultations(db: Db, userId: number, hospitalCode?: string) {
-  return db
+/**
+ * "My consultations": the caller's consultations, newest first. A consultation with a doctor carries its IM
+ * conversation (`C2C` + the doctor's account): one conversation per doctor, whatever the number of consultations, so
+ * its unread count and last message belong to the newest consultation with that doctor, and a new message moves it up.
+ */
+export async function listConsultations(db: Db, cipher: FieldCipher, userId: number, hospitalCode?: string) {
+  const rows = await db
     .select({
       id: consultations.id,
       orderNo: consultations.orderNo,
+      inquiryId: inquiries.id,
       doctorName: consultations.doctorName,
       doctorAvatar: consultations.doctorAvatar,
       deptName: consultations.deptName,
       status: consultations.status,
+      peer: consultations.peer,
       lastMessage: consultations.lastMessage,
       unreadCount: consultations.unreadCount,
       updatedAt: consultations.updatedAt,
@@ -195,14 +204,34 @@ export async function listConsultations(db: Db, userId: number, hospitalCode?: s
     })
     .from(consultations)
     .innerJoin(hospitals, eq(hospitals.id, consultations.hospitalId))
+    .leftJoin(inquiries, and(eq(inquiries.inquiryNo, consultations.orderNo), eq(inquiries.userId, consultations.userId)))
     .where(and(eq(consultations.userId, userId), hospitalCode ? eq(hospitals.code, hospitalCode) : undefined))
-    .orderBy(desc(consultations.updatedAt))
+    .orderBy(desc(consultations.updatedAt), desc(consultations.id))
+  const chats = rows.some((r) => r.peer) ? new Map((await chatConversations(db, cipher, patientImAccount(userId))).map((c) => [c.peer, c])) : new Map()
+  const claimed = new Set<string>()
+  return rows
+    .map(({ peer, inquiryId, ...row }) => {
+      const item = { ...row, ...(inquiryId === null ? {} : { inquiryId }) }
+      if (!peer) return item
+      const chat = claimed.has(peer) ? undefined : chats.get(peer)
+      claimed.add(peer)
+      const last = chat?.lastMessage
+      return {
+        ...item,
+        conversationID: conversationIDOf(peer),
+        unreadCount: chat?.unreadCount ?? 0,
+        lastMessage: last ? (last.type === 'image' ? '[图片]' : last.payload) : row.lastMessage,
+        updatedAt: last && last.time > row.updatedAt.getTime() ? new Date(last.time) : row.updatedAt,
+      }
+    })
+    .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
 }
 
+/** The badge of the consultation tab: every unread chat message, plus the stored counts of consultations without a chat. */
 export async function unreadCount(db: Db, userId: number) {
   const [row] = await db
     .select({ n: sql<number>`coalesce(sum(${consultations.unreadCount}), 0)::int` })
     .from(consultations)
-    .where(eq(consultations.userId, userId))
-  return row?.n ?? 0
+    .where(and(eq(consultations.userId, userId), eq(consultations.peer, '')))
+  return (row?.n ?? 0) + (await unreadTotal(db, patientImAccount(userId)))
 }

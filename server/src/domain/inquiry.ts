@@ -9,13 +9,13 @@
  * The service window: 48 h after payment while no doctor has accepted, then 24 h after acceptance. Every function that
  * depends on the time takes `now`.
  */
-import { and, desc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm'
 import type { PayAction } from '../../../types/api/payment'
 import type { Page } from '../../../types/api/hospital'
-import type { Inquiry, InquiryInput, InquiryStatus } from '../../../types/api/inquiry'
+import type { Inquiry, InquiryInput, InquiryKind, InquiryStatus } from '../../../types/api/inquiry'
 import { uniqueViolation, type Db, type Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
-import { consultations, departments, doctors, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
+import { consultations, departments, doctors, evaluations, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
 import { AppError, Code, badInput, conflict, forbidden, notFound } from '../errors'
 import { maskName } from '../../../src/utils/mask'
 import type { AuthContext } from './auth'
@@ -25,6 +25,7 @@ import { doctorImAccount } from './internetDoctors'
 import { doctorAvatarUrl } from './register/catalogue'
 import { cancelOrder, createOrder, refreshOrder, startPayment, startRefund, submitRefund, toPayOrder, type OrderHandlers, type OrderRow, type PayProvidersOf } from './payment'
 import { closeIfExpired, newBusinessNo } from './payment/orders'
+import { addUserMessage } from './userMessage'
 
 type InquiryRow = typeof inquiries.$inferSelect
 
@@ -39,6 +40,8 @@ export const WAIT_HOURS = 48
 export const SERVICE_HOURS = 24
 export const MAX_PAGE_SIZE = 50
 const SERVICE_NAME = '图文问诊'
+/** What the patient reads as the service of each kind of inquiry. */
+export const KIND_NAMES: Record<InquiryKind, string> = { inquiry: SERVICE_NAME, quick: '快速问诊', chronic: '复诊续方' }
 
 export const DOCTOR_OFFLINE = '该医生暂不接诊，请选择其他医生'
 export const PICTURE_NOT_UPLOADED = '图片请先上传'
@@ -116,13 +119,21 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): Promi
       .groupBy(refunds.orderId)
     for (const s of sums) refunded.set(s.orderId, Number(s.total))
   }
+  // the room shows 已评价 instead of 评价医生 once the patient rated the consultation
+  const inquiryIds = rows.map((r) => r.inq.id)
+  const evaluated = new Set(
+    inquiryIds.length
+      ? (await db.select({ inquiryId: evaluations.inquiryId }).from(evaluations).where(inArray(evaluations.inquiryId, inquiryIds))).map((e) => e.inquiryId)
+      : [],
+  )
   return rows.map(({ inq, order, ...r }) => ({
     id: inq.id,
     inquiryNo: inq.inquiryNo,
     status: inq.status,
     statusText: statusTextOf(inq.status, order, inq.acceptedAt !== null),
     serviceType: inq.serviceType,
-    serviceName: SERVICE_NAME,
+    serviceName: KIND_NAMES[inq.kind],
+    kind: inq.kind,
     description: open(cipher, inq.descriptionEnc) ?? '',
     pictures: inq.pictures,
     priceFen: inq.priceFen,
@@ -145,6 +156,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): Promi
     finishedAt: inq.finishedAt?.toISOString() ?? null,
     cancellable: inq.status === 'unpaid' || inq.status === 'waiting',
     complaint: inq.complainedAt ? { content: open(cipher, inq.complaintEnc) ?? '', time: inq.complainedAt.toISOString() } : null,
+    evaluated: evaluated.has(inq.id),
     order: order ? toPayOrder(order, refunded.get(order.id) ?? 0) : null,
     createdAt: inq.createdAt.toISOString(),
   }))
@@ -187,27 +199,46 @@ async function upsertConsultation(tx: Tx, inq: InquiryRow, now: Date) {
       doctorAvatar: doc?.avatar || doctorAvatarUrl(inq.doctorId),
       deptName: doc?.deptName ?? '',
       status,
+      peer: doctorImAccount(inq.doctorId),
       updatedAt: now,
     })
     .onConflictDoUpdate({ target: consultations.orderNo, set: { status, updatedAt: now } })
 }
 
 /** The consultations row follows the inquiry's status (there is none for an inquiry never paid). */
-async function syncConsultation(tx: Tx, inquiryNo: string, statusText: string, now: Date) {
+export async function syncConsultation(tx: Tx, inquiryNo: string, statusText: string, now: Date) {
   await tx.update(consultations).set({ status: statusText, updatedAt: now }).where(eq(consultations.orderNo, inquiryNo))
+}
+
+// ---- the message centre (domain/userMessage) ---------------------------------------------------------------------
+
+export const NOTICE_FREE = '问诊已提交，等待医生接诊'
+export const NOTICE_PAID = '问诊已支付，等待医生接诊'
+export const NOTICE_CANCELLED_REFUND = '问诊已取消，费用将原路退回'
+export const NOTICE_NOT_ACCEPTED = '医生未接诊，问诊已关闭'
+export const NOTICE_NOT_ACCEPTED_REFUND = '医生未接诊，问诊已关闭，费用将原路退回'
+
+/** A notice to the patient about their inquiry, in the transaction that changes it. */
+async function tellPatient(tx: Tx, inq: InquiryRow, title: string, now: Date) {
+  const [doc] = await tx.select({ name: doctors.name }).from(doctors).where(eq(doctors.id, inq.doctorId))
+  const content = `${KIND_NAMES[inq.kind]} · ${doc?.name ?? ''}医生，问诊单号${inq.inquiryNo}`
+  await addUserMessage(tx, { userId: inq.userId, kind: 'inquiry', title, content, link: `/pages/order/inquiry/detail?id=${inq.id}` }, now)
 }
 
 // ---- ordering ------------------------------------------------------------------------------------------------------
 
-/** The same attempt again (same idempotency key): the inquiry it made, or 409 when the key was used otherwise. */
-async function byIdempotencyKey(db: Db | Tx, userId: number, input: InquiryInput): Promise<InquiryRow | null> {
+/**
+ * The same attempt again (same idempotency key): the inquiry it made, or 409 when the key was used otherwise. A quick
+ * inquiry's doctor is the server's choice, so a retry may have chosen another: only its kind and patient must match.
+ */
+async function byIdempotencyKey(db: Db | Tx, userId: number, input: InquiryInput, kind: InquiryKind = 'inquiry'): Promise<InquiryRow | null> {
   const [row] = await db
     .select()
     .from(inquiries)
     .where(and(eq(inquiries.userId, userId), eq(inquiries.idempotencyKey, input.idempotencyKey)))
     .limit(1)
   if (!row) return null
-  if (row.doctorId !== input.doctorId || row.patientId !== input.patientId) throw conflict(SAME_KEY_OTHER_INQUIRY)
+  if (row.kind !== kind || row.patientId !== input.patientId || (kind !== 'quick' && row.doctorId !== input.doctorId)) throw conflict(SAME_KEY_OTHER_INQUIRY)
   return row
 }
 
@@ -244,15 +275,30 @@ async function requireUploadedPictures(db: Db, userId: number, pictures: string[
 }
 
 
+/** What differs between the kinds of inquiry that share createInquiry (domain/consultationHistory: quick, chronic). */
+export interface InquiryKindOptions {
+  kind?: InquiryKind
+  /** The text stored (encrypted) as the illness, from the checked description; the description itself by default. */
+  storedDescription?: (description: string) => string
+}
+
 /**
- * POST /inquiry/addInquiryInfo. Checks first (own complete patient, an online doctor accepting consultations, the
+ * POST /inquiry/addInquiryInfo (and, through `opts`, /quickInquiry and /chronicInquiry). Checks first (own complete patient, an online doctor accepting consultations, the
  * illness, pictures uploaded by the caller), then in ONE transaction inserts the inquiry and creates its payment order
  * (business 'inquiry', the doctor's 图文问诊 price now, the idempotency key from the input). A free service is
  * `waiting` at once, with no order, and shows in "my consultations". The same key answers the same inquiry.
  */
-export async function createInquiry(db: Db, cipher: FieldCipher, userId: number, input: InquiryInput, now: Date): Promise<Inquiry> {
+export async function createInquiry(
+  db: Db,
+  cipher: FieldCipher,
+  userId: number,
+  input: InquiryInput,
+  now: Date,
+  opts: InquiryKindOptions = {},
+): Promise<Inquiry> {
+  const kind = opts.kind ?? 'inquiry'
   const patient = await requireOwnPatient(db, userId, input.patientId)
-  const again = await byIdempotencyKey(db, userId, input)
+  const again = await byIdempotencyKey(db, userId, input, kind)
   if (again) return viewOf(db, cipher, again.id)
   // spec §5: the app shows its completion modal on the refusal's exact text
   requireCompletePatient(cipher, patient)
@@ -264,7 +310,7 @@ export async function createInquiry(db: Db, cipher: FieldCipher, userId: number,
   const doctor = await requireAcceptingDoctor(db, input.doctorId)
 
   const madeMeanwhile = async (err: unknown): Promise<Inquiry> => {
-    const made = await byIdempotencyKey(db, userId, input)
+    const made = await byIdempotencyKey(db, userId, input, kind)
     if (made) return viewOf(db, cipher, made.id)
     throw err
   }
@@ -281,7 +327,8 @@ export async function createInquiry(db: Db, cipher: FieldCipher, userId: number,
           hospitalId: doctor.hospitalId,
           doctorId: input.doctorId,
           serviceType: 'text',
-          descriptionEnc: cipher.encrypt(description),
+          kind,
+          descriptionEnc: cipher.encrypt(opts.storedDescription ? opts.storedDescription(description) : description),
           pictures,
           priceFen: doctor.priceFen,
           status: free ? 'waiting' : 'unpaid',
@@ -293,6 +340,7 @@ export async function createInquiry(db: Db, cipher: FieldCipher, userId: number,
         .returning()
       if (free) {
         await upsertConsultation(tx, row!, now)
+        await tellPatient(tx, row!, NOTICE_FREE, now)
         return row!.id
       }
       const order = await createOrder(tx, {
@@ -300,7 +348,7 @@ export async function createInquiry(db: Db, cipher: FieldCipher, userId: number,
         hospitalId: doctor.hospitalId,
         business: 'inquiry',
         businessId: row!.id,
-        subject: `${SERVICE_NAME} ${doctor.doctorName}`.slice(0, 64),
+        subject: `${KIND_NAMES[kind]} ${doctor.doctorName}`.slice(0, 64),
         amountFen: doctor.priceFen,
         // closing the order closes the inquiry (onClosed)
         expiresAt: new Date(now.getTime() + PAY_MINUTES * 60_000),
@@ -360,15 +408,21 @@ export async function inquiryDetail(db: Db, cipher: FieldCipher, userId: number,
   return viewOf(db, cipher, id)
 }
 
-/** GET /inquiry/order/list: the caller's inquiries, newest first. */
+/** GET /inquiry/order/list: the caller's inquiries, newest first (also /im/core/historyList: `ended`, optionally of one kind). */
 export async function listInquiries(
   db: Db,
   cipher: FieldCipher,
   userId: number,
-  query: { status?: InquiryStatus; page: number; size: number },
+  query: { status?: InquiryStatus; kind?: InquiryKind; ended?: boolean; page: number; size: number },
 ): Promise<Page<Inquiry>> {
   const size = Math.min(query.size, MAX_PAGE_SIZE)
-  const where: (SQL | undefined)[] = [eq(inquiries.userId, userId), query.status ? eq(inquiries.status, query.status) : undefined]
+  const where: (SQL | undefined)[] = [
+    eq(inquiries.userId, userId),
+    query.status ? eq(inquiries.status, query.status) : undefined,
+    query.kind ? eq(inquiries.kind, query.kind) : undefined,
+    // past consultations: paid (or free) and over
+    query.ended ? and(isNotNull(inquiries.paidAt), inArray(inquiries.status, ['finished', 'cancelled', 'closed'])) : undefined,
+  ]
   const [total] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(inquiries)
@@ -384,7 +438,7 @@ export async function listInquiries(
 // ---- changing ------------------------------------------------------------------------------------------------------
 
 /** Locks the order before the inquiry, in the order a payment locks them (applyPaid, then onPaid): no deadlock. */
-async function lockBoth(tx: Tx, inq: InquiryRow): Promise<InquiryRow> {
+export async function lockBoth(tx: Tx, inq: InquiryRow): Promise<InquiryRow> {
   if (inq.orderId) await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, inq.orderId)).for('update')
   const [row] = await tx.select().from(inquiries).where(eq(inquiries.id, inq.id)).for('update')
   if (!row) throw forbidden()
@@ -408,6 +462,7 @@ export async function cancelInquiry(db: Db, cipher: FieldCipher, providers: PayP
     if (row.status !== 'waiting') return null
     await tx.update(inquiries).set({ status: 'cancelled', cancelledAt: now }).where(eq(inquiries.id, row.id))
     await syncConsultation(tx, row.inquiryNo, statusTextOf('cancelled', null), now)
+    if (row.orderId) await tellPatient(tx, row, NOTICE_CANCELLED_REFUND, now)
     // money is never kept for a consultation given up
     return row.orderId ? startRefund(tx, row.orderId, CANCEL_REASON) : null
   })
@@ -426,6 +481,7 @@ async function closeIfOverdue(db: Db, providers: PayProvidersOf, inq: InquiryRow
     await tx.update(inquiries).set({ status: 'closed', finishedAt: now }).where(eq(inquiries.id, row.id))
     await syncConsultation(tx, row.inquiryNo, statusTextOf('closed', null), now)
     const refund = row.status === 'waiting' && row.orderId ? await startRefund(tx, row.orderId, NOT_ACCEPTED_REFUND_REASON) : null
+    if (row.status === 'waiting') await tellPatient(tx, row, row.orderId ? NOTICE_NOT_ACCEPTED_REFUND : NOTICE_NOT_ACCEPTED, now)
     return { refund }
   })
   if (result?.refund) await submitRefund(db, providers, result.refund)
@@ -532,6 +588,7 @@ export const inquiryOrderHandlers: OrderHandlers = {
     // the inquiry is gone: the payment core refunds on a business error
     if (!row) throw badInput('问诊已失效，费用将原路退回')
     await upsertConsultation(tx, row, paidAt)
+    await tellPatient(tx, row, NOTICE_PAID, paidAt)
   },
   async onClosed(tx, order) {
     // closed by time: the payment ran out; cancelled: the patient gave it up

@@ -199,11 +199,15 @@ export async function hospitalRoutes(app: FastifyInstance) {
         status: z.string(),
         lastMessage: z.string(),
         unreadCount: z.number(),
+        /** `C2C` + the doctor's IM account: whose unread count this is (spec §3 conversation item). */
+        conversationID: z.string().optional(),
+        /** The inquiry the consultation is, for the room and the order detail. */
+        inquiryId: z.number().optional(),
         updatedAt: z.date(),
         hospitalCode: z.string(),
         hospitalName: z.string(),
       }),
     ),
-    handler: async ({ auth, query }) => hospital.listConsultations(db(), auth.userId, query.hospitalCode),
+    handler: async ({ auth, query }) => hospital.listConsultations(db(), app.ctx.cipher, auth.userId, query.hospitalCode),
   })
 }

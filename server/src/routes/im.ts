@@ -4,9 +4,7 @@ import { route } from '../route'
 import { forbidden } from '../errors'
 import { signUser } from '../plugins/providers/im'
 import { unreadCount } from '../domain/hospital'
-
-/** The IM account of a patient: prefix `0_` plus the user id (spec §2). */
-export const imAccountOf = (userId: number) => `0_${userId}`
+import { patientImAccount } from '../domain/chat'
 
 export async function imRoutes(app: FastifyInstance) {
   route(app, {
@@ -17,7 +15,7 @@ export async function imRoutes(app: FastifyInstance) {
     query: z.object({ imAccount: z.string().max(64).optional() }),
     data: z.object({ driver: z.enum(['tim', 'local']), sdkAppId: z.number(), imAccount: z.string(), userSig: z.string(), expire: z.number() }),
     handler: async ({ query, auth }) => {
-      const own = imAccountOf(auth.userId)
+      const own = patientImAccount(auth.userId)
       if (query.imAccount && query.imAccount !== own) throw forbidden()
       return signUser(app.ctx.config, own)
     },

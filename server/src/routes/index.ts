@@ -15,6 +15,12 @@ import { internetRoutes } from './internet'
 import { inquiryRoutes } from './inquiry'
 import { insuranceRoutes } from './insurance'
 import { triageRoutes } from './triage'
+import { medicalRoutes } from './medical'
+import { workbenchRoutes } from './workbench'
+import { evaluationRoutes } from './evaluation'
+import { giftRoutes } from './gift'
+import { messageRoutes } from './message'
+import { consultationRoutes } from './consultation'
 
 export async function registerRoutes(app: FastifyInstance) {
   await authRoutes(app)
@@ -32,6 +38,13 @@ export async function registerRoutes(app: FastifyInstance) {
   await inquiryRoutes(app)
   await insuranceRoutes(app)
   await triageRoutes(app)
+  await medicalRoutes(app)
+  // the doctors' workbench (/workbench/, /dld-doctor/api): its own accounts and tokens
+  await workbenchRoutes(app)
+  await evaluationRoutes(app)
+  await giftRoutes(app)
+  await messageRoutes(app)
+  await consultationRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)

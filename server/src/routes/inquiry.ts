@@ -11,13 +11,14 @@ const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求�
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')
 const status = z.enum(['unpaid', 'waiting', 'inProgress', 'finished', 'cancelled', 'closed'])
 
-const inquiryDto = z.object({
+export const inquiryDto = z.object({
   id: z.number(),
   inquiryNo: z.string(),
   status,
   statusText: z.string(),
   serviceType: z.literal('text'),
   serviceName: z.string(),
+  kind: z.enum(['inquiry', 'quick', 'chronic']),
   description: z.string(),
   pictures: z.array(z.string()),
   priceFen: z.number().int(),
@@ -32,6 +33,7 @@ const inquiryDto = z.object({
   finishedAt: z.string().nullable(),
   cancellable: z.boolean(),
   complaint: z.object({ content: z.string(), time: z.string() }).nullable(),
+  evaluated: z.boolean(),
   order: payOrderDto.nullable(),
   createdAt: z.string(),
 })
