@@ -29,7 +29,11 @@ export const MAIN_PAGES = [
   'pages/introduce/dept',
   'pages/order/register/index',
   'pages/order/register/detail',
+  'pages/order/inquiry/index',
+  'pages/order/inquiry/detail',
   'pages/doctor/index',
+  'pages/message/index',
+  'pages/medicalHistory/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -49,7 +53,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'ds/index',
     ],
   },
-  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index'] },
+  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index'] },
   { root: 'custom', pages: [] },
 ]
 

@@ -14,6 +14,9 @@ import { RegisterStore } from './RegisterStore'
 import { InsuranceStore } from './InsuranceStore'
 import { TriageStore } from './TriageStore'
 import { DoctorStore } from './DoctorStore'
+import { InquiryStore } from './InquiryStore'
+import { EvaluationStore } from './EvaluationStore'
+import { RecordStore } from './RecordStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -31,6 +34,12 @@ export class RootStore {
   insurance = new InsuranceStore()
   triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
   doctor = new DoctorStore(() => this.hospital.hospital?.hospitalCode)
+  inquiry = new InquiryStore(this.patient)
+  // a rating made while the room shows that consultation: the room reloads it (已评价 instead of 评价医生)
+  evaluation = new EvaluationStore((inquiryId) => {
+    if (this.chat.order?.id === inquiryId) void this.chat.loadOrder()
+  })
+  records = new RecordStore()
   started = false
   private starting: Promise<StartupResult> | null = null
 

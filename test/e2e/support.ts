@@ -58,25 +58,32 @@ const killChildAndExit = (signal: NodeJS.Signals) => {
   process.exit(signal === 'SIGINT' ? 130 : 143)
 }
 
+let serverPort = 0
+
 /** Starts `node --import tsx server/src/server.ts` on a fresh data directory and waits until it answers. */
 export async function startServer(): Promise<string> {
   assert.ok(existsSync(join(H5_DIR, 'index.html')), 'dist/h5 is missing: run `npx taro build --type h5` first')
-  const port = await freePort()
+  serverPort = await freePort()
   dataDir = mkdtempSync(join(tmpdir(), 'hospital-h5-e2e-'))
-  // every phone of a run comes from 127.0.0.1, like patients on one hospital Wi-Fi; unpaid orders close within 2 s
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', SMS_PER_ADDRESS_PER_MINUTE: '30', ORDER_SWEEP_SECONDS: '2', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', H5_DIR },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child = proc
+  baseUrl = `http://127.0.0.1:${serverPort}`
   process.once('exit', killChild)
   process.once('SIGINT', killChildAndExit)
   process.once('SIGTERM', killChildAndExit)
+  return spawnServer()
+}
+
+/** The server process on `dataDir` and `serverPort`, answered once it serves the hospital list. */
+async function spawnServer(): Promise<string> {
+  // every phone of a run comes from 127.0.0.1, like patients on one hospital Wi-Fi; unpaid orders close within 2 s
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', SMS_PER_ADDRESS_PER_MINUTE: '30', ORDER_SWEEP_SECONDS: '2', DATA_DIR: dataDir!, PORT: String(serverPort), HOST: '127.0.0.1', H5_DIR },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child = proc
   let output = ''
   proc.stdout?.on('data', (c) => (output += c))
   proc.stderr?.on('data', (c) => (output += c))
-  baseUrl = `http://127.0.0.1:${port}`
   const deadline = Date.now() + SERVER_START_MS
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${output}`)
@@ -92,17 +99,32 @@ export async function startServer(): Promise<string> {
   throw new Error(`server did not answer within ${SERVER_START_MS / 1000} s:\n${output}`)
 }
 
-/** Stops the server child (SIGTERM, then SIGKILL) and removes its data directory. */
-export async function stopServer(): Promise<void> {
+async function stopChild(signal: NodeJS.Signals) {
   const proc = child
   child = null
   if (proc && proc.exitCode === null && proc.signalCode === null) {
     const exited = new Promise<void>((r) => proc.once('exit', () => r()))
-    proc.kill('SIGTERM')
+    proc.kill(signal)
     const timer = setTimeout(() => proc.kill('SIGKILL'), 5000)
     await exited
     clearTimeout(timer)
   }
+}
+
+/**
+ * The server goes away (killed outright, as in a crash or a deploy that does not drain) and comes back on the same
+ * address and database after `downMs`; `whileDown` runs in between.
+ */
+export async function restartServer(downMs: number, whileDown?: () => Promise<void>): Promise<void> {
+  await stopChild('SIGKILL')
+  await whileDown?.()
+  await new Promise((r) => setTimeout(r, downMs))
+  await spawnServer()
+}
+
+/** Stops the server child (SIGTERM, then SIGKILL) and removes its data directory. */
+export async function stopServer(): Promise<void> {
+  await stopChild('SIGTERM')
   process.removeListener('exit', killChild)
   process.removeListener('SIGINT', killChildAndExit)
   process.removeListener('SIGTERM', killChildAndExit)

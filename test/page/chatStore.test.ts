@@ -1,13 +1,21 @@
 import Taro from './doubles/taro'
-import { getUserSig } from '../../src/services/auth'
+import { getUserSig, uploadFile } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
+import { finishInquiry, getInquiry } from '../../src/services/inquiry'
 import { ORDER_DESCRIPTION, type ChatDriver, type ChatHandler } from '../../src/services/chat/driver'
-import { ChatStore, type ChatConsultation } from '../../src/stores/ChatStore'
+import { CHAT_MSG, ChatStore, READY_WAIT_MS, type ChatConsultation } from '../../src/stores/ChatStore'
 import { unpackNickname } from '../../src/utils/nickname'
-import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage } from '../../types/api/chat'
+import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
+import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
 
-jest.mock('../../src/services/auth', () => ({ getUserSig: jest.fn() }))
+/** The SDK chunk failing to load (an old phone, a dropped network): the store must not hang on it. */
+jest.mock('../../src/services/chat/timDriver', () => {
+  throw new Error('chunk tim failed to load')
+})
+
+jest.mock('../../src/services/auth', () => ({ getUserSig: jest.fn(), uploadFile: jest.fn() }))
 jest.mock('../../src/services/hospital', () => ({ listConsultations: jest.fn() }))
+jest.mock('../../src/services/inquiry', () => ({ getInquiry: jest.fn(), finishInquiry: jest.fn(), checkInquiry: jest.fn() }))
 
 const DOCTOR = '1_9'
 
@@ -21,6 +29,9 @@ class FakeDriver implements ChatDriver {
   conversations: ChatConversation[] = []
   conversationLoads = 0
   history: ChatMessage[] = []
+  /** how many messages one history page holds (the whole conversation unless a test says otherwise) */
+  pageSize = Infinity
+  historyAsks: (string | undefined)[] = []
   read: string[] = []
   sent: ChatMessage[] = []
   private handlers = new Map<ChatEvent, Set<(payload: never) => void>>()
@@ -39,8 +50,13 @@ class FakeDriver implements ChatDriver {
     this.conversationLoads += 1
     return this.conversations
   }
-  async getMessageList(conversationID: string) {
-    return { messages: this.history.filter((m) => m.conversationID === conversationID), nextCursor: null }
+  /** Pages as the service does: oldest first, `cursor` the id of the oldest message of the page before. */
+  async getMessageList(conversationID: string, cursor?: string): Promise<ChatMessagePage> {
+    this.historyAsks.push(cursor)
+    const all = this.history.filter((m) => m.conversationID === conversationID)
+    const end = cursor === undefined ? all.length : all.findIndex((m) => m.id === cursor)
+    const start = Math.max(0, end - this.pageSize)
+    return { messages: all.slice(start, end), nextCursor: start > 0 ? all[start]!.id : null }
   }
   async sendMessage(message: ChatMessage) {
     this.sent.push(message)
@@ -354,7 +370,7 @@ describe('send (spec §4, §5)', () => {
     expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['头疼三天了', 'sendSuccess']])
   })
 
-  test('without a driver (a Tencent IM signature, whose driver is not built) the message fails instead of hanging', async () => {
+  test('when the Tencent IM SDK cannot be loaded the store carries on without chat: a message fails instead of hanging', async () => {
     jest.mocked(getUserSig).mockResolvedValueOnce({ driver: 'tim', sdkAppId: 1400000000, imAccount: '0_5', userSig: 'tls', expire: 0 })
     const alone = new ChatStore()
     await alone.requestSignature(5)
@@ -385,4 +401,363 @@ test('reset signs out of chat and forgets the account', async () => {
   expect(driver.loggedOut).toBe(true)
   expect(store.userID).toBe('')
   expect(store.conversationList).toEqual([])
+})
+
+// ---------- the consultation room ----------
+
+const INQUIRY = 31
+const inquiry = (status: InquiryStatus, over: Partial<Inquiry> = {}): Inquiry => ({
+  id: INQUIRY,
+  inquiryNo: 'I20260101000000000001',
+  status,
+  statusText: { unpaid: '待支付', waiting: '待接诊', inProgress: '问诊中', finished: '已结束', cancelled: '已取消', closed: '已关闭' }[status],
+  serviceType: 'text',
+  serviceName: '图文问诊',
+  kind: 'inquiry',
+  description: '头疼三天',
+  pictures: [],
+  priceFen: 3000,
+  patientId: 3,
+  patientName: '张*',
+  hospitalCode: '10392',
+  hospitalName: '示范医院',
+  doctor: { id: 9, doctorName: '王医生', title: '主任医师', avatar: '', deptName: '内科', imAccount: DOCTOR },
+  paidAt: '2026-01-01T00:00:00Z',
+  acceptedAt: null,
+  serviceEndsAt: '2026-01-03T00:00:00Z',
+  finishedAt: null,
+  cancellable: status === 'waiting',
+  complaint: null,
+  order: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  ...over,
+})
+
+/** A message of the conversation as the service stored it: ids and times grow together. */
+const stored = (n: number, from = DOCTOR): ChatMessage => ({
+  id: String(n),
+  conversationID: `C2C${DOCTOR}`,
+  from,
+  to: from === DOCTOR ? '0_5' : DOCTOR,
+  type: 'text',
+  payload: `第${n}条`,
+  description: '',
+  time: 1000 * n,
+  status: 'sendSuccess',
+})
+const payloads = () => store.messageList.map((m) => m.payload)
+
+/** A promise the test settles when it wants to. */
+function deferred<T>() {
+  let resolve!: (v: T) => void
+  let reject!: (e: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+const UPLOADED = { url: '/dld-file/files/abcdefghijklmnopqrstuv.jpg', name: 'a.jpg', size: 10, mime: 'image/jpeg' }
+
+describe('pictures (spec §4 created → sendSuccess / sendFail)', () => {
+  beforeEach(() => jest.mocked(uploadFile).mockReset())
+
+  test('shown at once from the chosen file, uploaded, then sent as the uploaded url', async () => {
+    await readyStore()
+    await store.openChat(DOCTOR)
+    const upload = deferred<typeof UPLOADED>()
+    jest.mocked(uploadFile).mockReturnValueOnce(upload.promise)
+    const sending = store.sendImage('blob:local-1')
+    expect(store.messageList.map((m) => [m.type, m.payload, m.status])).toEqual([['image', 'blob:local-1', 'created']])
+    expect(uploadFile).toHaveBeenCalledWith('blob:local-1')
+    expect(driver.sent).toEqual([])
+
+    upload.resolve(UPLOADED)
+    expect(await sending).toBeNull()
+    expect(driver.sent.map((m) => [m.type, m.payload])).toEqual([['image', UPLOADED.url]])
+    expect(store.messageList.map((m) => [m.type, m.payload, m.status])).toEqual([['image', UPLOADED.url, 'sendSuccess']])
+  })
+
+  test('a failed upload is a failed message; resend uploads the same file again, then sends it', async () => {
+    await readyStore()
+    await store.openChat(DOCTOR)
+    jest.mocked(uploadFile).mockRejectedValueOnce(new Error('未连接到服务器')).mockResolvedValueOnce(UPLOADED)
+    await store.sendImage('blob:local-1')
+    expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['blob:local-1', 'sendFail']])
+    expect(driver.sent).toEqual([])
+
+    await store.resend(store.messageList[0]!.id)
+    expect(jest.mocked(uploadFile).mock.calls).toEqual([['blob:local-1'], ['blob:local-1']])
+    expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([[UPLOADED.url, 'sendSuccess']])
+  })
+
+  test('uploaded but not delivered: resend sends the uploaded url without uploading again', async () => {
+    await readyStore()
+    await store.openChat(DOCTOR)
+    jest.mocked(uploadFile).mockResolvedValue(UPLOADED)
+    driver.failSends = true
+    await store.sendImage('blob:local-1')
+    expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([[UPLOADED.url, 'sendFail']])
+    driver.failSends = false
+    await store.resend(store.messageList[0]!.id)
+    expect(uploadFile).toHaveBeenCalledTimes(1)
+    expect(driver.sent.map((m) => m.payload)).toEqual([UPLOADED.url, UPLOADED.url])
+    // the service stores it once: the same client id both times
+    expect(driver.sent[0]!.id).toBe(driver.sent[1]!.id)
+    expect(store.messageList.map((m) => m.status)).toEqual(['sendSuccess'])
+  })
+
+  test('receiver required, as for text', async () => {
+    await readyStore()
+    expect(await store.sendImage('blob:local-1')).toBe('接收人不能为空')
+    expect(uploadFile).not.toHaveBeenCalled()
+  })
+})
+
+describe('the room before the driver is ready', () => {
+  test('a message waits as created and goes out once the driver is ready', async () => {
+    await store.requestSignature(5)
+    await store.openChat(DOCTOR)
+    const sending = store.send('在吗')
+    await settle()
+    expect(store.messageList.map((m) => m.status)).toEqual(['created'])
+    expect(driver.sent).toEqual([])
+    driver.emit('ready', undefined)
+    await sending
+    expect(driver.sent.map((m) => m.payload)).toEqual(['在吗'])
+    expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['在吗', 'sendSuccess']])
+  })
+
+  test('not ready in time: the message fails without reaching the driver, and resend sends it once ready', async () => {
+    jest.useFakeTimers()
+    await store.requestSignature(5)
+    await store.openChat(DOCTOR)
+    const sending = store.send('在吗')
+    await jest.advanceTimersByTimeAsync(READY_WAIT_MS - 1)
+    expect(store.messageList.map((m) => m.status)).toEqual(['created'])
+    await jest.advanceTimersByTimeAsync(1)
+    await sending
+    expect(store.messageList.map((m) => m.status)).toEqual(['sendFail'])
+    expect(driver.sent).toEqual([])
+
+    driver.emit('ready', undefined)
+    await store.resend(store.messageList[0]!.id)
+    expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['在吗', 'sendSuccess']])
+  })
+
+  test('a message still waiting when the room is left is not sent', async () => {
+    await store.requestSignature(5)
+    await store.openChat(DOCTOR)
+    const sending = store.send('在吗')
+    store.closeChat()
+    driver.emit('ready', undefined)
+    await sending
+    expect(driver.sent).toEqual([])
+  })
+})
+
+describe('history paging', () => {
+  test('loadOlder asks with the driver’s cursor for the page before, until nothing is left', async () => {
+    driver.history = [1, 2, 3, 4, 5].map((n) => stored(n))
+    driver.pageSize = 2
+    await readyStore()
+    await store.openChat(DOCTOR)
+    expect(payloads()).toEqual(['第4条', '第5条'])
+    expect(store.hasMore).toBe(true)
+
+    await store.loadOlder()
+    expect(driver.historyAsks).toEqual([undefined, '4'])
+    expect(payloads()).toEqual(['第2条', '第3条', '第4条', '第5条'])
+    expect(store.hasMore).toBe(true)
+
+    await store.loadOlder()
+    expect(driver.historyAsks).toEqual([undefined, '4', '2'])
+    expect(payloads()).toEqual(['第1条', '第2条', '第3条', '第4条', '第5条'])
+    expect(store.hasMore).toBe(false)
+    await store.loadOlder()
+    expect(driver.historyAsks).toHaveLength(3)
+  })
+
+  test('two pulls at once ask once', async () => {
+    driver.history = [1, 2, 3, 4, 5].map((n) => stored(n))
+    driver.pageSize = 2
+    await readyStore()
+    await store.openChat(DOCTOR)
+    await Promise.all([store.loadOlder(), store.loadOlder()])
+    expect(driver.historyAsks).toEqual([undefined, '4'])
+    expect(payloads()).toEqual(['第2条', '第3条', '第4条', '第5条'])
+  })
+
+  test('a conversation that fits one page has nothing older', async () => {
+    driver.history = [stored(1)]
+    await readyStore()
+    await store.openChat(DOCTOR)
+    expect(store.hasMore).toBe(false)
+  })
+
+  test('after a reconnect the history shows again: older pages kept, nothing twice, a failed send kept', async () => {
+    driver.history = [1, 2, 3, 4, 5].map((n) => stored(n))
+    driver.pageSize = 2
+    await readyStore()
+    await store.openChat(DOCTOR)
+    await store.loadOlder()
+    driver.failSends = true
+    await store.send('没发出去')
+    // while the connection was down the doctor wrote once more
+    driver.history.push(stored(6))
+    driver.emit('kickedOut', { reason: 'network' })
+    await settle()
+    driver.emit('ready', undefined)
+    await settle()
+    // in time order: the failed send (this phone's clock, now) after what the service stored earlier
+    expect(payloads()).toEqual(['第2条', '第3条', '第4条', '第5条', '第6条', '没发出去'])
+    expect(store.messageList.find((m) => m.payload === '没发出去')!.status).toBe('sendFail')
+    expect(store.hasMore).toBe(true)
+    await store.loadOlder()
+    expect(driver.historyAsks.at(-1)).toBe('2')
+    expect(payloads()).toEqual(['第1条', '第2条', '第3条', '第4条', '第5条', '第6条', '没发出去'])
+  })
+
+  test('a reconnect after more was written than one page: the newest page stands and paging goes on from it', async () => {
+    driver.history = [1, 2, 3, 4].map((n) => stored(n))
+    driver.pageSize = 2
+    await readyStore()
+    await store.openChat(DOCTOR)
+    expect(payloads()).toEqual(['第3条', '第4条'])
+    driver.history.push(stored(5), stored(6), stored(7))
+    driver.emit('error', { code: 1, message: 'socket closed' })
+    await settle()
+    driver.emit('ready', undefined)
+    await settle()
+    expect(payloads()).toEqual(['第6条', '第7条'])
+    await store.loadOlder()
+    expect(payloads()).toEqual(['第4条', '第5条', '第6条', '第7条'])
+  })
+})
+
+describe('read marks', () => {
+  test('what the doctor writes while the room is open is marked read; our own messages and other chats are not', async () => {
+    await readyStore()
+    await store.openChat(DOCTOR)
+    expect(driver.read).toEqual([`C2C${DOCTOR}`])
+
+    driver.emit('messageReceived', [incoming('请描述症状')])
+    await settle()
+    expect(driver.read).toEqual([`C2C${DOCTOR}`, `C2C${DOCTOR}`])
+
+    driver.emit('messageReceived', [incoming('手机上发的', '', '0_5', DOCTOR), incoming('别的医生', '', '1_8')])
+    await settle()
+    expect(driver.read).toHaveLength(2)
+  })
+
+  test('the consultation list drops the unread count of the open chat at once', async () => {
+    driver.conversations = [conversation(DOCTOR, 3)]
+    await readyStore()
+    expect(store.conversationList[0]!.unreadCount).toBe(3)
+    await store.openChat(DOCTOR)
+    expect(store.conversationList.map((c) => c.unreadCount)).toEqual([0, 4])
+  })
+
+  test('after the room is closed, messages are neither shown nor marked read', async () => {
+    await readyStore()
+    await store.openChat(DOCTOR)
+    store.closeChat()
+    driver.emit('messageReceived', [incoming('您好')])
+    await settle()
+    expect(store.messageList).toEqual([])
+    expect(driver.read).toEqual([`C2C${DOCTOR}`])
+  })
+})
+
+describe('the room’s order (spec §4)', () => {
+  beforeEach(() => {
+    jest.mocked(getInquiry).mockReset()
+    jest.mocked(finishInquiry).mockReset()
+  })
+
+  test('loads with the room, by the inquiry id it was opened with', async () => {
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('waiting'))
+    await readyStore()
+    await store.openChat(DOCTOR, INQUIRY)
+    expect(getInquiry).toHaveBeenCalledWith(INQUIRY)
+    expect(store.order?.statusText).toBe('待接诊')
+    expect(store.canSend).toBe(true)
+  })
+
+  test('reloads on each of start, return, doctorBusy and orderFinished, and not on an ordinary message', async () => {
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('waiting'))
+    await readyStore()
+    await store.openChat(DOCTOR, INQUIRY)
+    expect(getInquiry).toHaveBeenCalledTimes(1)
+
+    driver.emit('messageReceived', [incoming('请描述症状'), incoming('处方已开具', 'prescription')])
+    await settle()
+    expect(getInquiry).toHaveBeenCalledTimes(1)
+
+    const turns: [string, InquiryStatus][] = [
+      [ORDER_DESCRIPTION.start, 'inProgress'],
+      [ORDER_DESCRIPTION.doctorBusy, 'inProgress'],
+      [ORDER_DESCRIPTION.return, 'cancelled'],
+      [ORDER_DESCRIPTION.orderFinished, 'finished'],
+    ]
+    for (const [i, [description, status]] of turns.entries()) {
+      jest.mocked(getInquiry).mockResolvedValueOnce(inquiry(status))
+      driver.emit('messageReceived', [incoming(description, description)])
+      await settle()
+      expect(getInquiry).toHaveBeenCalledTimes(2 + i)
+      expect(getInquiry).toHaveBeenLastCalledWith(INQUIRY)
+      expect(store.order?.status).toBe(status)
+    }
+    expect(store.orderEnded).toBe(true)
+    expect(store.canSend).toBe(false)
+    expect(await store.send('还在吗')).toBe(CHAT_MSG.ended)
+    expect(payloads()).not.toContain('还在吗')
+  })
+
+  test('a slower answer to an older reload does not overwrite a newer one', async () => {
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('waiting'))
+    await readyStore()
+    await store.openChat(DOCTOR, INQUIRY)
+    const slow = deferred<Inquiry>()
+    jest.mocked(getInquiry).mockReturnValueOnce(slow.promise).mockResolvedValueOnce(inquiry('finished'))
+    driver.emit('messageReceived', [incoming('start', 'start')])
+    driver.emit('messageReceived', [incoming('orderFinished', 'orderFinished')])
+    await settle()
+    slow.resolve(inquiry('inProgress'))
+    await settle()
+    expect(store.order?.status).toBe('finished')
+  })
+
+  test('a reconnect reloads the order too (turns may have been missed)', async () => {
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('waiting'))
+    await readyStore()
+    await store.openChat(DOCTOR, INQUIRY)
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('inProgress'))
+    driver.emit('kickedOut', { reason: 'network' })
+    await settle()
+    driver.emit('ready', undefined)
+    await settle()
+    expect(getInquiry).toHaveBeenCalledTimes(2)
+    expect(store.order?.status).toBe('inProgress')
+  })
+
+  test('finishOrder ends the consultation in progress', async () => {
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('inProgress'))
+    jest.mocked(finishInquiry).mockResolvedValue(inquiry('finished'))
+    await readyStore()
+    await store.openChat(DOCTOR, INQUIRY)
+    expect(await store.finishOrder()).toBe(true)
+    expect(finishInquiry).toHaveBeenCalledWith(INQUIRY)
+    expect(store.orderEnded).toBe(true)
+  })
+
+  test('opened with the inquiry alone, the room talks to its doctor', async () => {
+    jest.mocked(getInquiry).mockResolvedValue(inquiry('inProgress'))
+    driver.history = [stored(1)]
+    await readyStore()
+    await store.openChat('', INQUIRY)
+    expect(store.toUserID).toBe(DOCTOR)
+    expect(payloads()).toEqual(['第1条'])
+  })
 })

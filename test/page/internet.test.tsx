@@ -299,13 +299,6 @@ describe('医生主页 /internet/doctor/index', () => {
     expect(toasts()).toEqual(['已关注', '已取消关注'])
   })
 
-  test('图文问诊 is not open yet: the same toast as the home menus, and no navigation', async () => {
-    await open(100)
-    fireEvent.click(screen.getByText('图文问诊', { selector: 'button' }))
-    expect(toasts()).toEqual([MSG.comingSoon])
-    expect(calls.navigations).toEqual([])
-  })
-
   test('a doctor who is not accepting consultations: 休息中, and 图文问诊 cannot be started', async () => {
     await open(103)
     expect(screen.getByText('休息中')).toBeTruthy()

@@ -13,7 +13,7 @@ import './index.scss'
 
 /**
  * 医生主页 (spec §2 /internet/doctor/index?id=): who the doctor is, how they serve online, 关注 for a signed-in patient,
- * and 图文问诊 (the inquiry page belongs to the consultation orders: until it is built, it says so).
+ * and 图文问诊 (the inquiry page, where the consultation is ordered and paid).
  */
 function OnlineDoctorHome() {
   const { doctor: store, user } = useStores()

@@ -1,13 +1,15 @@
+import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
+import { consultationUrl } from '@/stores/InquiryStore'
 import { MSG } from '@/services/messages'
 import { timeAgo } from '@/utils/time'
 import './index.scss'
 
-/** My consultations: the signed-in user's consultations from the server, with unread counts. */
+/** My consultations: the signed-in user's consultations from the server, with unread counts; one opens its room. */
 function Conversation() {
   const { chat, hospital } = useStores()
   const load = () => chat.loadConversations(hospital.hospital?.hospitalCode)
@@ -28,7 +30,7 @@ function Conversation() {
       ) : (
         <View className='conversation'>
           {chat.conversationList.map((c) => (
-            <View key={c.orderNo} className='conversation__item'>
+            <View key={c.orderNo} className='conversation__item' onClick={() => void Taro.navigateTo({ url: consultationUrl(c) })}>
               <View className='conversation__avatar'>{c.doctorName.slice(0, 1)}</View>
               <View className='conversation__body'>
                 <View className='conversation__row'>

@@ -1,0 +1,152 @@
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image, Textarea } from '@tarojs/components'
+import { Button, Switch } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { ScoreStars } from '@/components/EvaluationItem'
+import { useStores } from '@/stores'
+import { CONTENT_MAX, SCORE_MAX, SCORE_TEXT } from '@/stores/EvaluationStore'
+import { assetUrl } from '@/services/register'
+import './index.scss'
+
+/**
+ * 评价医生 (spec §2 /internet/tim/evaluate/index?inquiryId=): 1–5 stars, the tags that go with them (good ones for 4–5,
+ * bad ones for 1–3), optional words, 匿名评价 (on by default), 提交评价; then the rating as stored. Once per consultation.
+ */
+function EvaluatePage() {
+  const { evaluation: store } = useStores()
+  const { params } = useRouter()
+  const inquiryId = Number(params.inquiryId)
+  const load = () => (inquiryId ? store.openEvaluation(inquiryId) : undefined)
+  const doctor = store.inquiry?.id === inquiryId ? store.inquiry.doctor : null
+  const back = () => void Taro.navigateBack().catch(() => undefined)
+
+  const body = () => {
+    if (!inquiryId) return <Empty text='未找到该问诊' />
+    if (store.added) {
+      const e = store.added.evaluation
+      return (
+        <View className='evaluate__card evaluate__done'>
+          <Text className='evaluate__heading'>您的评价</Text>
+          <View className='evaluate__done-score'>
+            <ScoreStars score={e.score} />
+            <Text className='evaluate__score-text'>{SCORE_TEXT[e.score]}</Text>
+          </View>
+          {e.tags.length > 0 && (
+            <View className='evaluate__tags'>
+              {e.tags.map((t) => (
+                <Text key={t} className='evaluate__tag evaluate__tag--on'>
+                  {t}
+                </Text>
+              ))}
+            </View>
+          )}
+          {e.content && <Text className='evaluate__text'>{e.content}</Text>}
+          <Text className='evaluate__note'>{`显示为：${e.patientName}`}</Text>
+          <Text className='evaluate__note'>感谢您的评价，您的反馈将帮助医生更好地为患者服务</Text>
+          <View className='evaluate__submit'>
+            <Button type='primary' block onClick={back}>
+              返回诊室
+            </Button>
+          </View>
+        </View>
+      )
+    }
+    if (store.inquiry?.evaluated) {
+      return (
+        <Empty text='您已评价过本次问诊'>
+          <Text className='empty__retry' onClick={back}>
+            返回诊室
+          </Text>
+        </Empty>
+      )
+    }
+    if (store.tagsState === 'failed') return <LoadFailed onRetry={() => void store.loadTags()} />
+    if (!store.tags) return <Loading />
+    return (
+      <View>
+        <View className='evaluate__card'>
+          <Text className='evaluate__heading'>本次问诊满意度</Text>
+          <View className='evaluate__stars' role='radiogroup' aria-label='评分'>
+            {Array.from({ length: SCORE_MAX }, (_, i) => i + 1).map((n) => (
+              <View
+                key={n}
+                role='radio'
+                aria-label={`${n}星`}
+                aria-checked={store.score === n}
+                className={`evaluate__star${n <= store.score ? ' evaluate__star--on' : ''}`}
+                onClick={() => store.setScore(n)}
+              >
+                ★
+              </View>
+            ))}
+          </View>
+          <Text className='evaluate__score-text'>{store.score ? SCORE_TEXT[store.score] : '请点击星星为医生评分'}</Text>
+          {store.tagOptions.length > 0 && (
+            <View className='evaluate__tags' role='group' aria-label='评价标签'>
+              {store.tagOptions.map((t) => {
+                const on = store.chosenTags.includes(t)
+                return (
+                  <View key={t} role='checkbox' aria-checked={on} className={`evaluate__tag${on ? ' evaluate__tag--on' : ''}`} onClick={() => store.toggleTag(t)}>
+                    {t}
+                  </View>
+                )
+              })}
+            </View>
+          )}
+        </View>
+
+        <View className='evaluate__card'>
+          <Text className='evaluate__heading'>评价内容</Text>
+          <Textarea
+            className='evaluate__textarea'
+            value={store.content}
+            maxlength={CONTENT_MAX}
+            placeholder='说说您对医生的评价（选填）'
+            onInput={(e) => store.setContent(e.detail.value)}
+          />
+          <Text className='evaluate__counter'>
+            {store.content.length}/{CONTENT_MAX}
+          </Text>
+          <View className='evaluate__switch'>
+            <Text>匿名评价</Text>
+            <Switch checked={store.anonymous} onChange={(v: boolean) => store.setAnonymous(v)} ariaLabel='匿名评价' />
+          </View>
+          <Text className='evaluate__note'>{store.anonymous ? '医生主页将显示为匿名用户' : '医生主页将显示您的姓名（部分隐藏）'}</Text>
+        </View>
+
+        <View className='evaluate__submit'>
+          {store.refusal && (
+            <Text className='evaluate__refusal' role='alert'>
+              {store.refusal}
+            </Text>
+          )}
+          <Button type='primary' block disabled={store.submitting} onClick={() => void store.submit()}>
+            {store.submitting ? '提交中...' : '提交评价'}
+          </Button>
+        </View>
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title='评价医生' onReady={load}>
+      <View className='evaluate'>
+        {doctor && (
+          <View className='evaluate__doctor'>
+            <Image className='evaluate__avatar' src={assetUrl(doctor.avatar)} />
+            <View>
+              <Text className='evaluate__name'>{doctor.doctorName}</Text>
+              <Text className='evaluate__title'>{doctor.title}</Text>
+              <Text className='evaluate__dept'>{doctor.deptName}</Text>
+            </View>
+          </View>
+        )}
+        {body()}
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(EvaluatePage)

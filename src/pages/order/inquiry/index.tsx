@@ -1,0 +1,67 @@
+import Taro, { useReachBottom } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed } from '@/components/Empty'
+import { useStores } from '@/stores'
+import { INQUIRY_TABS, inquiryDetailUrl, inquiryPrice, inquiryStatusClass } from '@/stores/InquiryStore'
+import { MSG } from '@/services/messages'
+import { localTime } from '@/utils/register'
+import './index.scss'
+
+/** 问诊订单 (spec §2 /pages/order/inquiry/index): tabs 全部 / 待支付 / 待接诊 / 问诊中 / 已结束, a page at a time. */
+function InquiryOrders() {
+  const { inquiry } = useStores()
+  useReachBottom(() => void inquiry.loadMore())
+  const state = inquiry.listState
+
+  return (
+    <PageShell title='问诊订单' onReady={() => inquiry.reloadList()}>
+      <View className='inquiries__tabs' role='tablist'>
+        {INQUIRY_TABS.map((t) => (
+          <View
+            key={t.key}
+            role='tab'
+            aria-selected={inquiry.tab === t.key}
+            className={`inquiries__tab${inquiry.tab === t.key ? ' inquiries__tab--on' : ''}`}
+            onClick={() => void inquiry.switchTab(t.key)}
+          >
+            {t.label}
+          </View>
+        ))}
+      </View>
+      {state === 'done' && inquiry.list.length === 0 ? (
+        <Empty text='暂无问诊订单' />
+      ) : state === 'failed' && inquiry.list.length === 0 ? (
+        <LoadFailed onRetry={() => void inquiry.loadMore(true)} />
+      ) : (
+        <View className='inquiries'>
+          {inquiry.list.map((i) => (
+            <View key={i.id} className='inquiry-order' onClick={() => void Taro.navigateTo({ url: inquiryDetailUrl(i.id) })}>
+              <View className='inquiry-order__head'>
+                <Text className='inquiry-order__doctor'>
+                  {i.doctor.doctorName} <Text className='inquiry-order__title'>{i.doctor.title}</Text>
+                </Text>
+                <Text className={`inquiry-order__status inquiry-order__status--${inquiryStatusClass(i)}`}>{i.statusText}</Text>
+              </View>
+              <Text className='inquiry-order__line'>
+                {i.serviceName} · {i.doctor.deptName}
+              </Text>
+              <Text className='inquiry-order__line'>就诊人：{i.patientName}</Text>
+              <Text className='inquiry-order__desc'>{i.description}</Text>
+              <View className='inquiry-order__foot'>
+                <Text className='inquiry-order__time'>{localTime(i.createdAt)}</Text>
+                <Text className='inquiry-order__fee'>{inquiryPrice(i.priceFen)}</Text>
+              </View>
+            </View>
+          ))}
+          <View className='inquiries__more' onClick={() => void inquiry.loadMore(true)}>
+            {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
+          </View>
+        </View>
+      )}
+    </PageShell>
+  )
+}
+
+export default observer(InquiryOrders)

@@ -1,0 +1,330 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import platform from '@/platform'
+import type { PayOutcome } from '@/platform'
+import * as api from '@/services/inquiry'
+import { getOnlineDoctor } from '@/services/internet'
+import { toastError } from '@/services/request'
+import { yuan } from '@/utils/register'
+import { InquiryForm } from './InquiryForm'
+import type { LoadState } from './KeywordSearch'
+import type { PatientStore } from './PatientStore'
+import type { OnlineDoctorInfo } from '../../types/api/internet'
+import type { Patient } from '../../types/api/patient'
+import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
+
+export { CONSENT_TEXT, DESCRIPTION_MAX, NO_CONSENT, PICTURES_MAX, type InquiryPicture } from './InquiryForm'
+
+/** The server's limits (server/src/domain/inquiry.ts). */
+export const COMPLAINT_MAX = 500
+export const INQUIRY_PAGE_SIZE = 10
+/** The service window (server/src/domain/inquiry.ts WAIT_HOURS, SERVICE_HOURS, PAY_MINUTES). */
+export const WAIT_HOURS = 48
+export const SERVICE_HOURS = 24
+export const PAY_MINUTES = 30
+
+/** The server's own refusals, shown before asking it when the app can tell. */
+export const NO_DESCRIPTION = '请描述您的病情'
+export const NO_COMPLAINT = '请填写投诉内容'
+export const DOCTOR_OFFLINE = '该医生暂不接诊，请选择其他医生'
+
+export type InquiryTab = 'all' | 'unpaid' | 'waiting' | 'inProgress' | 'finished'
+/** The tabs of /pages/order/inquiry/index and the status each asks the server for. */
+export const INQUIRY_TABS: { key: InquiryTab; label: string; status?: InquiryStatus }[] = [
+  { key: 'all', label: '全部' },
+  { key: 'unpaid', label: '待支付', status: 'unpaid' },
+  { key: 'waiting', label: '待接诊', status: 'waiting' },
+  { key: 'inProgress', label: '问诊中', status: 'inProgress' },
+  { key: 'finished', label: '已结束', status: 'finished' },
+]
+
+// The consultation pages' addresses, in one place.
+export const INQUIRY_LIST_URL = '/pages/order/inquiry/index'
+export const inquiryDetailUrl = (id: number) => `/pages/order/inquiry/detail?id=${id}`
+/** The cashier brings the browser back to the detail (a path under /h5/), which checks the inquiry on opening. */
+export const inquiryPayReturnUrl = (id: number) => `/h5${inquiryDetailUrl(id)}`
+/** The consultation room with the doctor (spec §2 /internet/tim/index, query toUserId and type). */
+export const roomUrl = (doctorImAccount: string, inquiryId: number) =>
+  `/internet/tim/index?toUserId=${encodeURIComponent(doctorImAccount)}&type=inquiry&inquiryId=${inquiryId}`
+
+/**
+ * Where a row of "my consultations" leads: its room when the row names the conversation (`C2C` + the doctor's IM
+ * account) and the inquiry; the inquiry's detail without a conversation; the consultation orders without an inquiry.
+ */
+export function consultationUrl(item: { conversationID?: string; inquiryId?: number }): string {
+  if (!item.inquiryId) return INQUIRY_LIST_URL
+  const peer = item.conversationID?.replace(/^C2C/, '')
+  return peer ? roomUrl(peer, item.inquiryId) : inquiryDetailUrl(item.inquiryId)
+}
+
+/** The states in which the room is open to the patient (it stays readable once finished). */
+export const canEnterRoom = (i: Pick<Inquiry, 'status'>) => i.status === 'waiting' || i.status === 'inProgress' || i.status === 'finished'
+
+/** A status's colour on the list and the detail: what the patient must still do stands out, what is over fades. */
+export const inquiryStatusClass = (i: Pick<Inquiry, 'status'>) =>
+  i.status === 'unpaid' ? 'pay' : i.status === 'waiting' || i.status === 'inProgress' ? 'active' : 'over'
+
+/** 图文问诊's price: 免费 for a free consultation. */
+export const inquiryPrice = (fen: number) => (fen === 0 ? '免费' : yuan(fen))
+
+/**
+ * The time left of a service window, to the minute: '剩余 23小时10分', '剩余 5分', '剩余 不足1分钟'; '' once it is over.
+ * Minutes round down, so the text never promises time that is not there.
+ */
+export function serviceLeftText(ms: number): string {
+  if (!Number.isFinite(ms) || ms <= 0) return ''
+  const minutes = Math.floor(ms / 60_000)
+  const h = Math.floor(minutes / 60)
+  const m = minutes % 60
+  if (h > 0) return `剩余 ${h}小时${m}分`
+  if (m > 0) return `剩余 ${m}分`
+  return '剩余 不足1分钟'
+}
+
+/** The fields the money texts read. */
+type Money = Pick<Inquiry, 'status' | 'priceFen' | 'acceptedAt'> & { order: Pick<NonNullable<Inquiry['order']>, 'status' | 'selfPayFen' | 'refundedFen'> | null }
+
+/** What cancelling asks, saying what happens to the money: a paid one no doctor has accepted is refunded. */
+export function cancelInquiryText(i: Money): string {
+  if (i.status === 'unpaid') return '确定取消本次问诊吗？'
+  if (i.order?.status === 'paid') return `确定取消问诊吗？取消后已支付的${yuan(i.order.selfPayFen)}将原路退回，预计1-7个工作日到账。`
+  return '确定取消问诊吗？'
+}
+
+/** What a cancelled or closed inquiry says about its money, or null when there was none to give back. */
+export function inquiryRefundText(i: Money): string | null {
+  const order = i.order
+  if ((i.status !== 'cancelled' && i.status !== 'closed') || !order) return null
+  if (order.status === 'refunding') return `退款处理中：${yuan(order.selfPayFen)}将原路退回，预计1-7个工作日到账`
+  if (order.status === 'refunded') return `已退款${yuan(order.refundedFen || order.selfPayFen)}，已原路退回`
+  // a consultation the doctor served keeps its fee when its window runs out
+  if (order.status === 'paid' && !i.acceptedAt) return `退款未成功，${yuan(order.selfPayFen)}尚未退回，请联系医院处理`
+  return null
+}
+
+/**
+ * 图文问诊 (spec §2 /internet/inquiry and /pages/order/inquiry, §4 inquiry orders): the ordering attempt with its
+ * patient, illness, pictures and idempotency key, paying through the payment core, the consultation orders with their
+ * tabs and pages, and one inquiry with its actions (check, cancel, finish, complain).
+ */
+export class InquiryStore {
+  doctor: OnlineDoctorInfo | null = null
+  doctorState: LoadState = 'idle'
+
+  /** The attempt on the inquiry page: patient, illness, pictures, consent, key. */
+  readonly form: InquiryForm
+  paying = false
+
+  tab: InquiryTab = 'all'
+  list: Inquiry[] = []
+  listState: LoadState = 'idle'
+  private page = 0
+  private listSeq = 0
+
+  detail: Inquiry | null = null
+  detailState: LoadState = 'idle'
+  cancelling = false
+  finishing = false
+  complaining = false
+
+  constructor(patients: Pick<PatientStore, 'current'> | null = null) {
+    this.form = new InquiryForm(patients)
+    makeAutoObservable<InquiryStore, 'page' | 'listSeq'>(this, { form: false, page: false, listSeq: false })
+  }
+
+  // ----- the ordering attempt -----
+
+  /** Opens the inquiry page for one doctor: a new attempt with its own key, nothing written yet. */
+  async openInquiry(doctorId: number) {
+    this.form.reset()
+    if (this.doctor?.id !== doctorId) this.doctor = null
+    this.doctorState = 'loading'
+    try {
+      const doctor = await getOnlineDoctor(doctorId)
+      runInAction(() => {
+        this.doctor = doctor
+        this.doctorState = 'done'
+      })
+    } catch {
+      runInAction(() => {
+        this.doctorState = 'failed'
+      })
+    }
+  }
+
+  /** The doctor's 图文问诊 price, or null when the doctor does not offer it. */
+  get priceFen(): number | null {
+    return this.doctor?.services.find((s) => s.type === 'text')?.priceFen ?? null
+  }
+
+  /** The patient the attempt is for: the patient store's current one. */
+  get patient(): Patient | null {
+    return this.form.patient
+  }
+
+  /** Why the attempt cannot be submitted at all, or null (what the patient writes is checked on submitting). */
+  get blocker(): string | null {
+    if (!this.doctor) return '医生信息加载中'
+    if (!this.doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
+    if (!this.patient) return '请先添加就诊人'
+    if (this.form.uploading) return '图片上传中'
+    return null
+  }
+
+  /**
+   * Orders the consultation; answers the inquiry, or null when the attempt is refused here (the reason is shown). The
+   * key rules of InquiryForm.submit apply: a business refusal starts a new attempt, no answer keeps the key.
+   */
+  async submit(): Promise<Inquiry | null> {
+    const form = this.form
+    if (!form.created && this.blocker) return null
+    return form.submit(
+      () => (form.description.trim() ? null : NO_DESCRIPTION),
+      (idempotencyKey) =>
+        api.createInquiry({
+          doctorId: this.doctor!.id,
+          patientId: this.patient!.id,
+          description: form.description.trim(),
+          pictures: form.pictureUrls,
+          idempotencyKey,
+        }),
+    )
+  }
+
+  // ----- paying -----
+
+  /**
+   * Pays an unpaid inquiry: the server answers how (the cashier to open, or WeChat's sheet), the platform does it.
+   * When the sheet reports paid the server is asked at once; the cashier returns to the detail, which asks then.
+   */
+  async pay(id: number): Promise<PayOutcome> {
+    if (this.paying) return 'failed'
+    this.paying = true
+    try {
+      const action = await api.payInquiry(id, inquiryPayReturnUrl(id))
+      const outcome = await platform.pay(action)
+      if (outcome === 'paid') await this.loadDetail(id).catch(() => undefined)
+      return outcome
+    } finally {
+      runInAction(() => {
+        this.paying = false
+      })
+    }
+  }
+
+  // ----- the consultation orders -----
+
+  async switchTab(tab: InquiryTab) {
+    if (tab === this.tab && this.listState !== 'failed' && this.listState !== 'idle') return
+    this.tab = tab
+    await this.reloadList()
+  }
+
+  async reloadList() {
+    this.list = []
+    this.page = 0
+    this.listState = 'idle'
+    await this.loadMore(true)
+  }
+
+  /** The next page of the current tab; `retry` also after a failed page; an answer for a tab left behind is dropped. */
+  async loadMore(retry = false) {
+    if (this.listState === 'loading' || this.listState === 'done') return
+    if (this.listState === 'failed' && !retry) return
+    const seq = ++this.listSeq
+    const page = this.page + 1
+    const status = INQUIRY_TABS.find((t) => t.key === this.tab)?.status
+    this.listState = 'loading'
+    try {
+      const res = await api.listInquiries({ status, page, size: INQUIRY_PAGE_SIZE })
+      runInAction(() => {
+        if (seq !== this.listSeq) return
+        const known = new Set(this.list.map((i) => i.id))
+        this.list = [...this.list, ...res.records.filter((i) => !known.has(i.id))]
+        this.page = page
+        this.listState = page * INQUIRY_PAGE_SIZE >= res.total || res.records.length === 0 ? 'done' : 'idle'
+      })
+    } catch {
+      runInAction(() => {
+        if (seq === this.listSeq) this.listState = 'failed'
+      })
+    }
+  }
+
+  // ----- one inquiry -----
+
+  /** One inquiry, checked: the server first closes one whose time ran out and asks the provider about an unpaid one. */
+  async loadDetail(id: number) {
+    if (this.detail?.id !== id) this.detail = null
+    this.detailState = 'loading'
+    try {
+      const inquiry = await api.checkInquiry(id)
+      runInAction(() => {
+        this.apply(inquiry)
+        this.detailState = 'done'
+      })
+      return inquiry
+    } catch (e) {
+      runInAction(() => {
+        this.detailState = 'failed'
+      })
+      throw e
+    }
+  }
+
+  /** Gives up an inquiry no doctor has accepted (refunded when paid); null when one is already on its way. */
+  async cancel(id: number) {
+    if (this.cancelling) return null
+    this.cancelling = true
+    try {
+      const inquiry = await api.cancelInquiry(id)
+      runInAction(() => this.apply(inquiry))
+      return inquiry
+    } finally {
+      runInAction(() => {
+        this.cancelling = false
+      })
+    }
+  }
+
+  /** Ends a consultation in progress. */
+  async finish(id: number) {
+    if (this.finishing) return null
+    this.finishing = true
+    try {
+      const inquiry = await api.finishInquiry(id)
+      runInAction(() => this.apply(inquiry))
+      return inquiry
+    } finally {
+      runInAction(() => {
+        this.finishing = false
+      })
+    }
+  }
+
+  /** One complaint about a paid inquiry; an empty one is refused here with the server's own words. */
+  async complain(id: number, content: string) {
+    if (this.complaining) return null
+    const text = content.trim()
+    if (!text) {
+      toastError(NO_COMPLAINT)
+      return null
+    }
+    this.complaining = true
+    try {
+      const inquiry = await api.complainInquiry({ id, content: text.slice(0, COMPLAINT_MAX) })
+      runInAction(() => this.apply(inquiry))
+      return inquiry
+    } finally {
+      runInAction(() => {
+        this.complaining = false
+      })
+    }
+  }
+
+  /** An inquiry as it now stands, wherever the pages show it. */
+  private apply(inquiry: Inquiry) {
+    this.detail = inquiry
+    this.form.apply(inquiry)
+    this.list = this.list.map((i) => (i.id === inquiry.id ? inquiry : i))
+  }
+}
