@@ -15,7 +15,7 @@ import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
 import { bindPatient } from '../../server/src/domain/patient'
-import { doctors, hospitals, scheduleSlots, schedules } from '../../server/src/db/schema'
+import { doctors, hospitals, inquiries, patients, scheduleSlots, schedules, users } from '../../server/src/db/schema'
 import { localSig } from '../../server/src/plugins/providers/im'
 import { idCardCheckChar } from '../../src/utils/idCard'
 
@@ -70,16 +70,50 @@ async function freePlaces(db: Db) {
   return rows.map((r) => [r.scheduleId, r.timeRange, `${r.deptId}/${r.visitDate}/${r.segment}`] as const)
 }
 
-/** Chat clients: doctors (up to a tenth of them) and patients writing to them, each with a signature of the chat service. */
-async function chatClients(db: Db, secret: string) {
+/**
+ * Chat clients: doctors (up to a tenth of them) and patients writing to them, each with a signature of the chat service.
+ * A patient writes to a doctor only within a consultation, so each patient is a user with a waiting inquiry (paid) with
+ * the doctor they write to: patient i with doctor i mod the number of doctors.
+ */
+async function chatClients(db: Db, cipher: FieldCipher, secret: string) {
   const total = Number(process.env.BENCH_CHAT_CLIENTS ?? 1000)
   const expire = Math.floor(Date.now() / 1000) + 3600
-  const ds = await db.select({ id: doctors.id }).from(doctors).orderBy(doctors.id).limit(Math.max(1, Math.floor(total / 10)))
+  const ds = await db
+    .select({ id: doctors.id, hospitalId: doctors.hospitalId })
+    .from(doctors)
+    .orderBy(doctors.id)
+    .limit(Math.max(1, Math.floor(total / 10)))
   const sign = (account: string) => ({ account, sig: localSig(secret, account, expire) })
+  const count = total - ds.length
+  const people = await db
+    .insert(users)
+    .values(Array.from({ length: count }, (_, i) => ({ mobileEnc: cipher.encrypt(`1380000${String(i).padStart(4, '0')}`), mobileIndex: `bench-chat-${i}` })))
+    .returning({ id: users.id })
+  const cards = await db
+    .insert(patients)
+    .values(people.map((u, i) => ({ userId: u.id, nameEnc: cipher.encrypt('压测患者'), personIndex: `bench-chat-${i}`, sex: 1 as const, birthday: '1990-01-01', relation: '本人', source: 'idCard' as const })))
+    .returning({ id: patients.id })
+  await db.insert(inquiries).values(
+    people.map((u, i) => {
+      const d = ds[i % ds.length]!
+      return {
+        inquiryNo: `IBENCH${i}`,
+        userId: u.id,
+        patientId: cards[i]!.id,
+        hospitalId: d.hospitalId,
+        doctorId: d.id,
+        serviceType: 'text' as const,
+        descriptionEnc: cipher.encrypt('压测'),
+        priceFen: 0,
+        status: 'waiting' as const,
+        idempotencyKey: `bench-chat-${i}`,
+        paidAt: new Date(),
+      }
+    }),
+  )
   return {
     doctors: ds.map((d) => sign(`d_${d.id}`)),
-    // patients' accounts are signed as the server would sign a signed-in user's (user-sig); they only write to doctors
-    patients: Array.from({ length: total - ds.length }, (_, i) => sign(`0_${900_000 + i}`)),
+    patients: people.map((u) => sign(`0_${u.id}`)),
   }
 }
 
@@ -108,7 +142,7 @@ async function main() {
   process.once('SIGINT', () => void stop())
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  console.log(JSON.stringify({ port, database: database.kind, bookers: await bookers(database.db, cipher), places: await freePlaces(database.db), chat: await chatClients(database.db, config.secret) }))
+  console.log(JSON.stringify({ port, database: database.kind, bookers: await bookers(database.db, cipher), places: await freePlaces(database.db), chat: await chatClients(database.db, cipher, config.secret) }))
 }
 
 main().catch((err) => {

@@ -8,6 +8,7 @@ import { eq, sql } from 'drizzle-orm'
 import { chatMessages, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
 import { localSig } from '../../server/src/plugins/providers/im'
 import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
+import { pairKeyOf } from '../../server/src/domain/chat'
 import { startTestApp, signInUser, envelopeOf, LogCapture, type TestApp } from './harness'
 
 type Caller = Awaited<ReturnType<typeof signInUser>>
@@ -110,6 +111,7 @@ async function paidInquiry(caller: Caller, doctorAccount: string) {
     idempotencyKey: key,
     paidAt: new Date(),
   })
+  return `I${key}`
 }
 const doctorSig = (account: string, expire = Math.floor(Date.now() / 1000) + 3600) => localSig(t.config.secret, account, expire)
 
@@ -126,6 +128,9 @@ before(async () => {
   const [d1, d2] = await t.database.db.select({ id: doctors.id }).from(doctors).orderBy(doctors.id).limit(2)
   doctor = `d_${d1!.id}`
   doctor2 = `d_${d2!.id}`
+  // a patient writes to a doctor within a consultation (see 'writes to a doctor only within a consultation')
+  await paidInquiry(patient, doctor)
+  await paidInquiry(patient, doctor2)
 })
 after(() => t.close())
 
@@ -200,6 +205,34 @@ describe('GET /dld-im/ws (our own chat service)', () => {
     phone.close()
   })
 
+  it('writes to a doctor only within a consultation, and files each message under it', async () => {
+    const account = await signInUser(t.app)
+    const phone = await Client.open(await patientSig(account))
+    const desk = await Client.open(doctorSig(doctor))
+    const send = (c: Client, to: string, words: string) => c.request({ op: 'send', message: { clientId: randomBytes(8).toString('hex'), to, type: 'text', payload: words } })
+    const refused = await send(phone, doctor, '没有问诊也能发吗')
+    assert.deepEqual([refused.ok, (refused as { error: string }).error], [false, '请先向医生发起问诊'])
+    // nor may the doctor write first to someone who never consulted them
+    const uninvited = await send(desk, `0_${account.userId}`, '您好')
+    assert.deepEqual([uninvited.ok, (uninvited as { error: string }).error], [false, '暂无权限'])
+
+    const inquiryNo = await paidInquiry(account, doctor)
+    // the client's own order number is not trusted: the message belongs to the open consultation
+    const r = await phone.request({ op: 'send', message: { clientId: randomBytes(8).toString('hex'), to: doctor, type: 'text', payload: text('有问诊了'), orderNo: 'I000000000000000' } })
+    assert.equal(r.ok, true, JSON.stringify(r))
+    assert.ok((await send(desk, `0_${account.userId}`, text('请讲'))).ok)
+    const filed = await t.database.db.select({ orderNo: chatMessages.orderNo }).from(chatMessages).where(eq(chatMessages.pairKey, pairKeyOf(`0_${account.userId}`, doctor)))
+    assert.deepEqual(filed.map((m) => m.orderNo), [inquiryNo, inquiryNo])
+
+    await t.database.db.update(inquiries).set({ status: 'finished' }).where(eq(inquiries.inquiryNo, inquiryNo))
+    const ended = await send(phone, doctor, '结束了还能发吗')
+    assert.deepEqual([ended.ok, (ended as { error: string }).error], [false, '本次问诊已结束，无法发送消息'])
+    // the doctor may still write after the end (a follow-up note about the record)
+    assert.ok((await send(desk, `0_${account.userId}`, text('记得复查'))).ok)
+    phone.close()
+    desk.close()
+  })
+
   it('sends a picture that was uploaded', async () => {
     const [identity] = await t.database.db.select({ id: identities.id }).from(identities).where(eq(identities.userId, patient.userId)).limit(1)
     const name = `${randomBytes(16).toString('base64url')}.png`
@@ -214,6 +247,7 @@ describe('GET /dld-im/ws (our own chat service)', () => {
   it('pages the history back, oldest first, and shows each pair only its own conversation', async () => {
     const account = await signInUser(t.app)
     const phone = await Client.open(await patientSig(account))
+    await paidInquiry(account, doctor)
     for (let i = 1; i <= 25; i++) assert.ok((await phone.send(doctor, `第${i}条`)).ok)
     const first = (await phone.request({ op: 'history', peer: doctor, limit: 20 })) as { ok: true; data: { messages: ChatMessage[]; nextCursor: string | null } }
     assert.deepEqual(first.data.messages.map((m) => m.payload), Array.from({ length: 20 }, (_, i) => `第${i + 6}条`))

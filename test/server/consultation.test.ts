@@ -343,15 +343,16 @@ describe('GET /dld-hospital/manage/order/chatRecord/{id}', () => {
 
   it('answers the consultation’s messages, decrypted, oldest first, and none of another consultation', async () => {
     const inq = await order(owner, patientId, doc.b)
-    const other = await order(owner, patientId, doc.b)
     const patient = `0_${owner.userId}`
     const doctor = `d_${doc.b}`
     const cipher = t.app.ctx.cipher
-    const send = (from: string, to: string, payload: string, orderNo: string) =>
-      sendMessage(db(), cipher, from, { clientId: `cr-${randomBytes(6).toString('hex')}`, to, type: 'text', payload, orderNo })
-    await send(patient, doctor, '医生您好，我头晕', inq.inquiryNo)
-    await send(doctor, patient, '请量一下血压', inq.inquiryNo)
-    await send(patient, doctor, '另一次问诊的话', other.inquiryNo)
+    // the server files each message under the consultation open between the two
+    const send = (from: string, to: string, payload: string) => sendMessage(db(), cipher, from, { clientId: `cr-${randomBytes(6).toString('hex')}`, to, type: 'text', payload })
+    await send(patient, doctor, '医生您好，我头晕')
+    await send(doctor, patient, '请量一下血压')
+    await db().update(inquiries).set({ status: 'finished' }).where(eq(inquiries.id, inq.id))
+    await order(owner, patientId, doc.b)
+    await send(patient, doctor, '另一次问诊的话')
     const env = await call<ChatRecord>('GET', CHAT_RECORD(inq.id), { caller: owner })
     assert.equal(env.code, 200, env.msg)
     assert.equal(env.data.inquiryNo, inq.inquiryNo)

@@ -26,6 +26,9 @@ export const CHAT_CHANNEL = 'chat_message'
 export const NO_RECEIVER = '接收人不能为空'
 export const EMPTY_CONTENT = '发送内容不能为空'
 export const TEXT_MAX = 2000
+/** A patient writes to a doctor only within a consultation that waits for or is served by the doctor. */
+export const NO_CONSULTATION = '请先向医生发起问诊'
+export const CONSULTATION_ENDED = '本次问诊已结束，无法发送消息'
 export const HISTORY_PAGE = 20
 export const HISTORY_PAGE_MAX = 50
 /** The doctor side's marks of a turn in the order (types/api/chat.ts OrderDescription). */
@@ -51,17 +54,19 @@ async function accountExists(db: Db, account: string): Promise<boolean> {
 /**
  * Whether the doctor or assistant `staff` may write to the patient `userId`: a doctor to a patient who paid for (or was
  * given) an inquiry with them, in any state after that; an assistant to one who did so at the assistant's hospital, or
- * who wrote to the assistant first. An unpaid order gives no doctor a way to a patient.
+ * who wrote to the assistant first. An unpaid order gives no doctor a way to a patient. Answers the consultation the
+ * message belongs to (the latest paid inquiry with that doctor), or false.
  */
-async function servesPatient(db: Db, staff: string, userId: number): Promise<boolean> {
+async function servesPatient(db: Db, staff: string, userId: number): Promise<{ orderNo: string | null } | false> {
   const doctor = idOf(staff, DOCTOR_PREFIX)
   if (doctor !== null) {
     const [row] = await db
-      .select({ id: inquiries.id })
+      .select({ inquiryNo: inquiries.inquiryNo })
       .from(inquiries)
       .where(and(eq(inquiries.userId, userId), eq(inquiries.doctorId, doctor), isNotNull(inquiries.paidAt)))
+      .orderBy(desc(inquiries.id))
       .limit(1)
-    return !!row
+    return row ? { orderNo: row.inquiryNo } : false
   }
   const assistant = idOf(staff, ASSISTANT_PREFIX)
   if (assistant === null) return false
@@ -71,24 +76,44 @@ async function servesPatient(db: Db, staff: string, userId: number): Promise<boo
     .innerJoin(physicianAssistants, eq(physicianAssistants.hospitalId, inquiries.hospitalId))
     .where(and(eq(physicianAssistants.id, assistant), eq(inquiries.userId, userId), isNotNull(inquiries.paidAt)))
     .limit(1)
-  if (paid) return true
+  if (paid) return { orderNo: null }
   const [wrote] = await db
     .select({ id: chatMessages.id })
     .from(chatMessages)
     .where(and(eq(chatMessages.fromAccount, `${PATIENT_PREFIX}${userId}`), eq(chatMessages.toAccount, staff)))
     .limit(1)
-  return !!wrote
+  return wrote ? { orderNo: null } : false
 }
 
 /**
- * A patient writes to doctors and assistants; a doctor or assistant to the patients they serve (servesPatient); never a
- * patient to another patient (their conversations are private health matters) nor to an account that does not exist.
+ * The consultation a patient's message to a doctor belongs to: one waiting for or served by that doctor. Without one
+ * the message is refused, so a doctor is never written to outside a consultation (nor after it ended) by any client.
  */
-async function requirePeer(db: Db, from: string, to: string) {
-  const fromPatient = from.startsWith(PATIENT_PREFIX)
-  if (fromPatient && (to.startsWith(DOCTOR_PREFIX) || to.startsWith(ASSISTANT_PREFIX)) && (await accountExists(db, to))) return
+async function openConsultation(db: Db, userId: number, doctorId: number): Promise<string> {
+  const rows = await db
+    .select({ inquiryNo: inquiries.inquiryNo, status: inquiries.status })
+    .from(inquiries)
+    .where(and(eq(inquiries.userId, userId), eq(inquiries.doctorId, doctorId), isNotNull(inquiries.paidAt)))
+    .orderBy(desc(inquiries.id))
+  const open = rows.find((r) => r.status === 'waiting' || r.status === 'inProgress')
+  if (open) return open.inquiryNo
+  throw badInput(rows.length ? CONSULTATION_ENDED : NO_CONSULTATION)
+}
+
+/**
+ * A patient writes to assistants, and to a doctor within an open consultation (openConsultation); a doctor or assistant
+ * to the patients they serve (servesPatient); never a patient to another patient (their conversations are private
+ * health matters) nor to an account that does not exist. Answers the consultation order the message belongs to.
+ */
+async function requirePeer(db: Db, from: string, to: string): Promise<string | null> {
+  const patientFrom = idOf(from, PATIENT_PREFIX)
+  if (patientFrom !== null && (to.startsWith(DOCTOR_PREFIX) || to.startsWith(ASSISTANT_PREFIX)) && (await accountExists(db, to))) {
+    const doctor = idOf(to, DOCTOR_PREFIX)
+    return doctor === null ? null : openConsultation(db, patientFrom, doctor)
+  }
   const patient = idOf(to, PATIENT_PREFIX)
-  if (!fromPatient && patient !== null && (await servesPatient(db, from, patient))) return
+  const served = patientFrom === null && patient !== null ? await servesPatient(db, from, patient) : false
+  if (served) return served.orderNo
   throw forbidden()
 }
 
@@ -123,14 +148,15 @@ export async function sendMessage(db: Db, cipher: FieldCipher, from: string, inp
   if (!DESCRIPTIONS.has(description) || (description && !from.startsWith(DOCTOR_PREFIX))) throw badInput('消息标记不正确')
   if (input.orderNo !== undefined && !/^[A-Za-z0-9]{1,40}$/.test(input.orderNo)) throw badInput('订单号不正确')
   if (to === from) throw badInput('不能给自己发消息')
-  await requirePeer(db, from, to)
+  // the server knows which consultation a message belongs to; a client's own order number is not trusted
+  const orderNo = (await requirePeer(db, from, to)) ?? undefined
   if (input.type === 'image') {
     const name = UPLOADED_PICTURE.exec(payload)?.[1]
     const [file] = name ? await db.select({ id: files.id }).from(files).where(eq(files.storedName, name)).limit(1) : []
     if (!file) throw badInput('图片请先上传')
   }
 
-  const stored = await db.transaction((tx) => insertMessage(tx, cipher, from, { ...input, to, payload, description }, origin))
+  const stored = await db.transaction((tx) => insertMessage(tx, cipher, from, { ...input, to, payload, description, orderNo }, origin))
   if (stored) return stored
   // the same message again: what was stored the first time
   const [first] = await db
