@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import { join } from 'node:path'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { WAIT_MS, bindMobile, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { WAIT_MS, bindMobile, confirmModal, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const LIST = '/h5/pages/patient/index'
 const ADD = '/h5/pages/addPatient/index'
@@ -53,10 +53,6 @@ const isDefault = async (page: Page, text: string) => (await card(page, text).lo
 /** Taps one of a card's actions (设为默认, 陪护人, 编辑, 解除绑定). */
 async function act(page: Page, cardText: string, action: string) {
   await card(page, cardText).locator('.patient-card__action', { hasText: action }).click()
-}
-
-async function confirmModal(page: Page, button = '确定') {
-  await visible(page.locator('.taro-modal__foot, .nut-dialog-footer').getByText(button, { exact: true })).first().click()
 }
 
 describe('patients in the browser', () => {

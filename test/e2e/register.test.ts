@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { WAIT_MS, bindMobile, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { WAIT_MS, bindMobile, bindPatient, confirmModal, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
 const CONFIRM = '/h5/palm/register/confirm/index'
@@ -25,25 +25,6 @@ async function signIn(page: Page, mobile = uniqueMobile()) {
   await waitForPath(page, '/h5/palm/register/index')
 }
 
-/**
- * Binds a patient through the same calls the add-patient page makes (that page has its own journeys in
- * patient.test.ts); the identity number travels base64-encoded (spec §3).
- */
-async function bindPatient(page: Page, person: { name: string; idCard: string }, mobile: string) {
-  const answer = await page.evaluate(
-    async ({ person, mobile, hospitalCode }) => {
-      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
-      const token = typeof stored === 'string' ? stored : stored?.data
-      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
-      const sms = await (await fetch('/dld-auth/token/smsBindCode', { method: 'POST', headers, body: JSON.stringify({ mobile, purpose: 'patient' }) })).json()
-      const body = { name: person.name, idCard: btoa(person.idCard), mobile, code: sms.data?.devCode, relation: '本人', hospitalCode }
-      return (await fetch('/dld-palm/api/patient/bind', { method: 'POST', headers, body: JSON.stringify(body) })).json()
-    },
-    { person, mobile, hospitalCode: HOSPITAL },
-  )
-  assert.equal(answer.code, 200, `bind ${person.name}: ${answer.msg}`)
-}
-
 /** The time ranges on the confirm page: [time, what is left] as the patient reads them. */
 async function ranges(page: Page): Promise<[string, string][]> {
   await visible(page.locator('.confirm__range')).first().waitFor()
@@ -57,10 +38,6 @@ const range = (page: Page, time: string) => visible(page.locator('.confirm__rang
 const left = (n: number) => (n > 0 ? `余${n}` : '已约满')
 const placesIn = (text: string) => (text === '已约满' ? 0 : Number(text.replace('余', '')))
 
-async function confirmModal(page: Page, button = '确定') {
-  await visible(page.locator('.taro-modal__foot, .nut-dialog-footer').getByText(button, { exact: true })).first().click()
-}
-
 describe('appointment registration in the browser', () => {
   before(setup, { timeout: 60_000 })
   after(teardown, { timeout: 30_000 })
@@ -72,7 +49,7 @@ describe('appointment registration in the browser', () => {
   test('1. pick a department, a doctor and a time, confirm, pay in the cashier, see the record and its detail', async () => {
     const { page } = await newPhone()
     await signIn(page)
-    await bindPatient(page, PEOPLE[0]!, '13811110001')
+    await bindPatient(page, HOSPITAL, PEOPLE[0]!, '13811110001')
     await seeText(page, '挂号须知')
     await visible(page.getByText('我已阅读并同意')).first().click()
     await tapButton(page, '开始挂号')
@@ -125,7 +102,7 @@ describe('appointment registration in the browser', () => {
     assert.ok(confirmUrl && bookedRange, 'journey 1 booked a place')
     const { page } = await newPhone()
     await signIn(page)
-    await bindPatient(page, PEOPLE[1]!, '13811110002')
+    await bindPatient(page, HOSPITAL, PEOPLE[1]!, '13811110002')
     await page.goto(confirmUrl)
     await waitForPath(page, CONFIRM)
     const now = await ranges(page)
@@ -139,7 +116,7 @@ describe('appointment registration in the browser', () => {
   test('3. a patient cancels a paid booking before the deadline and sees the refund', async () => {
     const { page } = await newPhone()
     await signIn(page)
-    await bindPatient(page, PEOPLE[2]!, '13811110003')
+    await bindPatient(page, HOSPITAL, PEOPLE[2]!, '13811110003')
     // the doctor's last open morning or afternoon: days ahead, well before the cancellation deadline (17:00 the day before)
     await page.goto('/h5/palm/register/deptList/index')
     await visible(page.getByText('心血管内科', { exact: true })).first().click()
@@ -178,7 +155,7 @@ describe('appointment registration in the browser', () => {
       const answer = await (await fetch('/dld-palm/api/yibao/getAuthTestUserInfo', { headers: { Authorization: `Bearer ${token}` } })).json()
       return { name: answer.data.name as string, idCard: atob(answer.data.idCard as string) }
     })
-    await bindPatient(page, person, '13811110006')
+    await bindPatient(page, HOSPITAL, person, '13811110006')
     await page.goto(confirmUrl)
     await waitForPath(page, CONFIRM)
     const open = (await ranges(page)).find(([, text]) => text !== '已约满')
@@ -239,7 +216,7 @@ describe('appointment registration in the browser', () => {
 
     const holder = await newPhone()
     await signIn(holder.page)
-    await bindPatient(holder.page, { name: '王秀兰', idCard: '110101198003074528' }, '13811110004')
+    await bindPatient(holder.page, HOSPITAL, { name: '王秀兰', idCard: '110101198003074528' }, '13811110004')
     await holder.page.goto(confirmUrl)
     await waitForPath(holder.page, CONFIRM)
     const one = (await ranges(holder.page)).find(([time, text]) => text !== '已约满' && time !== bookedRange)
@@ -251,7 +228,7 @@ describe('appointment registration in the browser', () => {
 
     const other = await newPhone()
     await signIn(other.page)
-    await bindPatient(other.page, { name: '赵志刚', idCard: '110101198506061219' }, '13811110005')
+    await bindPatient(other.page, HOSPITAL, { name: '赵志刚', idCard: '110101198506061219' }, '13811110005')
     await other.page.goto(confirmUrl)
     assert.deepEqual((await ranges(other.page)).find(([time]) => time === one[0]), [one[0], left(places - 1)], 'held for the first patient')
 

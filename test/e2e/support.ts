@@ -190,6 +190,16 @@ export async function newPhone(): Promise<Phone> {
   }
 }
 
+/** A doctor's desk: a desktop browser context (1280x800) for the workbench the server serves at /workbench/. */
+export async function newDesk(): Promise<Page> {
+  assert.ok(browser, 'launchBrowser() first')
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
+  contexts.add(context)
+  context.setDefaultTimeout(WAIT_MS)
+  context.setDefaultNavigationTimeout(WAIT_MS)
+  return context.newPage()
+}
+
 /** Saves a full-page screenshot to test-results/e2e/<name>.png. */
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(SHOT_DIR, { recursive: true })
@@ -266,4 +276,28 @@ export async function bindMobile(page: Page, mobile: string): Promise<void> {
   await codeInput.click()
   await codeInput.pressSequentially(devCode!)
   await tapButton(page, '绑定并登录')
+}
+
+/**
+ * Binds a patient through the same calls the add-patient page makes (that page has its own journeys in
+ * patient.test.ts); the identity number travels base64-encoded (spec §3).
+ */
+export async function bindPatient(page: Page, hospitalCode: string, person: { name: string; idCard: string }, mobile: string) {
+  const answer = await page.evaluate(
+    async ({ person, mobile, hospitalCode }) => {
+      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
+      const token = typeof stored === 'string' ? stored : stored?.data
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
+      const sms = await (await fetch('/dld-auth/token/smsBindCode', { method: 'POST', headers, body: JSON.stringify({ mobile, purpose: 'patient' }) })).json()
+      const body = { name: person.name, idCard: btoa(person.idCard), mobile, code: sms.data?.devCode, relation: '本人', hospitalCode }
+      return (await fetch('/dld-palm/api/patient/bind', { method: 'POST', headers, body: JSON.stringify(body) })).json()
+    },
+    { person, mobile, hospitalCode },
+  )
+  assert.equal(answer.code, 200, `bind ${person.name}: ${answer.msg}`)
+}
+
+/** Taps a button of the confirm modal (Taro's or NutUI's). */
+export async function confirmModal(page: Page, button = '确定') {
+  await visible(page.locator('.taro-modal__foot, .nut-dialog-footer').getByText(button, { exact: true })).first().click()
 }
