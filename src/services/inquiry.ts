@@ -2,12 +2,19 @@ import { get, post } from './request'
 import type { Page } from '../../types/api/hospital'
 import type { PayAction } from '../../types/api/payment'
 import type { Inquiry, InquiryComplaintInput, InquiryInput, InquiryStatus } from '../../types/api/inquiry'
+import type { ChronicInquiryInput, QuickInquiryInput } from '../../types/api/consultation'
 
 /** Inquiry orders (图文问诊), `/dld-hospital` (spec §7 Internet hospital → Inquiry and Conversation orders). */
 const API = '/dld-hospital'
 
 /** Orders a consultation: unpaid with a payment order, or waiting at once when the doctor's service is free. */
 export const createInquiry = (input: InquiryInput) => post<Inquiry>(`${API}/inquiry/addInquiryInfo`, input, { json: true })
+
+/** 快速问诊: the server picks the doctor of the department (or the hospital) with the fewest waiting inquiries. */
+export const quickInquiry = (input: QuickInquiryInput) => post<Inquiry>(`${API}/inquiry/quickInquiry`, input, { json: true })
+
+/** 复诊续方 with a doctor the caller follows or who served the patient before (JSON: the medicines are a list). */
+export const chronicInquiry = (input: ChronicInquiryInput) => post<Inquiry>(`${API}/inquiry/chronicInquiry`, input, { json: true })
 
 /** How to pay an unpaid inquiry (the payment core's action: the cashier's url, or paid at once). */
 export const payInquiry = (id: number, returnUrl: string) => post<PayAction>(`${API}/im/trade/service/im/init/continuePay`, { id, returnUrl }, { json: true })

@@ -7,6 +7,7 @@ import type {
   OnlineDoctor,
   OnlineDoctorInfo,
   OnlineSearchResult,
+  PhysicianAssistant,
 } from '../../types/api/internet'
 
 /** The internet hospital's doctors, `/dld-hospital` (spec §7 Internet hospital → Doctors). */
@@ -33,3 +34,6 @@ export const unfollowDoctor = (doctorId: number) => put<FollowState>(`${API}/im/
 
 /** 我的医生: the doctors the caller follows, those accepting consultations first. */
 export const listMyDoctors = (hospitalCode?: string) => get<OnlineDoctor[]>(`${API}/doctor/chronic/getMyDoctor`, query({ hospitalCode }), { noLoading: true })
+
+/** The hospital's physician assistants (医生助理), each an IM account `a_<id>`. */
+export const listAssistants = (hospitalCode: string) => get<PhysicianAssistant[]>(`${API}/index/physicianAssistant`, { hospitalCode }, { noLoading: true })

@@ -69,6 +69,8 @@ export class ChatStore {
   toUserID = ''
   signature: UserSig | null = null
   conversationList: ChatConsultation[] = []
+  /** The IM service's own conversations (doctors and assistants), as last listed; empty without a driver. */
+  imConversations: ChatConversation[] = []
   selectedConversation: ChatConsultation | null = null
   /** The room's consultation order (the inquiry detail), reloaded when the doctor side marks a turn (spec §4). */
   order: Inquiry | null = null
@@ -130,6 +132,11 @@ export class ChatStore {
 
   get unreadTotal() {
     return this.conversationList.reduce((n, c) => n + c.unreadCount, 0)
+  }
+
+  /** The IM unread count of the conversation with one account (an assistant's `a_<id>`). */
+  unreadWith(account: string): number {
+    return this.imConversations.find((c) => c.conversationID === conversationIDOf(account))?.unreadCount ?? 0
   }
 
   /** Older history can be fetched for the open chat (loadOlder). */
@@ -337,6 +344,7 @@ export class ChatStore {
     this.signature = null
     this.profile = null
     this.conversationList = []
+    this.imConversations = []
     this.closeChat()
   }
 
@@ -433,14 +441,15 @@ export class ChatStore {
   private async refreshConversations() {
     this.loading = true
     this.loadFailed = false
+    // the server's own counts stand when IM cannot answer
+    const fromIm = this.driver && this.ready ? this.driver.getConversationList().catch(() => null) : Promise.resolve(null)
+    void fromIm.then((conversations) => {
+      if (conversations) runInAction(() => (this.imConversations = conversations))
+    })
     try {
-      const [list, conversations] = await Promise.all([
-        hospitalApi.listConsultations(this.hospitalCode),
-        // the server's own counts stand when IM cannot answer
-        this.driver && this.ready ? this.driver.getConversationList().catch(() => []) : [],
-      ])
+      const [list, conversations] = await Promise.all([hospitalApi.listConsultations(this.hospitalCode), fromIm])
       runInAction(() => {
-        this.conversationList = mergeUnread(list, conversations)
+        this.conversationList = mergeUnread(list, conversations ?? [])
       })
     } catch {
       runInAction(() => {
@@ -500,6 +509,7 @@ export class ChatStore {
     if (!driver || !this.ready || !this.toUserID) return
     const conversationID = conversationIDOf(this.toUserID)
     this.conversationList = this.conversationList.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
+    this.imConversations = this.imConversations.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
     await driver.setMessageRead(conversationID).catch((e: unknown) => console.warn('chat read mark failed', e))
   }
 

@@ -15,6 +15,8 @@ import { InsuranceStore } from './InsuranceStore'
 import { TriageStore } from './TriageStore'
 import { DoctorStore } from './DoctorStore'
 import { InquiryStore } from './InquiryStore'
+import { FollowUpStore } from './FollowUpStore'
+import { FeverStore } from './FeverStore'
 import { EvaluationStore } from './EvaluationStore'
 import { RecordStore } from './RecordStore'
 
@@ -24,7 +26,7 @@ export class RootStore {
   user = new UserStore()
   hospital = new HospitalStore()
   chat = new ChatStore()
-  assistant = new AssistantStore()
+  assistant = new AssistantStore(this.chat, () => this.hospital.hospital?.hospitalCode)
   prescription = new PrescriptionStore()
   palm = new PalmStore()
   internet = new InternetStore()
@@ -35,6 +37,8 @@ export class RootStore {
   triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
   doctor = new DoctorStore(() => this.hospital.hospital?.hospitalCode)
   inquiry = new InquiryStore(this.patient)
+  followUp = new FollowUpStore(this.patient)
+  fever = new FeverStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   // a rating made while the room shows that consultation: the room reloads it (已评价 instead of 评价医生)
   evaluation = new EvaluationStore((inquiryId) => {
     if (this.chat.order?.id === inquiryId) void this.chat.loadOrder()

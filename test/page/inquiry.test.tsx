@@ -147,6 +147,7 @@ function inquiryOf(id: number, status: InquiryStatus, extra: Partial<Inquiry> = 
     finishedAt: status === 'finished' ? '2026-11-23T03:00:00.000Z' : null,
     cancellable: status === 'unpaid' || status === 'waiting',
     complaint: null,
+    evaluated: false,
     order: null,
     createdAt: new Date(Date.UTC(2026, 10, 23, 1, 0, 0) + id * 1000).toISOString(),
     ...extra,
@@ -226,6 +227,8 @@ function serve() {
       return d ? ok(d) : refuse(404, '医生不存在')
     }
     if (path === '/dld-hospital/inquiry/addInquiryInfo') return create(json as never)
+    // no doctor has written a medical record here (test/page/records.test.tsx covers 查看病历)
+    if (path === '/dld-hospital/im/medical/his/recordDetail') return ok(null)
     if (path === '/dld-hospital/im/trade/service/im/init/continuePay') {
       const inq = inquiries.find((i) => i.id === Number(json.id))
       if (!inq) return refuse(2999, '暂无权限')
@@ -745,24 +748,15 @@ describe('问诊详情 /pages/order/inquiry/detail', () => {
     expect(buttons()).toEqual(['投诉'])
   })
 
-  test('投诉 once: an empty one is refused with the server’s words; sent, it shows and 投诉 is gone', async () => {
+  test('投诉 opens the complaint page (test/page/records.test.tsx walks it); the detail has no form of its own', async () => {
     inquiries = [inquiryOf(56, 'finished')]
     await open(56)
     expect(buttons()).toEqual(['进入诊室', '投诉'])
     fireEvent.click(screen.getByText('投诉'))
-    fireEvent.click(screen.getByText('提交投诉'))
-    await waitFor(() => expect(toasts()).toEqual(['请填写投诉内容']))
-    expect(sent('/dld-hospital/im/trade/complaint')).toHaveLength(0)
-
-    fireEvent.change(screen.getByPlaceholderText('请描述您遇到的问题，我们会尽快核实处理'), { target: { value: '医生回复太慢' } })
-    expect(screen.getByText('6/500')).toBeTruthy()
-    fireEvent.click(screen.getByText('提交投诉'))
-    expect(await screen.findByText('我的投诉')).toBeTruthy()
-    expect(screen.getByText('医生回复太慢')).toBeTruthy()
-    expect(sent('/dld-hospital/im/trade/complaint').map(bodyOf)).toEqual([{ id: 56, content: '医生回复太慢' }])
-    expect(toasts()).toEqual(['请填写投诉内容', '投诉已提交'])
-    expect(buttons()).toEqual(['进入诊室'])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/internet/complaint/index?id=56' }])
+    expect(document.querySelector('textarea')).toBeNull()
     expect(screen.queryByText('提交投诉')).toBeNull()
+    expect(sent('/dld-hospital/im/trade/complaint')).toHaveLength(0)
   })
 
   test('a complaint already made shows, with no 投诉', async () => {

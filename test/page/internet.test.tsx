@@ -103,6 +103,10 @@ function serve() {
       else followed.add(id)
       return ok({ doctorId: id, followed: followed.has(id), fansCount: 10 + (followed.has(id) ? 1 : 0) })
     }
+    if (path === '/dld-hospital/im/evaluate/doctor/evaluates') {
+      const d = doctors.find((x) => x.id === Number(body.doctorId))
+      return d ? ok({ records: [], total: 0, page: 1, size: 10, summary: { count: 0, goodRate: d.goodRate, tags: [] } }) : refuse(404, '医生不存在')
+    }
     if (path === '/dld-hospital/doctor/chronic/getMyDoctor') return ok(doctors.filter((d) => followed.has(d.id)).sort(SORTERS.default))
     return { statusCode: 404, data: '' }
   })

@@ -2,7 +2,6 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import Taro, { calls, testing } from './doubles/taro'
 import { RootStore } from '../../src/stores/RootStore'
 import { LOCAL, local } from '../../src/services/storage'
-import { MSG } from '../../src/services/messages'
 import type { ChatDriver, ChatHandler } from '../../src/services/chat/driver'
 import Room from '../../src/internet/tim'
 import type { ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
@@ -161,6 +160,7 @@ beforeEach(() => {
     finishedAt: null,
     cancellable: true,
     complaint: null,
+    evaluated: false,
     order: null,
     createdAt: new Date().toISOString(),
   }
@@ -232,14 +232,25 @@ describe('问诊室 /internet/tim/index: the order banner', () => {
     expect(!!screen.queryByText('送心意')).toBe(status === 'finished')
   })
 
-  test('评价医生 and 送心意 lead to their pages, which say they are not open yet', async () => {
+  test('评价医生 and 送心意 lead to their pages', async () => {
     setStatus('finished')
-    const navigate = jest.spyOn(Taro, 'navigateTo')
     await open()
     fireEvent.click(screen.getByText('评价医生'))
     fireEvent.click(screen.getByText('送心意'))
-    expect(toasts()).toEqual([MSG.comingSoon, MSG.comingSoon])
-    expect(navigate).not.toHaveBeenCalled()
+    expect(toasts()).toEqual([])
+    expect(calls.navigations).toEqual([
+      { kind: 'navigateTo', url: `/internet/tim/evaluate/index?inquiryId=${INQUIRY}` },
+      { kind: 'navigateTo', url: `/internet/tim/gift/index?doctorId=9&inquiryId=${INQUIRY}` },
+    ])
+  })
+
+  test('a consultation the patient has rated shows 已评价 instead of 评价医生; 送心意 stays', async () => {
+    setStatus('finished')
+    inquiry = { ...inquiry, evaluated: true }
+    await open()
+    expect(screen.getByText('已评价')).toBeTruthy()
+    expect(screen.queryByText('评价医生')).toBeNull()
+    expect(screen.getByText('送心意')).toBeTruthy()
   })
 
   test('结束问诊 asks first, then ends the consultation: the banner and the bar follow', async () => {

@@ -8,19 +8,21 @@ import { LevelStars, priceText } from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
 import { assetUrl } from '@/services/register'
 import { inquiryUrl } from '@/stores/DoctorStore'
+import { noticeUrl, renewalUrl } from '@/stores/FollowUpStore'
 import { averageReplyTime } from '@/utils/time'
+import EvaluationSection from './EvaluationSection'
 import './index.scss'
 
 /**
  * 医生主页 (spec §2 /internet/doctor/index?id=): who the doctor is, how they serve online, 关注 for a signed-in patient,
- * and 图文问诊 (the inquiry page, where the consultation is ordered and paid).
+ * 患者评价 (好评率, the count, the newest ratings), and 图文问诊 (the inquiry page, where the consultation is ordered and paid).
  */
 function OnlineDoctorHome() {
-  const { doctor: store, user } = useStores()
+  const { doctor: store, user, evaluation } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
   const doctor = store.doctor?.id === id ? store.doctor : null
-  const load = () => (id ? store.loadDoctor(id) : undefined)
+  const load = () => (id ? Promise.all([store.loadDoctor(id), evaluation.openDoctorEvaluations(id)]) : undefined)
   const text = doctor?.services.find((s) => s.type === 'text') ?? null
 
   const body = () => {
@@ -88,9 +90,14 @@ function OnlineDoctorHome() {
           </View>
           {!doctor.online && <Text className='online-doctor__note'>医生休息中，可先关注，医生上线后再来问诊</Text>}
         </View>
+        <EvaluationSection doctorId={doctor.id} />
         <View className='online-doctor__actions'>
           <Button type='primary' block disabled={!text || !doctor.online} onClick={() => openPage(inquiryUrl(doctor.id))}>
             图文问诊
+          </Button>
+          {/* 复诊续方 goes through 问诊须知: online consultations are for follow-up visits */}
+          <Button block disabled={!text || !doctor.online} onClick={() => openPage(noticeUrl(renewalUrl(doctor.id)))}>
+            复诊续方
           </Button>
         </View>
       </View>

@@ -1,12 +1,13 @@
 import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import PageShell from '@/components/PageShell'
+import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
 import { MSG } from '@/services/messages'
 import { DOCTOR_SEARCH_URL, DOCTOR_SORTS, onlineDoctorUrl } from '@/stores/DoctorStore'
+import { GUIDANCE_URL, NOTICE_URL } from '@/stores/FollowUpStore'
 import './index.scss'
 
 /** 在线问诊 · 找医生 (spec §2 /internet/doctorList/index): department chips, sort tabs, the online doctors a page at a time. */
@@ -20,6 +21,14 @@ function DoctorList() {
       <View className='online-doctors'>
         <View className='online-doctors__search' onClick={() => void Taro.navigateTo({ url: DOCTOR_SEARCH_URL })}>
           <Text className='online-doctors__search-text'>搜索医生、科室、擅长疾病</Text>
+        </View>
+        <View className='online-doctors__links'>
+          <Text className='online-doctors__link' onClick={() => openPage(NOTICE_URL)}>
+            问诊须知
+          </Text>
+          <Text className='online-doctors__link' onClick={() => openPage(GUIDANCE_URL)}>
+            咨询医生助理
+          </Text>
         </View>
         {!doctor.hospital ? (
           <Empty text='请先选择医院' />

@@ -118,9 +118,9 @@ function EvaluatePage() {
 
         <View className='evaluate__submit'>
           {store.refusal && (
-            <Text className='evaluate__refusal' role='alert'>
+            <View className='evaluate__refusal' role='alert'>
               {store.refusal}
-            </Text>
+            </View>
           )}
           <Button type='primary' block disabled={store.submitting} onClick={() => void store.submit()}>
             {store.submitting ? '提交中...' : '提交评价'}

@@ -5,6 +5,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import { usePatientListLoader } from '@/components/PatientList'
 import { useStores } from '@/stores'
+import { MESSAGE_CENTRE_URL } from '@/stores/RecordStore'
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
 
@@ -14,6 +15,8 @@ const ENTRIES = [
   { title: '挂号记录', url: '/pages/order/register/index' },
   { title: '缴费记录', url: '/pages/order/payment/index' },
   { title: '问诊订单', url: '/pages/order/inquiry/index' },
+  { title: '问诊记录', url: '/internet/timHistory/index' },
+  { title: '电子病历', url: '/pages/medicalHistory/index' },
   { title: '我的医生', url: '/pages/doctor/index' },
   { title: '收货地址', url: '/pages/address/list' },
   { title: '消息中心', url: '/pages/message/index' },
@@ -23,12 +26,12 @@ const ENTRIES = [
 
 /** Mine: who is signed in, and the entries to everything that is theirs. */
 function User() {
-  const { user, hospital, patient } = useStores()
+  const { user, hospital, patient, records } = useStores()
   const me = user.user
   const loadPatients = usePatientListLoader(() => user.isLoggedIn)
   const current = patient.current
   return (
-    <PageShell title='我的' tab onReady={loadPatients}>
+    <PageShell title='我的' tab onReady={() => Promise.all([loadPatients(), user.isLoggedIn ? records.loadUnread() : undefined])}>
       <View className='mine__header'>
         {me?.wechatAvatar ? <Image className='mine__avatar' src={me.wechatAvatar} /> : <View className='mine__avatar'>{(me?.nickname || '用').slice(0, 1)}</View>}
         {user.isLoggedIn ? (
@@ -70,7 +73,23 @@ function User() {
       {hospital.hospital && <Text className='section-title'>{hospital.hospital.hospitalName}</Text>}
       <View className='mine__cells'>
         {ENTRIES.map((e) => (
-          <Cell key={e.url} title={e.title} extra='›' onClick={() => openPage(e.url)} />
+          <Cell
+            key={e.url}
+            title={e.title}
+            extra={
+              e.url === MESSAGE_CENTRE_URL && records.unread > 0 ? (
+                <>
+                  <Text className='mine__badge' aria-label={`${records.unread}条未读`}>
+                    {records.unread > 99 ? '99+' : records.unread}
+                  </Text>
+                  ›
+                </>
+              ) : (
+                '›'
+              )
+            }
+            onClick={() => openPage(e.url)}
+          />
         ))}
       </View>
     </PageShell>

@@ -1,0 +1,42 @@
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import { openPage } from '@/components/PageShell'
+import EvaluationItem from '@/components/EvaluationItem'
+import { useStores } from '@/stores'
+import { moreEvaluationUrl } from '@/stores/EvaluationStore'
+import { MSG } from '@/services/messages'
+import './EvaluationSection.scss'
+
+/** 患者评价 on the doctor's home: 好评率, how many ratings, the two newest, and 查看全部 (all ratings). */
+function EvaluationSection({ doctorId }: { doctorId: number }) {
+  const { evaluation: store } = useStores()
+  const list = store.evaluations
+  if (list.key !== doctorId) return null
+  const summary = store.summary
+  return (
+    <View className='online-doctor__section doctor-evaluations' aria-label='患者评价'>
+      <View className='doctor-evaluations__head'>
+        <Text className='doctor-evaluations__heading'>患者评价</Text>
+        {list.items.length > 0 && (
+          <View className='doctor-evaluations__link' role='link' onClick={() => openPage(moreEvaluationUrl(doctorId))}>
+            查看全部
+          </View>
+        )}
+      </View>
+      {summary && <Text className='doctor-evaluations__summary'>{`好评率 ${summary.goodRate}% · 共${summary.count}条评价`}</Text>}
+      {list.state === 'failed' && list.items.length === 0 ? (
+        <Text className='doctor-evaluations__note' onClick={() => void store.openDoctorEvaluations(doctorId)}>
+          {MSG.listFailed}，点击重试
+        </Text>
+      ) : list.state === 'loading' && list.items.length === 0 ? (
+        <Text className='doctor-evaluations__note'>{MSG.listLoading}</Text>
+      ) : list.items.length === 0 ? (
+        <Text className='doctor-evaluations__note'>暂无评价</Text>
+      ) : (
+        store.newest.map((e) => <EvaluationItem key={e.id} evaluation={e} />)
+      )}
+    </View>
+  )
+}
+
+export default observer(EvaluationSection)

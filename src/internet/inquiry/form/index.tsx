@@ -1,0 +1,261 @@
+import type { ReactNode } from 'react'
+import Taro, { useRouter } from '@tarojs/taro'
+import { View, Text, Image, Textarea } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import { ADD_PATIENT_URL } from '@/components/PatientList'
+import { INCOMPLETE_TEXT, usePatientCompletion } from '@/components/PatientCompletion'
+import { useStores } from '@/stores'
+import { PICTURES_MAX, type InquiryPicture } from '@/stores/InquiryForm'
+import { inquiryDetailUrl, inquiryPrice } from '@/stores/InquiryStore'
+import { noticeUrl } from '@/stores/FollowUpStore'
+import { assetUrl } from '@/services/register'
+import { ApiError, toastError } from '@/services/request'
+import { MSG } from '@/services/messages'
+import { maskName } from '@/utils/mask'
+import { pathOf } from '@/utils/routeRules'
+import type { Inquiry } from '../../../../types/api/inquiry'
+import type { Patient } from '../../../../types/api/patient'
+import './index.scss'
+
+/** The doctor the form is for, with the service and its price. */
+export function DoctorHeader(p: {
+  doctor: { avatar: string; doctorName: string; title: string; hospitalName: string; deptName: string }
+  service: string
+  priceFen: number | null
+}) {
+  const { doctor } = p
+  return (
+    <View className='inquiry__doctor'>
+      <Image className='inquiry__avatar' src={assetUrl(doctor.avatar)} />
+      <View className='inquiry__who'>
+        <View>
+          <Text className='inquiry__name'>{doctor.doctorName}</Text>
+          <Text className='inquiry__title'>{doctor.title}</Text>
+        </View>
+        <Text className='inquiry__dept'>
+          {doctor.hospitalName} · {doctor.deptName}
+        </Text>
+      </View>
+      <View className='inquiry__service'>
+        <Text className='inquiry__service-name'>{p.service}</Text>
+        <Text className='inquiry__price'>{p.priceFen === null ? '暂未开通' : inquiryPrice(p.priceFen)}</Text>
+      </View>
+    </View>
+  )
+}
+
+/** A card of the form with its heading (and what goes beside the heading). */
+export function FormCard({ title, extra, children }: { title: string; extra?: ReactNode; children?: ReactNode }) {
+  return (
+    <View className='inquiry__card'>
+      {extra ? (
+        <View className='inquiry__head'>
+          <Text className='inquiry__heading'>{title}</Text>
+          {extra}
+        </View>
+      ) : (
+        <Text className='inquiry__heading'>{title}</Text>
+      )}
+      {children}
+    </View>
+  )
+}
+
+/** 就诊人: the patient store's patients as chips, the current one chosen; a link to add one when there is none. */
+export const PatientField = observer(function PatientField({ locked, onChoose }: { locked: boolean; onChoose: (p: Patient) => void }) {
+  const { patient: patients } = useStores()
+  const current = patients.current
+  const manage = !locked && (
+    <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: '/pages/patient/index?select=1' })}>
+      管理
+    </Text>
+  )
+  return (
+    <FormCard title='就诊人' extra={manage}>
+      {!patients.loaded && patients.loadFailed ? (
+        <Text className='inquiry__note inquiry__note--warn' onClick={() => void patients.load().catch(() => undefined)}>
+          就诊人{MSG.listFailed}，点击重试
+        </Text>
+      ) : !patients.loaded ? (
+        <Text className='inquiry__note'>{MSG.listLoading}</Text>
+      ) : patients.list.length === 0 ? (
+        <View className='inquiry__add'>
+          <Text className='inquiry__note'>还没有就诊人，请先添加</Text>
+          <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+            添加就诊人
+          </Button>
+        </View>
+      ) : (
+        <View className='inquiry__chips' role='radiogroup' aria-label='就诊人'>
+          {patients.list.map((p) => (
+            <View
+              key={p.id}
+              role='radio'
+              aria-checked={current?.id === p.id}
+              className={`inquiry__chip${current?.id === p.id ? ' inquiry__chip--on' : ''}`}
+              onClick={() => onChoose(p)}
+            >
+              <Text>{maskName(p.name)}</Text>
+              {!p.complete && <Text className='inquiry__chip-tag'>待完善</Text>}
+            </View>
+          ))}
+        </View>
+      )}
+    </FormCard>
+  )
+})
+
+/** The illness in words, with its counter. */
+export function DescriptionField(p: { title: string; value: string; max: number; placeholder: string; locked: boolean; onInput: (text: string) => void }) {
+  return (
+    <FormCard title={p.title}>
+      <Textarea
+        className='inquiry__textarea'
+        value={p.value}
+        maxlength={p.max}
+        disabled={p.locked}
+        placeholder={p.placeholder}
+        onInput={(e) => p.onInput(e.detail.value)}
+      />
+      <Text className='inquiry__counter'>
+        {p.value.length}/{p.max}
+      </Text>
+    </FormCard>
+  )
+}
+
+/** 图片资料: up to 9 pictures, each removable until the inquiry is ordered (an observer: it reads the list itself). */
+export const PictureField = observer(function PictureField(p: {
+  pictures: InquiryPicture[]
+  uploading: boolean
+  locked: boolean
+  onAdd: () => void
+  onRemove: (index: number) => void
+}) {
+  return (
+    <FormCard title='图片资料'>
+      <Text className='inquiry__note'>检查报告、患处照片等，最多{PICTURES_MAX}张，仅医生可见</Text>
+      <View className='inquiry__pictures'>
+        {p.pictures.map((pic, i) => (
+          <View key={pic.url} className='inquiry__picture'>
+            <Image className='inquiry__thumb' src={pic.preview} />
+            {!p.locked && (
+              <View className='inquiry__remove' role='button' aria-label={`删除第${i + 1}张图片`} onClick={() => p.onRemove(i)}>
+                ×
+              </View>
+            )}
+          </View>
+        ))}
+        {!p.locked && p.pictures.length < PICTURES_MAX && (
+          <View className='inquiry__picture inquiry__picture--add' role='button' aria-label='添加图片' onClick={p.onAdd}>
+            {p.uploading ? '上传中' : '+'}
+          </View>
+        )}
+      </View>
+    </FormCard>
+  )
+})
+
+/** Parameters Taro's H5 router adds to every page. */
+const ROUTER_PARAMS = ['$taroTimestamp', 'stamp']
+
+/** The page on show as a URL, for the notice to come back to. */
+function useCurrentUrl() {
+  const { path, params } = useRouter()
+  const query = Object.entries(params)
+    .filter(([k, v]) => v !== undefined && !ROUTER_PARAMS.includes(k))
+    .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`)
+    .join('&')
+  return `${pathOf(path)}${query ? `?${query}` : ''}`
+}
+
+/** The consent line; its 《互联网诊疗知情同意书》 opens 问诊须知, which comes back here. */
+export function ConsentLine({ agreed, locked, onToggle }: { agreed: boolean; locked: boolean; onToggle: (on: boolean) => void }) {
+  const here = useCurrentUrl()
+  return (
+    <View className='inquiry__consent' role='checkbox' aria-checked={agreed} onClick={() => !locked && onToggle(!agreed)}>
+      <View className={`inquiry__tick${agreed ? ' inquiry__tick--on' : ''}`} />
+      <Text>我已阅读并同意</Text>
+      <View
+        className='inquiry__consent-link'
+        role='link'
+        onClick={(e) => {
+          e.stopPropagation()
+          void Taro.navigateTo({ url: noticeUrl(here) })
+        }}
+      >
+        《互联网诊疗知情同意书》
+      </View>
+    </View>
+  )
+}
+
+/** The bottom of a form: why it cannot go yet, then 提交 (or 去支付 once ordered and unpaid). */
+export function SubmitBar(p: {
+  created: Inquiry | null
+  blocker: string | null
+  submitting: boolean
+  paying: boolean
+  label: string
+  onSubmit: () => void
+  onPay: (made: Inquiry) => void
+}) {
+  const { created } = p
+  return (
+    <View className='inquiry__submit'>
+      {created ? (
+        <Text className='inquiry__blocker'>问诊已提交，请在30分钟内完成支付</Text>
+      ) : (
+        p.blocker && <Text className='inquiry__blocker'>{p.blocker}</Text>
+      )}
+      {created ? (
+        <Button type='primary' block disabled={p.paying} onClick={() => p.onPay(created)}>
+          {p.paying ? '支付中...' : '去支付'}
+        </Button>
+      ) : (
+        <Button type='primary' block disabled={!!p.blocker || p.submitting || p.paying} onClick={p.onSubmit}>
+          {p.submitting ? '提交中...' : p.label}
+        </Button>
+      )}
+    </View>
+  )
+}
+
+/**
+ * The ordering flow the inquiry forms share: choosing a patient and submitting both need a complete one (spec §5
+ * modal, also when the server says so), then the inquiry is paid through the payment core (InquiryStore.pay) and its
+ * detail follows; a free one goes to its detail at once. Render `modal` once in the page.
+ */
+export function useInquiryFlow(order: () => Promise<Inquiry | null>, locked: boolean) {
+  const { inquiry, patient: patients } = useStores()
+  const { requireComplete, showFor, modal } = usePatientCompletion()
+
+  const pay = async (made: Inquiry) => {
+    // a free consultation is waiting for the doctor at once
+    if (made.status !== 'unpaid') return void Taro.redirectTo({ url: inquiryDetailUrl(made.id) })
+    const outcome = await inquiry.pay(made.id).catch(() => 'failed' as const)
+    if (outcome === 'paid') void Taro.redirectTo({ url: inquiryDetailUrl(made.id) })
+    else if (outcome === 'cancelled') toastError('支付已取消，请在30分钟内完成支付')
+  }
+
+  const choose = (p: Patient) => {
+    if (locked) return
+    requireComplete(p, () => patients.choose(p))
+  }
+
+  const submit = () => {
+    const current = patients.current
+    if (!current) return
+    requireComplete(current, () => {
+      order()
+        .then((made) => (made ? pay(made) : undefined))
+        .catch((e: unknown) => {
+          // spec §5: the server says the patient is incomplete (the list here was out of date)
+          if (e instanceof ApiError && e.message === INCOMPLETE_TEXT) showFor(current)
+        })
+    })
+  }
+
+  return { choose, submit, pay, modal }
+}

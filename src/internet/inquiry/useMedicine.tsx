@@ -1,0 +1,140 @@
+import { useEffect, useRef } from 'react'
+import Taro, { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text, Input } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell, { openPage } from '@/components/PageShell'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { useStores } from '@/stores'
+import { DESCRIPTION_MAX } from '@/stores/InquiryStore'
+import { inquiryUrl } from '@/stores/DoctorStore'
+import { DIAGNOSIS_MAX, MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
+import { historyCasesUrl } from '@/stores/RecordStore'
+import { ConsentLine, DescriptionField, DoctorHeader, FormCard, PatientField, PictureField, SubmitBar, useInquiryFlow } from './form'
+import './index.scss'
+import './useMedicine.scss'
+
+/**
+ * 复诊续方 (spec §2 /internet/inquiry/useMedicine?doctorId=): renewing the medicines of a condition diagnosed before,
+ * with a doctor the patient follows or who served them: the patient, the diagnosis (typed, or taken from a past case),
+ * the medicines, the illness, pictures and the consent, then paid like 图文问诊.
+ */
+function RenewalPage() {
+  const { followUp, patient: patients, inquiry, records } = useStores()
+  const { params } = useRouter()
+  const doctorId = Number(params.doctorId)
+  const ready = useRef(false)
+  const form = followUp.form
+  const doctor = followUp.doctor?.id === doctorId ? followUp.doctor : null
+  const created = form.created
+  const price = followUp.priceFen
+  const { choose, submit, pay, modal } = useInquiryFlow(() => followUp.submit(), !!created)
+
+  const load = async () => {
+    await Promise.all([patients.load().catch(() => undefined), doctorId ? followUp.openRenewal(doctorId) : undefined])
+    ready.current = true
+  }
+  useDidShow(() => {
+    if (ready.current && !form.created) void patients.load().catch(() => undefined)
+  })
+  // a case chosen on the history cases page fills the diagnosis when the patient comes back
+  const chosen = records.chosenCase
+  useEffect(() => {
+    if (chosen && ready.current) followUp.takeChosenCase(records)
+  }, [chosen, followUp, records])
+
+  const body = () => {
+    if (!doctorId) return <Empty text='未找到该医生' />
+    if (!doctor && followUp.doctorState === 'failed') return <LoadFailed onRetry={() => void followUp.openRenewal(doctorId)} />
+    if (!doctor) return <Loading />
+    const locked = !!created
+    const patient = form.patient
+    const fromCases = !locked && patient && (
+      <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: historyCasesUrl(patient.id) })}>
+        从历史病例选择
+      </Text>
+    )
+    return (
+      <View className='inquiry'>
+        <DoctorHeader doctor={doctor} service='复诊续方' priceFen={price} />
+        <Text className='inquiry__tip'>复诊续方适用于已在线下医院明确诊断、病情稳定的复诊患者，首次就诊或病情变化请到医院门诊就医。</Text>
+        <PatientField locked={locked} onChoose={choose} />
+
+        <FormCard title='诊断' extra={fromCases}>
+          <Input
+            className='inquiry__input'
+            value={followUp.diagnosis}
+            maxlength={DIAGNOSIS_MAX}
+            disabled={locked}
+            placeholder='请填写线下医院给出的诊断，如：原发性高血压'
+            onInput={(e) => followUp.setDiagnosis(e.detail.value)}
+          />
+        </FormCard>
+
+        <FormCard title='用药' extra={<Text className='inquiry__note'>{`${followUp.medicines.length}/${MEDICINES_MAX}`}</Text>}>
+          <View className='inquiry__medicines' role='list' aria-label='续方药品'>
+            {followUp.medicines.map((name, i) => (
+              <View key={i} className='inquiry__medicine' role='listitem'>
+                <Input
+                  className='inquiry__input inquiry__input--medicine'
+                  value={name}
+                  maxlength={MEDICINE_NAME_MAX}
+                  disabled={locked}
+                  placeholder='药品名称，如：苯磺酸氨氯地平片'
+                  onInput={(e) => followUp.setMedicine(i, e.detail.value)}
+                />
+                {!locked && followUp.medicines.length > 1 && (
+                  <View className='inquiry__medicine-remove' role='button' aria-label={`删除第${i + 1}个药品`} onClick={() => followUp.removeMedicine(i)}>
+                    删除
+                  </View>
+                )}
+              </View>
+            ))}
+          </View>
+          {followUp.canAddMedicine && (
+            <View className='inquiry__medicine-add' role='button' onClick={() => followUp.addMedicine()}>
+              + 添加药品
+            </View>
+          )}
+        </FormCard>
+
+        <DescriptionField
+          title='病情描述'
+          value={form.description}
+          max={DESCRIPTION_MAX}
+          locked={locked}
+          placeholder='请描述目前的病情、用药后的情况及需要续方的原因'
+          onInput={(text) => form.setDescription(text)}
+        />
+        <PictureField pictures={form.pictures} uploading={form.uploading} locked={locked} onAdd={() => void form.addPictures()} onRemove={(i) => form.removePicture(i)} />
+
+        {followUp.refusal && (
+          <View className='inquiry__refusal' role='alert'>
+            <Text>{followUp.refusal}</Text>
+            <Text className='inquiry__link' onClick={() => openPage(inquiryUrl(doctor.id))}>
+              先向该医生图文问诊
+            </Text>
+          </View>
+        )}
+        <ConsentLine agreed={form.agreed} locked={locked} onToggle={(on) => form.setAgreed(on)} />
+        <SubmitBar
+          created={created}
+          blocker={followUp.blocker}
+          submitting={form.submitting}
+          paying={inquiry.paying}
+          label={price === 0 ? '提交续方' : '提交并支付'}
+          onSubmit={submit}
+          onPay={(made) => void pay(made)}
+        />
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title='复诊续方' onReady={load}>
+      {body()}
+      {modal}
+    </PageShell>
+  )
+}
+
+export default observer(RenewalPage)

@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from 'react'
+import Taro from '@tarojs/taro'
+import { View, Text, ScrollView } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import { useStores } from '@/stores'
+import { MSG } from '@/services/messages'
+import MessageItem, { pictureSrc } from './MessageItem'
+import { timeline } from './timeline'
+import './chat.scss'
+
+/** The banner's time left and the time lines follow this clock. */
+const CLOCK_MS = 30_000
+
+export function useNow() {
+  const [now, setNow] = useState(Date.now)
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS)
+    return () => clearInterval(timer)
+  }, [])
+  return now
+}
+
+/**
+ * The anchor to scroll to: the newest message when one arrives or is sent; the message that was on top when older
+ * history is put above it (the patient keeps reading where they were).
+ */
+function useScrollAnchor(firstId: string | undefined, lastId: string | undefined) {
+  const [anchor, setAnchor] = useState<string>()
+  const seen = useRef({ firstId, lastId })
+  useEffect(() => {
+    const before = seen.current
+    if (lastId && lastId !== before.lastId) setAnchor(`room-msg-${lastId}`)
+    else if (firstId !== before.firstId && before.firstId) setAnchor(`room-msg-${before.firstId}`)
+    seen.current = { firstId, lastId }
+  }, [firstId, lastId])
+  return anchor
+}
+
+/**
+ * The open chat's messages (the consultation room, the assistant chat): whether the chat service is connected, older
+ * history on pull-up or 查看更多消息, time lines, the doctor side's turns as notes, the patient's own on the right
+ * with their sending state, pictures to preview.
+ */
+function MessageList({ peerAvatar, now }: { peerAvatar: string; now: number }) {
+  const { chat, user } = useStores()
+  const messages = chat.messageList
+  const anchor = useScrollAnchor(messages[0]?.id, messages[messages.length - 1]?.id)
+  const myAvatar = user.user?.wechatAvatar ?? ''
+
+  const preview = (current: string) => {
+    const urls = messages.filter((m) => m.type === 'image').map(pictureSrc)
+    void Taro.previewImage({ current, urls }).catch(() => undefined)
+  }
+
+  return (
+    <>
+      {!chat.ready && (
+        <View className='room__connecting' role='status'>
+          <Text>正在连接消息服务…</Text>
+        </View>
+      )}
+      <ScrollView className='room__list' scrollY scrollIntoView={anchor} upperThreshold={40} onScrollToUpper={() => void chat.loadOlder()}>
+        {chat.hasMore && (
+          <View className='room__older' role='button' onClick={() => void chat.loadOlder()}>
+            {chat.loadingOlder ? MSG.listLoading : chat.olderFailed ? '加载失败，点击重试' : '查看更多消息'}
+          </View>
+        )}
+        {timeline(messages, now).map((item) => {
+          if (item.kind === 'time') {
+            return (
+              <View key={item.key} className='room__time'>
+                <Text>{item.text}</Text>
+              </View>
+            )
+          }
+          if (item.kind === 'note') {
+            return (
+              <View key={item.key} className='room__note' role='note'>
+                <Text>{item.text}</Text>
+              </View>
+            )
+          }
+          const mine = item.message.from === chat.userID
+          return (
+            <MessageItem
+              key={item.key}
+              message={item.message}
+              mine={mine}
+              avatar={mine ? myAvatar : peerAvatar}
+              onResend={(id) => void chat.resend(id)}
+              onPreview={preview}
+            />
+          )
+        })}
+      </ScrollView>
+    </>
+  )
+}
+
+export default observer(MessageList)

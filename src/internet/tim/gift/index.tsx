@@ -1,0 +1,147 @@
+import { useReachBottom, useRouter } from '@tarojs/taro'
+import { View, Text, Image, Textarea } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { useStores } from '@/stores'
+import { MESSAGE_MAX, THANKS_TEXT } from '@/stores/EvaluationStore'
+import { MSG } from '@/services/messages'
+import { assetUrl } from '@/services/register'
+import { toastError } from '@/services/request'
+import { localTime, yuan } from '@/utils/register'
+import './index.scss'
+
+/**
+ * 送心意 (spec §2 /internet/tim/gift/index?doctorId=&inquiryId=): the catalogue as cards, an optional message, 送出心意
+ * paid through the payment core (the cashier returns here with orderNo=, and the page says 感谢您的心意 once paid);
+ * below, the gifts the doctor has received.
+ */
+function GiftPage() {
+  const { evaluation: store } = useStores()
+  const { params } = useRouter()
+  const doctorId = Number(params.doctorId)
+  const inquiryId = Number(params.inquiryId) || undefined
+  const doctor = store.doctor?.id === doctorId ? store.doctor : null
+  const received = store.received
+  useReachBottom(() => void received.loadMore())
+
+  const load = () => (doctorId ? store.openGift(doctorId, inquiryId, params.orderNo || undefined) : undefined)
+
+  const send = async () => {
+    const outcome = await store.sendGift().catch(() => 'failed' as const)
+    if (outcome === 'cancelled') toastError('支付已取消')
+  }
+
+  const form = () => {
+    const order = store.paidOrder
+    if (store.paid && order) {
+      return (
+        <View className='gift__card gift__thanks' role='status'>
+          <Text className='gift__thanks-title'>{THANKS_TEXT}</Text>
+          <Text className='gift__thanks-line'>{store.gift?.giftName ? `${store.gift.giftName} ${yuan(order.amountFen)}` : `${order.subject} ${yuan(order.amountFen)}`}</Text>
+          <Text className='gift__note'>心意已送达医生，感谢您对医生的认可</Text>
+          <View className='gift__submit'>
+            <Button block onClick={() => store.sendAnother()}>
+              再送一份
+            </Button>
+          </View>
+        </View>
+      )
+    }
+    if (store.catalogueState === 'failed') return <LoadFailed onRetry={() => void store.loadCatalogue()} />
+    if (!store.catalogue.length) return store.catalogueState === 'done' ? <Empty text='暂无可送出的心意' /> : <Loading />
+    return (
+      <View>
+        {order && !store.paid && <Text className='gift__warn'>支付未完成，可重新选择心意送出</Text>}
+        {store.paidState === 'failed' && <Text className='gift__warn'>支付结果查询失败，请稍后在医生主页查看</Text>}
+        <View className='gift__card'>
+          <Text className='gift__heading'>选择心意</Text>
+          <View className='gift__items' role='radiogroup' aria-label='心意'>
+            {store.catalogue.map((g) => {
+              const on = store.giftCode === g.code
+              return (
+                <View key={g.code} role='radio' aria-checked={on} className={`gift__item${on ? ' gift__item--on' : ''}`} onClick={() => store.chooseGift(g.code)}>
+                  <View className={`gift__icon gift__icon--${g.code}`} />
+                  <Text className='gift__item-name'>{g.name}</Text>
+                  <Text className='gift__item-price'>{yuan(g.priceFen)}</Text>
+                </View>
+              )
+            })}
+          </View>
+        </View>
+        <View className='gift__card'>
+          <Text className='gift__heading'>留言</Text>
+          <Textarea
+            className='gift__textarea'
+            value={store.message}
+            maxlength={MESSAGE_MAX}
+            placeholder='写一句感谢的话给医生（选填）'
+            onInput={(e) => store.setMessage(e.detail.value)}
+          />
+          <Text className='gift__counter'>
+            {store.message.length}/{MESSAGE_MAX}
+          </Text>
+        </View>
+        <View className='gift__submit'>
+          <Button type='primary' block disabled={store.sending} onClick={() => void send()}>
+            {store.sending ? '支付中...' : store.chosenGift ? `送出心意 ${yuan(store.chosenGift.priceFen)}` : '送出心意'}
+          </Button>
+        </View>
+      </View>
+    )
+  }
+
+  const list = () => {
+    if (received.state === 'done' && received.items.length === 0) return <Text className='gift__note'>医生还没有收到心意</Text>
+    if (received.state === 'failed' && received.items.length === 0) return <LoadFailed onRetry={() => void received.loadMore(true)} />
+    return (
+      <View>
+        {received.items.map((r) => (
+          <View key={r.id} className='gift__received'>
+            <View className='gift__received-head'>
+              <Text className='gift__received-who'>{`${r.senderName} 送出 ${r.giftName}`}</Text>
+              <Text className='gift__received-date'>{localTime(r.paidAt).slice(0, 10)}</Text>
+            </View>
+            {r.message && <Text className='gift__received-message'>{r.message}</Text>}
+          </View>
+        ))}
+        <View className='gift__more' onClick={() => void received.loadMore(true)}>
+          {received.state === 'loading' ? MSG.listLoading : received.state === 'done' ? MSG.listNoMore : received.state === 'failed' ? MSG.listFailed : MSG.loadMore}
+        </View>
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title='送心意' onReady={load}>
+      {!doctorId ? (
+        <Empty text='未找到该医生' />
+      ) : (
+        <View className='gift'>
+          {doctor ? (
+            <View className='gift__doctor'>
+              <Image className='gift__avatar' src={assetUrl(doctor.avatar)} />
+              <View>
+                <Text className='gift__name'>{doctor.doctorName}</Text>
+                <Text className='gift__title'>{doctor.title}</Text>
+                <Text className='gift__dept'>
+                  {doctor.hospitalName} · {doctor.deptName}
+                </Text>
+              </View>
+            </View>
+          ) : store.doctorState === 'failed' ? (
+            <LoadFailed onRetry={() => void store.loadDoctor(doctorId)} />
+          ) : null}
+          {form()}
+          <View className='gift__card'>
+            <Text className='gift__heading'>医生收到的心意</Text>
+            {list()}
+          </View>
+        </View>
+      )}
+    </PageShell>
+  )
+}
+
+export default observer(GiftPage)

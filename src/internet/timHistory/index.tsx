@@ -1,0 +1,143 @@
+import Taro, { useReachBottom, useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { useStores } from '@/stores'
+import { imAccountOf } from '@/stores/ChatStore'
+import { inquiryStatusClass } from '@/stores/InquiryStore'
+import { chatRecordUrl, moreText } from '@/stores/RecordStore'
+import { assetUrl } from '@/services/register'
+import { localTime } from '@/utils/register'
+import MessageItem, { pictureSrc } from '../tim/MessageItem'
+import { timeline } from '../tim/timeline'
+import type { ChatRecord, InquiryHistory } from '../../../types/api/consultation'
+// the room's message styles (.room-msg, .room__time, .room__note), shared with the assistant chat
+import '../tim/chat.scss'
+import './index.scss'
+
+/**
+ * 问诊记录 (spec §2 /internet/timHistory/index): the patient's past consultations, newest first; with `?inquiryId=`
+ * one consultation read back: its steps as a small timeline, then its messages as the room shows them, with no input.
+ */
+function TimHistory() {
+  const { records } = useStores()
+  const { params } = useRouter()
+  const inquiryId = Number(params.inquiryId) || 0
+  const list = records.history
+  useReachBottom(() => {
+    if (!inquiryId) void list.loadMore()
+  })
+  const load = () => (inquiryId ? records.loadChatRecord(inquiryId) : list.reload())
+
+  const pastList = () => {
+    if (list.empty) return <Empty text='暂无问诊记录' />
+    if (list.failedEmpty) return <LoadFailed onRetry={() => void list.loadMore(true)} />
+    return (
+      <View className='tim-history'>
+        {list.items.map((i) => (
+          <View key={i.id} className='tim-history__item' role='button' onClick={() => void Taro.navigateTo({ url: chatRecordUrl(i.id) })}>
+            <View className='tim-history__head'>
+              <Text className='tim-history__doctor'>
+                {i.doctor.doctorName} <Text className='tim-history__title'>{i.doctor.title}</Text>
+              </Text>
+              <Text className={`tim-history__status tim-history__status--${inquiryStatusClass(i)}`}>{i.statusText}</Text>
+            </View>
+            <Text className='tim-history__line'>
+              {i.serviceName} · {i.doctor.deptName}
+            </Text>
+            <Text className='tim-history__line'>就诊人：{i.patientName}</Text>
+            <Text className='tim-history__desc'>{i.description}</Text>
+            <Text className='tim-history__time'>{localTime(i.finishedAt ?? i.createdAt)}</Text>
+          </View>
+        ))}
+        <View className='tim-history__more' onClick={() => void list.loadMore(true)}>
+          {moreText(list.state)}
+        </View>
+      </View>
+    )
+  }
+
+  const oneRecord = () => {
+    const record = records.chatRecord?.inquiryId === inquiryId ? records.chatRecord : null
+    if (!record && records.chatRecordState === 'failed') return <LoadFailed onRetry={() => void records.loadChatRecord(inquiryId)} />
+    if (!record) return <Loading />
+    return <ChatRecordView record={record} steps={records.steps?.id === inquiryId ? records.steps : null} />
+  }
+
+  return (
+    <PageShell title='问诊记录' onReady={load}>
+      {inquiryId ? oneRecord() : pastList()}
+    </PageShell>
+  )
+}
+
+/** One consultation read back: the doctor, the steps, the messages (no input bar: nothing is sent from here). */
+const ChatRecordView = observer(function ChatRecordView({ record, steps }: { record: ChatRecord; steps: InquiryHistory | null }) {
+  const { user } = useStores()
+  const me = user.user ? imAccountOf(user.user.id) : ''
+  const myAvatar = user.user?.wechatAvatar ?? ''
+  const preview = (current: string) => {
+    const urls = record.messages.filter((m) => m.type === 'image').map(pictureSrc)
+    void Taro.previewImage({ current, urls }).catch(() => undefined)
+  }
+  const items = timeline(record.messages, Date.now())
+  return (
+    <View className='chat-record'>
+      <View className='chat-record__doctor'>
+        <Image className='chat-record__avatar' src={assetUrl(record.doctor.avatar)} />
+        <View>
+          <Text className='chat-record__name'>{record.doctor.doctorName}</Text>
+          <Text className='chat-record__title'>{record.doctor.title}</Text>
+          <Text className='chat-record__no'>
+            {record.doctor.deptName} · 问诊单号 {record.inquiryNo}
+          </Text>
+        </View>
+      </View>
+      {steps && (
+        <View className='chat-record__steps' role='list' aria-label='问诊进度'>
+          {steps.steps.map((s, index) => (
+            <View key={`${s.step}-${index}`} className={`chat-step${index === steps.steps.length - 1 ? ' chat-step--last' : ''}`} role='listitem'>
+              <View className='chat-step__dot' />
+              <Text className='chat-step__text'>{s.text}</Text>
+              <Text className='chat-step__time'>{localTime(s.time)}</Text>
+            </View>
+          ))}
+        </View>
+      )}
+      <View className='chat-record__messages' role='log' aria-label='聊天记录'>
+        {items.length === 0 && <Text className='chat-record__none'>暂无聊天记录</Text>}
+        {items.map((item) => {
+          if (item.kind === 'time') {
+            return (
+              <View key={item.key} className='room__time'>
+                <Text>{item.text}</Text>
+              </View>
+            )
+          }
+          if (item.kind === 'note') {
+            return (
+              <View key={item.key} className='room__note' role='note'>
+                <Text>{item.text}</Text>
+              </View>
+            )
+          }
+          const mine = item.message.from === me
+          return (
+            <MessageItem
+              key={item.key}
+              message={item.message}
+              mine={mine}
+              avatar={mine ? myAvatar : record.doctor.avatar}
+              onResend={() => undefined}
+              onPreview={preview}
+            />
+          )
+        })}
+      </View>
+      <Text className='chat-record__end'>以上为问诊记录，仅供查看</Text>
+    </View>
+  )
+})
+
+export default observer(TimHistory)

@@ -1,0 +1,439 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import platform from '@/platform'
+import type { PayOutcome } from '@/platform'
+import * as api from '@/services/evaluation'
+import { getInquiry } from '@/services/inquiry'
+import { getOnlineDoctor } from '@/services/internet'
+import { getPayOrder } from '@/services/pay'
+import { ApiError, toastError, toastSuccess } from '@/services/request'
+import { newIdempotencyKey } from '@/utils/register'
+import type { LoadState } from './KeywordSearch'
+import type { OnlineDoctorInfo } from '../../types/api/internet'
+import type { Inquiry } from '../../types/api/inquiry'
+import type { PayOrder } from '../../types/api/payment'
+import type {
+  DoctorEvaluations,
+  Evaluation,
+  EvaluationAdded,
+  EvaluationSummary,
+  EvaluationTags,
+  Gift,
+  GiftItem,
+  ReceivedGift,
+} from '../../types/api/evaluation'
+
+/** The server's limits (server/src/domain/evaluation.ts, gift.ts). */
+export const SCORE_MAX = 5
+/** A rating of this many stars or more counts as good (好评): it offers the good tags. */
+export const GOOD_SCORE = 4
+export const CONTENT_MAX = 200
+export const MESSAGE_MAX = 50
+export const EVALUATION_PAGE_SIZE = 10
+export const GIFT_PAGE_SIZE = 10
+/** How many of the newest ratings the doctor's home and the score page show. */
+export const NEWEST_COUNT = 2
+
+/** The server's own refusals, shown before asking it when the app can tell. */
+export const BAD_SCORE = '请选择1至5星评分'
+export const NO_GIFT = '请选择要送出的心意'
+export const EVALUATED_TEXT = '评价成功'
+export const THANKS_TEXT = '感谢您的心意'
+export const GIFT_CLOSED = '该心意订单已关闭，请重新选择送出'
+/** What each number of stars means, under the stars. */
+export const SCORE_TEXT = ['', '非常不满意', '不满意', '一般', '满意', '非常满意'] as const
+
+// The pages' addresses, in one place.
+export const moreEvaluationUrl = (doctorId: number) => `/internet/moreEvaluation/index?doctorId=${doctorId}`
+export const scoreUrl = (doctorId: number) => `/internet/score/index?doctorId=${doctorId}`
+export const giftPageUrl = (doctorId: number, inquiryId?: number) => `/internet/tim/gift/index?doctorId=${doctorId}${inquiryId ? `&inquiryId=${inquiryId}` : ''}`
+/** The cashier brings the browser back to the gift page (a path under /h5/) with the order's number added (orderNo=). */
+export const giftReturnUrl = (doctorId: number, inquiryId?: number) => `/h5${giftPageUrl(doctorId, inquiryId)}`
+
+/**
+ * No answer (network, timeout, 5xx) leaves open whether the gift was made; an answer with a business code says for
+ * certain that nothing was.
+ */
+const outcomeUnknown = (e: unknown) => !(e instanceof ApiError) || e.code === 0 || (e.code >= 500 && e.code < 600)
+
+/** A list a page at a time (spec §8 加载中... / 没有更多了 / 加载失败); answers for a list left behind are dropped. */
+class PagedList<T, R extends { records: T[]; total: number } = { records: T[]; total: number }> {
+  items: T[] = []
+  state: LoadState = 'idle'
+  key = 0
+  private page = 0
+  private seq = 0
+
+  constructor(
+    private readonly fetch: (key: number, page: number) => Promise<R>,
+    private readonly size: number,
+    private readonly onPage: (res: R) => void = () => undefined,
+  ) {
+    makeAutoObservable<PagedList<T, R>, 'page' | 'seq' | 'fetch' | 'size' | 'onPage'>(this, { page: false, seq: false, fetch: false, size: false, onPage: false })
+  }
+
+  /** Starts over for `key` (a doctor) and loads its first page. */
+  async open(key: number) {
+    this.key = key
+    this.items = []
+    this.page = 0
+    this.state = 'idle'
+    this.seq++
+    await this.loadMore(true)
+  }
+
+  /** The next page; `retry` also after a failed page. */
+  async loadMore(retry = false) {
+    if (!this.key || this.state === 'loading' || this.state === 'done') return
+    if (this.state === 'failed' && !retry) return
+    const seq = ++this.seq
+    const page = this.page + 1
+    this.state = 'loading'
+    try {
+      const res = await this.fetch(this.key, page)
+      runInAction(() => {
+        if (seq !== this.seq) return
+        this.items = [...this.items, ...res.records]
+        this.page = page
+        this.state = page * this.size >= res.total || res.records.length === 0 ? 'done' : 'idle'
+        this.onPage(res)
+      })
+    } catch {
+      runInAction(() => {
+        if (seq === this.seq) this.state = 'failed'
+      })
+    }
+  }
+}
+
+/**
+ * Rating doctors and gifts to doctors (spec §2 /internet/tim/evaluate, /tim/gift, /internet/moreEvaluation,
+ * /internet/score; §7 Evaluation and gifts): the rating form of one consultation, a doctor's ratings with their summary,
+ * and the gift attempt paid through the payment core, with the doctor's received gifts.
+ */
+export class EvaluationStore {
+  /** The doctor the score and gift pages show. */
+  doctor: OnlineDoctorInfo | null = null
+  doctorState: LoadState = 'idle'
+
+  // ----- the rating form -----
+  inquiryId = 0
+  /** The consultation rated (its doctor, whether it was rated already); the form works without it. */
+  inquiry: Inquiry | null = null
+  tags: EvaluationTags | null = null
+  tagsState: LoadState = 'idle'
+  score = 0
+  chosenTags: string[] = []
+  content = ''
+  anonymous = true
+  submitting = false
+  /** What the server stored. */
+  added: EvaluationAdded | null = null
+  /** The server's refusal of the last submission, shown on the page. */
+  refusal: string | null = null
+
+  // ----- a doctor's ratings -----
+  summary: EvaluationSummary | null = null
+  readonly evaluations = new PagedList<Evaluation, DoctorEvaluations>(
+    (doctorId, page) => api.listDoctorEvaluations({ doctorId, page, size: EVALUATION_PAGE_SIZE }),
+    EVALUATION_PAGE_SIZE,
+    (res) => {
+      this.summary = res.summary
+    },
+  )
+
+  // ----- the gift attempt -----
+  giftDoctorId = 0
+  giftInquiryId: number | undefined = undefined
+  catalogue: GiftItem[] = []
+  catalogueState: LoadState = 'idle'
+  giftCode: string | null = null
+  message = ''
+  /** One key per attempt: a retry of an answer that never came sends the same key, so the server makes one gift. */
+  giftKey = newIdempotencyKey()
+  sending = false
+  /** What the attempt made; paying again pays the same gift. */
+  gift: Gift | null = null
+  /** The gift's payment order as the payment core answers it after paying (the cashier's return, WeChat's sheet). */
+  paidOrder: PayOrder | null = null
+  paidState: LoadState = 'idle'
+  readonly received = new PagedList<ReceivedGift>((doctorId, page) => api.listDoctorGifts({ doctorId, page, size: GIFT_PAGE_SIZE }), GIFT_PAGE_SIZE)
+
+  /** `onEvaluated` tells whoever shows the consultation (the room) that it was rated. */
+  constructor(private readonly onEvaluated: (inquiryId: number) => void = () => undefined) {
+    makeAutoObservable<EvaluationStore, 'onEvaluated'>(this, { onEvaluated: false, evaluations: false, received: false })
+  }
+
+  /** The doctor by id (the score page's level, the gift page's name). */
+  async loadDoctor(id: number) {
+    if (this.doctor?.id !== id) this.doctor = null
+    this.doctorState = 'loading'
+    try {
+      const doctor = await getOnlineDoctor(id)
+      runInAction(() => {
+        this.doctor = doctor
+        this.doctorState = 'done'
+      })
+    } catch {
+      runInAction(() => {
+        this.doctorState = 'failed'
+      })
+    }
+  }
+
+  // ----- the rating form -----
+
+  /** Opens the form for one consultation: nothing chosen, anonymous on; the tags and the consultation load. */
+  async openEvaluation(inquiryId: number) {
+    this.inquiryId = inquiryId
+    this.inquiry = null
+    this.score = 0
+    this.chosenTags = []
+    this.content = ''
+    this.anonymous = true
+    this.added = null
+    this.refusal = null
+    await Promise.all([
+      this.loadTags(),
+      getInquiry(inquiryId)
+        .then((inq) => runInAction(() => (this.inquiry = inq)))
+        .catch(() => undefined),
+    ])
+  }
+
+  async loadTags() {
+    this.tagsState = 'loading'
+    try {
+      const tags = await api.getEvaluationTags()
+      runInAction(() => {
+        this.tags = tags
+        this.tagsState = 'done'
+      })
+    } catch {
+      runInAction(() => {
+        this.tagsState = 'failed'
+      })
+    }
+  }
+
+  /** The tags that go with the stars chosen: good ones for 4–5, bad ones for 1–3, none before a score. */
+  get tagOptions(): string[] {
+    if (!this.tags || this.score < 1) return []
+    return this.score >= GOOD_SCORE ? this.tags.good : this.tags.bad
+  }
+
+  /** Tapping a star; tags of the other kind are dropped when the rating crosses between good and bad. */
+  setScore(score: number) {
+    if (this.added || !Number.isInteger(score) || score < 1 || score > SCORE_MAX) return
+    this.score = score
+    const options = this.tagOptions
+    this.chosenTags = this.chosenTags.filter((t) => options.includes(t))
+  }
+
+  toggleTag(tag: string) {
+    if (this.added || !this.tagOptions.includes(tag)) return
+    this.chosenTags = this.chosenTags.includes(tag) ? this.chosenTags.filter((t) => t !== tag) : [...this.chosenTags, tag]
+  }
+
+  setContent(text: string) {
+    if (this.added) return
+    this.content = text.slice(0, CONTENT_MAX)
+  }
+
+  setAnonymous(on: boolean) {
+    if (this.added) return
+    this.anonymous = on
+  }
+
+  /** Rates the doctor; null when refused (here without a score, or by the server: its text is kept for the page). */
+  async submit(): Promise<EvaluationAdded | null> {
+    if (this.added) return this.added
+    if (this.submitting || !this.inquiryId) return null
+    if (this.score < 1) {
+      toastError(BAD_SCORE)
+      return null
+    }
+    this.submitting = true
+    this.refusal = null
+    try {
+      const added = await api.addEvaluation({
+        inquiryId: this.inquiryId,
+        score: this.score,
+        tags: this.chosenTags,
+        content: this.content.trim(),
+        anonymous: this.anonymous,
+      })
+      runInAction(() => {
+        this.added = added
+        if (this.inquiry?.id === added.inquiryId) this.inquiry = { ...this.inquiry, evaluated: true }
+      })
+      toastSuccess(EVALUATED_TEXT)
+      this.onEvaluated(added.inquiryId)
+      return added
+    } catch (e) {
+      runInAction(() => {
+        // the request layer has shown it as a toast too
+        if (e instanceof ApiError && !outcomeUnknown(e)) this.refusal = e.message
+      })
+      return null
+    } finally {
+      runInAction(() => {
+        this.submitting = false
+      })
+    }
+  }
+
+  // ----- a doctor's ratings -----
+
+  /** A doctor's ratings from the newest, with the summary (the score page, the doctor's home, the full list). */
+  async openDoctorEvaluations(doctorId: number) {
+    if (this.evaluations.key !== doctorId) this.summary = null
+    await this.evaluations.open(doctorId)
+  }
+
+  /** The newest ratings the doctor's home and the score page show. */
+  get newest(): Evaluation[] {
+    return this.evaluations.items.slice(0, NEWEST_COUNT)
+  }
+
+  // ----- the gift attempt -----
+
+  /**
+   * Opens the gift page for one doctor (and the consultation it thanks them for): a new attempt with its own key; the
+   * catalogue and the received gifts load. Back from the cashier (`orderNo`), the payment core says whether it was paid.
+   */
+  async openGift(doctorId: number, inquiryId?: number, returnedOrderNo?: string) {
+    this.giftDoctorId = doctorId
+    this.giftInquiryId = inquiryId
+    this.giftCode = null
+    this.message = ''
+    this.gift = null
+    this.paidOrder = null
+    this.paidState = 'idle'
+    this.giftKey = newIdempotencyKey()
+    await Promise.all([
+      this.loadDoctor(doctorId),
+      this.loadCatalogue(),
+      this.received.open(doctorId),
+      returnedOrderNo ? this.checkPaid(returnedOrderNo) : undefined,
+    ])
+  }
+
+  async loadCatalogue() {
+    this.catalogueState = 'loading'
+    try {
+      const items = await api.listGifts()
+      runInAction(() => {
+        this.catalogue = items
+        this.catalogueState = 'done'
+      })
+    } catch {
+      runInAction(() => {
+        this.catalogueState = 'failed'
+      })
+    }
+  }
+
+  /** The gift chosen; another gift is another attempt (a new key), so the server never mistakes one for the other. */
+  chooseGift(code: string) {
+    if (this.sending || code === this.giftCode) return
+    this.giftCode = code
+    this.gift = null
+    this.giftKey = newIdempotencyKey()
+  }
+
+  setMessage(text: string) {
+    this.message = text.slice(0, MESSAGE_MAX)
+  }
+
+  get chosenGift(): GiftItem | null {
+    return this.catalogue.find((g) => g.code === this.giftCode) ?? null
+  }
+
+  /** Paid: the thanks the page shows. */
+  get paid(): boolean {
+    return this.paidOrder?.status === 'paid'
+  }
+
+  /**
+   * Sends the chosen gift and pays it: the server makes it (or answers the same one for the same key) with how to pay,
+   * the platform pays. A business refusal made nothing, so the next tap is a new attempt with a new key; no answer at
+   * all may have made it, so the retry keeps the key. When the sheet reports paid, the payment core is asked at once;
+   * the cashier comes back to this page, which asks then.
+   */
+  async sendGift(): Promise<PayOutcome | null> {
+    if (this.sending || !this.giftDoctorId) return null
+    const item = this.chosenGift
+    if (!item) {
+      toastError(NO_GIFT)
+      return null
+    }
+    this.sending = true
+    try {
+      const res = await api.giftToPay({
+        doctorId: this.giftDoctorId,
+        inquiryId: this.giftInquiryId,
+        giftCode: item.code,
+        message: this.message.trim(),
+        idempotencyKey: this.giftKey,
+        returnUrl: giftReturnUrl(this.giftDoctorId, this.giftInquiryId),
+      })
+      runInAction(() => {
+        this.gift = res.gift
+      })
+      if (!res.pay) {
+        // paid meanwhile, or its payment ran out: a closed gift is over, the next tap starts a new one
+        if (res.gift.status === 'paid' && res.gift.orderNo) await this.checkPaid(res.gift.orderNo)
+        else {
+          runInAction(() => {
+            this.gift = null
+            this.giftKey = newIdempotencyKey()
+          })
+          toastError(GIFT_CLOSED)
+        }
+        return res.gift.status === 'paid' ? 'paid' : 'failed'
+      }
+      const outcome = await platform.pay(res.pay)
+      if (outcome === 'paid' && res.gift.orderNo) await this.checkPaid(res.gift.orderNo)
+      return outcome
+    } catch (e) {
+      runInAction(() => {
+        if (!outcomeUnknown(e)) {
+          this.giftKey = newIdempotencyKey()
+          this.gift = null
+        }
+      })
+      throw e
+    } finally {
+      runInAction(() => {
+        this.sending = false
+      })
+    }
+  }
+
+  /** After the thanks: another gift is a new attempt. */
+  sendAnother() {
+    this.giftCode = null
+    this.message = ''
+    this.gift = null
+    this.paidOrder = null
+    this.paidState = 'idle'
+    this.giftKey = newIdempotencyKey()
+  }
+
+  /** The gift's payment order as it now stands; once paid, the doctor's received gifts show it. */
+  async checkPaid(orderNo: string) {
+    this.paidState = 'loading'
+    try {
+      const order = await getPayOrder(orderNo)
+      runInAction(() => {
+        this.paidOrder = order.business === 'gift' ? order : null
+        this.paidState = 'done'
+      })
+      if (order.business === 'gift' && order.status === 'paid' && this.giftDoctorId) void this.received.open(this.giftDoctorId)
+    } catch {
+      runInAction(() => {
+        this.paidState = 'failed'
+      })
+    }
+  }
+}

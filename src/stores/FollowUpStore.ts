@@ -1,0 +1,190 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import * as api from '@/services/inquiry'
+import { getOnlineDoctor } from '@/services/internet'
+import { ApiError } from '@/services/request'
+import { isBuiltPage } from '@/routes'
+import { pathOf } from '@/utils/routeRules'
+import { InquiryForm } from './InquiryForm'
+import { DOCTOR_OFFLINE, NO_DESCRIPTION } from './InquiryStore'
+import type { LoadState } from './KeywordSearch'
+import { diagnosisText, type RecordStore } from './RecordStore'
+import type { PatientStore } from './PatientStore'
+import type { Inquiry } from '../../types/api/inquiry'
+import type { OnlineDoctorInfo } from '../../types/api/internet'
+
+/** The server's limits and refusals for 复诊续方 (server/src/domain/consultationHistory.ts), verbatim. */
+export const DIAGNOSIS_MAX = 100
+export const MEDICINES_MAX = 10
+export const MEDICINE_NAME_MAX = 50
+export const NO_DIAGNOSIS = '请填写诊断'
+export const NO_MEDICINE = '请填写需要续方的药品'
+export const NOT_MY_DOCTOR = '复诊续方仅限您关注的医生或曾为该就诊人接诊的医生'
+
+// The follow-up pages' addresses, in one place.
+export const NOTICE_URL = '/internet/doctorList/notice'
+/** 问诊须知, continuing to `next` once the patient has read it. */
+export const noticeUrl = (next: string) => `${NOTICE_URL}?next=${encodeURIComponent(next)}`
+/** 复诊续方 with one doctor (spec §2 /internet/inquiry/useMedicine). */
+export const renewalUrl = (doctorId: number) => `/internet/inquiry/useMedicine?doctorId=${doctorId}`
+export const FEVER_URL = '/internet/heat/index'
+export const GUIDANCE_URL = '/internet/guidance/index'
+const DOCTOR_LIST_URL = '/internet/doctorList/index'
+
+/**
+ * Where the notice continues to: `next` when it is a page of this app (decoded once more when the platform handed it
+ * over still encoded), else the doctor list. Never another site.
+ */
+export function noticeNext(next: string | undefined): string {
+  let url = (next ?? '').trim()
+  if (/^%2F/i.test(url)) {
+    try {
+      url = decodeURIComponent(url)
+    } catch {
+      url = ''
+    }
+  }
+  return url.startsWith('/') && !url.startsWith('//') && isBuiltPage(url) ? url : DOCTOR_LIST_URL
+}
+
+/**
+ * How the notice continues to `url`: back, when it is the page the notice was opened from (the form's consent line),
+ * so what the patient wrote there stays; otherwise in the notice's place.
+ */
+export function noticeContinuation(url: string, openPages: { route?: string }[]): 'back' | 'redirect' {
+  const below = openPages[openPages.length - 2]?.route
+  if (!below) return 'redirect'
+  return pathOf(below.startsWith('/') ? below : `/${below}`) === pathOf(url) ? 'back' : 'redirect'
+}
+
+/**
+ * 复诊续方 (spec §2 /internet/inquiry/useMedicine): a renewal with a doctor the caller follows or who served this
+ * patient before: the inquiry form's parts, plus the diagnosis given before and 1–10 medicines to renew. Paid like
+ * 图文问诊 (InquiryStore.pay).
+ */
+export class FollowUpStore {
+  doctor: OnlineDoctorInfo | null = null
+  doctorState: LoadState = 'idle'
+  readonly form: InquiryForm
+  diagnosis = ''
+  /** The rows of medicine names; one empty row to start with. */
+  medicines: string[] = ['']
+  /** The server's refusal of this doctor (not followed, never served this patient), shown on the page. */
+  refusal: string | null = null
+
+  constructor(patients: Pick<PatientStore, 'current'> | null = null) {
+    this.form = new InquiryForm(patients)
+    makeAutoObservable(this, { form: false })
+  }
+
+  /** Opens the page for one doctor: a new attempt, nothing written yet. */
+  async openRenewal(doctorId: number) {
+    this.form.reset()
+    this.diagnosis = ''
+    this.medicines = ['']
+    this.refusal = null
+    if (this.doctor?.id !== doctorId) this.doctor = null
+    this.doctorState = 'loading'
+    try {
+      const doctor = await getOnlineDoctor(doctorId)
+      runInAction(() => {
+        this.doctor = doctor
+        this.doctorState = 'done'
+      })
+    } catch {
+      runInAction(() => {
+        this.doctorState = 'failed'
+      })
+    }
+  }
+
+  /** The doctor's price (a renewal costs what 图文问诊 costs), or null when the doctor does not offer it. */
+  get priceFen(): number | null {
+    return this.doctor?.services.find((s) => s.type === 'text')?.priceFen ?? null
+  }
+
+  /** Why the attempt cannot be submitted at all, or null (what the patient writes is checked on submitting). */
+  get blocker(): string | null {
+    if (!this.doctor) return '医生信息加载中'
+    if (!this.doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
+    if (!this.form.patient) return '请先添加就诊人'
+    if (this.form.uploading) return '图片上传中'
+    return null
+  }
+
+  get canAddMedicine() {
+    return !this.form.created && this.medicines.length < MEDICINES_MAX
+  }
+
+  setDiagnosis(text: string) {
+    if (this.form.created) return
+    this.diagnosis = text.slice(0, DIAGNOSIS_MAX)
+  }
+
+  setMedicine(index: number, name: string) {
+    if (this.form.created || index < 0 || index >= this.medicines.length) return
+    this.medicines[index] = name.slice(0, MEDICINE_NAME_MAX)
+  }
+
+  addMedicine() {
+    if (this.canAddMedicine) this.medicines.push('')
+  }
+
+  /** Takes a row out; the last row stays (emptied). */
+  removeMedicine(index: number) {
+    if (this.form.created) return
+    if (this.medicines.length > 1) this.medicines.splice(index, 1)
+    else this.medicines = ['']
+  }
+
+  /**
+   * The case chosen on the history cases page (RecordStore.chosenCase) fills the diagnosis, when it was chosen for the
+   * patient the form is for; it is taken either way, so it fills the form once.
+   */
+  takeChosenCase(records: Pick<RecordStore, 'chosenCase' | 'clearChosenCase'>) {
+    const chosen = records.chosenCase
+    if (!chosen) return
+    records.clearChosenCase()
+    if (this.form.created || chosen.patientId !== this.form.patient?.id) return
+    this.diagnosis = diagnosisText(chosen).slice(0, DIAGNOSIS_MAX)
+  }
+
+  /** What the patient wrote, checked as the server checks it; the first thing missing, or null. */
+  private problem(): string | null {
+    if (!this.form.description.trim()) return NO_DESCRIPTION
+    if (!this.diagnosis.trim()) return NO_DIAGNOSIS
+    if (!this.medicines.some((m) => m.trim())) return NO_MEDICINE
+    return null
+  }
+
+  /**
+   * Orders the renewal (POST /inquiry/chronicInquiry); answers the inquiry, or null when refused here. The server's
+   * refusal of the doctor stays on the page as well as in the toast.
+   */
+  async submit(): Promise<Inquiry | null> {
+    const form = this.form
+    if (!form.created && this.blocker) return null
+    this.refusal = null
+    try {
+      return await form.submit(
+        () => this.problem(),
+        (idempotencyKey) =>
+          api.chronicInquiry({
+            doctorId: this.doctor!.id,
+            patientId: form.patient!.id,
+            description: form.description.trim(),
+            diagnosis: this.diagnosis.trim(),
+            medicines: this.medicines.map((m) => m.trim()).filter(Boolean),
+            pictures: form.pictureUrls,
+            idempotencyKey,
+          }),
+      )
+    } catch (e) {
+      if (e instanceof ApiError && e.message === NOT_MY_DOCTOR) {
+        runInAction(() => {
+          this.refusal = e.message
+        })
+      }
+      throw e
+    }
+  }
+}
