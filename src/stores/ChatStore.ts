@@ -89,6 +89,8 @@ export class ChatStore {
   loadFailed = false
   /** the driver is logged in and has said it is ready */
   ready = false
+  /** the driver's connection is up (its last network state); a ready driver may be reconnecting */
+  connected = true
   /**
    * Called (after the store has started reloading `order` itself) when the doctor side marks a turn in the order of
    * the open chat: for whoever else shows the consultation (the order lists).
@@ -137,6 +139,11 @@ export class ChatStore {
   /** The IM unread count of the conversation with one account (an assistant's `a_<id>`). */
   unreadWith(account: string): number {
     return this.imConversations.find((c) => c.conversationID === conversationIDOf(account))?.unreadCount ?? 0
+  }
+
+  /** Messages can go out now: the driver is ready and connected. */
+  get online() {
+    return this.ready && this.connected
   }
 
   /** Older history can be fetched for the open chat (loadOlder). */
@@ -359,6 +366,7 @@ export class ChatStore {
 
   private handleReady() {
     this.ready = true
+    this.connected = true
     this.reloginAttempts = 0
     for (const settle of [...this.readyWaiters]) settle(true)
     void this.refreshConversations()
@@ -374,8 +382,14 @@ export class ChatStore {
     void this.relogin()
   }
 
+  /**
+   * spec §4: network states do not log in again (the driver reconnects by itself); the store logs them and keeps
+   * whether the connection is up, so the room says so and a message waits for it instead of failing at once.
+   */
   private handleNetworkState({ state }: ChatEvents['networkStateChange']) {
     console.info('chat network', state)
+    this.connected = state === 'connected'
+    if (this.online) for (const settle of [...this.readyWaiters]) settle(true)
   }
 
   private handleMessages(messages: ChatEvents['messageReceived']) {
@@ -553,9 +567,9 @@ export class ChatStore {
     }
   }
 
-  /** Resolves true once the driver is ready, false when it is not within READY_WAIT_MS (or there is none). */
+  /** Resolves true once the driver is ready and connected, false when it is not within READY_WAIT_MS (or there is none). */
   private whenReady(): Promise<boolean> {
-    if (this.ready) return Promise.resolve(true)
+    if (this.online) return Promise.resolve(true)
     if (!this.driver) return Promise.resolve(false)
     return new Promise((resolve) => {
       const settle = (ready: boolean) => {

@@ -242,13 +242,32 @@ describe('chat session (spec §4)', () => {
     expect(driver.logins).toHaveLength(1 + 5)
   })
 
-  test('network states are only logged', async () => {
+  test('network states are only logged: no new login; the store knows the connection is down until it is up', async () => {
     await readyStore()
     driver.emit('networkStateChange', { state: 'disconnected' })
     await settle()
     expect(console.info).toHaveBeenCalledWith('chat network', 'disconnected')
     expect(store.ready).toBe(true)
+    expect(store.online).toBe(false)
     expect(driver.logins).toEqual(['sig-1'])
+    driver.emit('networkStateChange', { state: 'connected' })
+    expect(store.online).toBe(true)
+  })
+
+  test('a message sent while the connection is down waits for it, and goes out when it is back', async () => {
+    await readyStore()
+    await store.openChat(DOCTOR)
+    driver.emit('networkStateChange', { state: 'disconnected' })
+    const sending = store.send('断网时发的')
+    await settle()
+    expect(store.messageList.map((m) => m.status)).toEqual(['created'])
+    expect(driver.sent).toEqual([])
+    driver.emit('networkStateChange', { state: 'connecting' })
+    await settle()
+    expect(driver.sent).toEqual([])
+    driver.emit('networkStateChange', { state: 'connected' })
+    await sending
+    expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['断网时发的', 'sendSuccess']])
   })
 
   test('opening a chat loads its history and marks it read', async () => {

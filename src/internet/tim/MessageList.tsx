@@ -54,7 +54,7 @@ function MessageList({ peerAvatar, now }: { peerAvatar: string; now: number }) {
 
   return (
     <>
-      {!chat.ready && (
+      {!chat.online && (
         <View className='room__connecting' role='status'>
           <Text>正在连接消息服务…</Text>
         </View>
