@@ -2,14 +2,15 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { departments, doctorFans, doctors, hospitals, inquiries, onlineDoctorServices, onlineDoctors, patients } from '../../server/src/db/schema'
+import { departments, doctorFans, inquiries, onlineDoctors } from '../../server/src/db/schema'
 import { acceptInquiry, finishInquiry } from '../../server/src/domain/inquiry'
 import { sendMessage } from '../../server/src/domain/chat'
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import type { ChatRecord, InquiryHistory, RecommendedDoctor } from '../../types/api/consultation'
 import type { Page } from '../../types/api/hospital'
 import type { Inquiry } from '../../types/api/inquiry'
-import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { addOnlineDoctor, addPatient, hospitalIdOf, newKey, payInquiry } from './fixtures'
 
 const H = '/dld-hospital'
 const QUICK = `${H}/inquiry/quickInquiry`
@@ -21,10 +22,7 @@ const OPEN_ORDER = `${H}/im/core/orderByDoctorAndUserId`
 const PAST = `${H}/im/core/historyList`
 const PAST_CHRONIC = `${H}/im/core/chronic/historyList`
 const ADD = `${H}/inquiry/addInquiryInfo`
-const PAY = `${H}/im/trade/service/im/init/continuePay`
-const CHECK = `${H}/im/trade/service/im/check`
 const CANCEL = `${H}/im/trade/service/im/cancel`
-const RETURN_URL = '/h5/pages/order/inquiry/detail'
 const HOSPITAL = '10392'
 
 type Caller = { headers: Record<string, string>; userId: number }
@@ -41,44 +39,16 @@ const doc = { a: 0, b: 0, offline: 0, paid: 0 }
 let patientId = 0
 let strangerPatientId = 0
 
+/** The patients this file makes up, each with an identity number of its own. */
+const PATIENT = { name: '张桂兰', sex: 2, birthday: '1965-04-20', mobile: '13600004444', salt: 'consultation' } as const
+
 const db = () => t.database.db
 const call = <T = any>(method: 'GET' | 'POST', url: string, opts: { caller?: Caller; body?: unknown; query?: Record<string, string> } = {}) =>
   callApi<T>(t.app, method, url, opts) as Promise<Envelope<T>>
 
-let serial = 0
-const newKey = () => `c${Date.now().toString(36)}${(serial++).toString(36)}${randomBytes(3).toString('hex')}`
-
-async function addPatient(userId: number) {
-  const cipher = t.app.ctx.cipher
-  serial += 1
-  const idCard = idCardFor('19650420', String(100 + (serial % 900)))
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      userId,
-      nameEnc: cipher.encrypt('张桂兰'),
-      idCardEnc: cipher.encrypt(idCard),
-      personIndex: cipher.blindIndex(`${idCard}:consultation:${serial}`),
-      mobileEnc: cipher.encrypt('13600004444'),
-      sex: 2,
-      birthday: '1965-04-20',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  return row!.id
-}
-
 async function addDept(hId: number, name: string, parentId: number | null) {
   const [row] = await db().insert(departments).values({ hospitalId: hId, parentId, name }).returning({ id: departments.id })
   return row!.id
-}
-
-async function addOnlineDoctor(deptId: number, name: string, priceFen: number, online = true, goodRate = 95) {
-  const [d] = await db().insert(doctors).values({ hospitalId, deptId, name, title: '主任医师' }).returning({ id: doctors.id })
-  await db().insert(onlineDoctors).values({ doctorId: d!.id, hospitalId, level: 4, online, goodRate })
-  await db().insert(onlineDoctorServices).values({ doctorId: d!.id, type: 'text', priceFen })
-  return d!.id
 }
 
 before(async () => {
@@ -86,42 +56,26 @@ before(async () => {
   owner = await signInUser(t.app)
   stranger = await signInUser(t.app)
   sandbox = t.app.ctx.providers.pay.sandbox as SandboxPay
-  const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, HOSPITAL))
-  hospitalId = h!.id
-  const [other] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10412'))
+  hospitalId = await hospitalIdOf(t, HOSPITAL)
+  const otherHospitalId = await hospitalIdOf(t, '10412')
   dept.group = await addDept(hospitalId, '慢病管理中心', null)
   dept.leaf = await addDept(hospitalId, '慢病门诊', dept.group)
   dept.empty = await addDept(hospitalId, '暂无医生门诊', dept.group)
   dept.priced = await addDept(hospitalId, '收费门诊', await addDept(hospitalId, '专家门诊中心', null))
-  dept.otherHospital = await addDept(other!.id, '他院门诊', null)
-  doc.a = await addOnlineDoctor(dept.leaf, '快问测试甲', 0, true, 99)
-  doc.b = await addOnlineDoctor(dept.leaf, '快问测试乙', 0, true, 90)
-  doc.offline = await addOnlineDoctor(dept.leaf, '快问测试丙', 0, false, 100)
-  doc.paid = await addOnlineDoctor(dept.priced, '快问测试丁', 1800, true, 10)
-  patientId = await addPatient(owner.userId)
-  strangerPatientId = await addPatient(stranger.userId)
+  dept.otherHospital = await addDept(otherHospitalId, '他院门诊', null)
+  doc.a = await addOnlineDoctor(t, { hospitalId, deptId: dept.leaf, name: '快问测试甲', priceFen: 0, title: '主任医师', goodRate: 99 })
+  doc.b = await addOnlineDoctor(t, { hospitalId, deptId: dept.leaf, name: '快问测试乙', priceFen: 0, title: '主任医师', goodRate: 90 })
+  doc.offline = await addOnlineDoctor(t, { hospitalId, deptId: dept.leaf, name: '快问测试丙', priceFen: 0, title: '主任医师', online: false, goodRate: 100 })
+  doc.paid = await addOnlineDoctor(t, { hospitalId, deptId: dept.priced, name: '快问测试丁', priceFen: 1800, title: '主任医师', goodRate: 10 })
+  patientId = await addPatient(t, owner.userId, PATIENT)
+  strangerPatientId = await addPatient(t, stranger.userId, PATIENT)
 })
 after(() => t.close())
 
 async function order(caller: Caller, pid: number, doctorId: number) {
-  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId, patientId: pid, description: '血压偏高', idempotencyKey: newKey() } })
+  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId, patientId: pid, description: '血压偏高', idempotencyKey: newKey('c') } })
   assert.equal(env.code, 200, env.msg)
   return env.data
-}
-
-async function pay(caller: Caller, id: number) {
-  const action = await call<{ kind: string; url: string }>('POST', PAY, { caller, body: { id, returnUrl: RETURN_URL } })
-  assert.equal(action.code, 200, action.msg)
-  const params = new URL(action.data.url, 'http://localhost').searchParams
-  const cashier = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox/pay/cashier',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ orderNo: params.get('orderNo')!, returnUrl: params.get('returnUrl')!, sign: params.get('sign')!, action: 'confirm' }).toString(),
-  })
-  assert.equal(cashier.statusCode, 303)
-  assert.equal((await call('GET', CHECK, { caller, query: { id: String(id) } })).code, 200)
-  await sandbox.settled()
 }
 
 /** A consultation the doctor accepted and the patient ended (the doctor's side through the domain). */
@@ -137,15 +91,15 @@ const waitingOf = async (doctorId: number) => (await db().select().from(inquirie
 
 describe('POST /dld-hospital/inquiry/quickInquiry', () => {
   const quick = (over: Record<string, unknown> = {}, caller: Caller = owner) =>
-    call<Inquiry>('POST', QUICK, { caller, body: { hospitalCode: HOSPITAL, deptId: dept.leaf, patientId, description: '头晕乏力', idempotencyKey: newKey(), ...over } })
+    call<Inquiry>('POST', QUICK, { caller, body: { hospitalCode: HOSPITAL, deptId: dept.leaf, patientId, description: '头晕乏力', idempotencyKey: newKey('c'), ...over } })
 
   it('needs a signed-in user with a bound mobile', async () => {
-    await assertUnauthorisedCall(t.app, 'POST', QUICK, { body: { hospitalCode: HOSPITAL, patientId: 1, description: '头晕', idempotencyKey: newKey() } })
+    await assertUnauthorisedCall(t.app, 'POST', QUICK, { body: { hospitalCode: HOSPITAL, patientId: 1, description: '头晕', idempotencyKey: newKey('c') } })
   })
 
   it('refuses an empty illness, another hospital’s department, and a department with no doctor accepting, creating nothing', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId)
+    const pid = await addPatient(t, caller.userId, PATIENT)
     assertBadInput(await quick({ patientId: pid, description: '  ' }, caller), /请描述您的病情/)
     assertBadInput(await quick({ patientId: pid, deptId: dept.otherHospital }, caller), '该医院没有这个科室')
     assertBadInput(await quick({ patientId: pid, deptId: dept.empty }, caller), '当前科室暂无可接诊的医生，请稍后再试或选择其他科室')
@@ -164,7 +118,7 @@ describe('POST /dld-hospital/inquiry/quickInquiry', () => {
     for (let i = await waitingOf(doc.a); i <= base; i++) await order(stranger, strangerPatientId, doc.a)
     for (let i = await waitingOf(doc.b); i < base; i++) await order(stranger, strangerPatientId, doc.b)
     assert.equal(await waitingOf(doc.a), (await waitingOf(doc.b)) + 1)
-    const key = newKey()
+    const key = newKey('c')
     const env = await quick({ idempotencyKey: key })
     assert.equal(env.code, 200, env.msg)
     assert.equal(env.data.doctor.id, doc.b)
@@ -196,16 +150,16 @@ describe('POST /dld-hospital/inquiry/chronicInquiry', () => {
   const chronic = (over: Record<string, unknown> = {}, caller: Caller = owner) =>
     call<Inquiry>('POST', CHRONIC, {
       caller,
-      body: { doctorId: doc.a, patientId, description: '血压控制尚可，需续药', diagnosis: '原发性高血压', medicines: ['氨氯地平片', '厄贝沙坦片'], idempotencyKey: newKey(), ...over },
+      body: { doctorId: doc.a, patientId, description: '血压控制尚可，需续药', diagnosis: '原发性高血压', medicines: ['氨氯地平片', '厄贝沙坦片'], idempotencyKey: newKey('c'), ...over },
     })
 
   it('needs a signed-in user with a bound mobile', async () => {
-    await assertUnauthorisedCall(t.app, 'POST', CHRONIC, { body: { doctorId: 1, patientId: 1, description: 'x', diagnosis: 'x', medicines: ['x'], idempotencyKey: newKey() } })
+    await assertUnauthorisedCall(t.app, 'POST', CHRONIC, { body: { doctorId: 1, patientId: 1, description: 'x', diagnosis: 'x', medicines: ['x'], idempotencyKey: newKey('c') } })
   })
 
   it('refuses no medicines, more than 10, no diagnosis, and a doctor neither followed nor seen before, creating nothing', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId)
+    const pid = await addPatient(t, caller.userId, PATIENT)
     assertBadInput(await chronic({ patientId: pid, medicines: [] }, caller), /请填写需要续方的药品/)
     assertBadInput(await chronic({ patientId: pid, medicines: Array.from({ length: 11 }, (_, i) => `药品${i}`) }, caller), /续方药品最多10种/)
     assertBadInput(await chronic({ patientId: pid, diagnosis: ' ' }, caller), /请填写诊断/)
@@ -223,7 +177,7 @@ describe('POST /dld-hospital/inquiry/chronicInquiry', () => {
 
   it('renews with a followed doctor or one who saw the patient before; diagnosis and medicines kept with the illness, encrypted', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId)
+    const pid = await addPatient(t, caller.userId, PATIENT)
     await db().insert(doctorFans).values({ userId: caller.userId, doctorId: doc.a })
     const env = await chronic({ patientId: pid }, caller)
     assert.equal(env.code, 200, env.msg)
@@ -274,7 +228,7 @@ describe('GET /dld-hospital/im/trade/checkListRecord/{id}', () => {
       (await call<InquiryHistory>('GET', HISTORY(refunded.id), { caller: owner })).data.steps.map((s) => s.step),
       ['created'],
     )
-    await pay(owner, refunded.id)
+    await payInquiry(t, owner, refunded.id)
     assert.equal((await call('GET', CANCEL, { caller: owner, query: { id: String(refunded.id) } })).code, 200)
     await sandbox.settled()
     const after = await call<InquiryHistory>('GET', HISTORY(refunded.id), { caller: owner })
@@ -305,8 +259,8 @@ describe('GET /dld-hospital/im/patient/recommend/doctor', () => {
 
   it('suggests the doctors the caller consulted first (even one not accepting now), then the best rated accepting ones, at most 10', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId)
-    const seen = await addOnlineDoctor(dept.leaf, '推荐测试甲', 0, true, 20)
+    const pid = await addPatient(t, caller.userId, PATIENT)
+    const seen = await addOnlineDoctor(t, { hospitalId, deptId: dept.leaf, name: '推荐测试甲', priceFen: 0, title: '主任医师', goodRate: 20 })
     await order(caller, pid, seen)
     await db().update(onlineDoctors).set({ online: false }).where(eq(onlineDoctors.doctorId, seen))
     const env = await call<RecommendedDoctor[]>('GET', RECOMMEND, { caller, query: { hospitalCode: HOSPITAL } })
@@ -383,7 +337,7 @@ describe('POST /dld-hospital/im/core/orderByDoctorAndUserId', () => {
 
   it('answers the caller’s latest open inquiry with the doctor, of the kind asked, or null', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId)
+    const pid = await addPatient(t, caller.userId, PATIENT)
     const none = await call<Inquiry | null>('POST', OPEN_ORDER, { caller, body: { doctorId: doc.paid } })
     assert.equal(none.code, 200, none.msg)
     assert.equal(none.data, null)
@@ -413,12 +367,12 @@ describe('GET /dld-hospital/im/core/historyList and /im/core/chronic/historyList
 
   it('answers the caller’s past consultations newest first, and the renewals alone; never someone else’s', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId)
+    const pid = await addPatient(t, caller.userId, PATIENT)
     const first = await finished(caller, pid, doc.a)
     await db().insert(doctorFans).values({ userId: caller.userId, doctorId: doc.b })
     const renewal = await call<Inquiry>('POST', CHRONIC, {
       caller,
-      body: { doctorId: doc.b, patientId: pid, description: '续药', diagnosis: '2型糖尿病', medicines: ['二甲双胍片'], idempotencyKey: newKey() },
+      body: { doctorId: doc.b, patientId: pid, description: '续药', diagnosis: '2型糖尿病', medicines: ['二甲双胍片'], idempotencyKey: newKey('c') },
     })
     assert.equal(renewal.code, 200, renewal.msg)
     await acceptInquiry(db(), doc.b, renewal.data.id, new Date())

@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
-import { and, eq, isNotNull } from 'drizzle-orm'
-import { departments, doctors, evaluations, hospitals, onlineDoctorServices, onlineDoctors, patients } from '../../server/src/db/schema'
+import { eq } from 'drizzle-orm'
+import { evaluations, onlineDoctors } from '../../server/src/db/schema'
 import { acceptInquiry, checkInquiry, finishInquiry } from '../../server/src/domain/inquiry'
 import type { DoctorEvaluations, EvaluationAdded, EvaluationTags } from '../../types/api/evaluation'
 import type { Inquiry } from '../../types/api/inquiry'
-import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { addOnlineDoctor, addPatient, firstSubDepartment, hospitalIdOf, newKey } from './fixtures'
 
 const H = '/dld-hospital'
 const TAGS = `${H}/im/evaluate/tags`
@@ -25,61 +25,28 @@ let deptId = 0
 let doctorId = 0
 let patientId = 0
 
+/** The patient this file makes up (others take another name). */
+const PATIENT = { name: '王建国', sex: 1, birthday: '1990-03-07', mobile: '13600001111', salt: 'evaluation' } as const
+/** A free online doctor (the consultation is waiting at once), whose good rate starts at the seed's default. */
+const freeDoctor = (name: string) => ({ hospitalId, deptId, name, priceFen: 0, goodRate: 98 })
+
 const db = () => t.database.db
 const call = <T = any>(method: 'GET' | 'POST', url: string, opts: { caller?: Caller; body?: unknown; query?: Record<string, string> } = {}) =>
   callApi<T>(t.app, method, url, opts) as Promise<Envelope<T>>
-
-let serial = 0
-const newKey = () => `e${Date.now().toString(36)}${(serial++).toString(36)}${randomBytes(3).toString('hex')}`
-
-async function addPatient(userId: number, name = '王建国') {
-  const cipher = t.app.ctx.cipher
-  serial += 1
-  const idCard = idCardFor('19900307', String(100 + (serial % 900)))
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      userId,
-      nameEnc: cipher.encrypt(name),
-      idCardEnc: cipher.encrypt(idCard),
-      personIndex: cipher.blindIndex(`${idCard}:evaluation:${serial}`),
-      mobileEnc: cipher.encrypt('13600001111'),
-      sex: 1,
-      birthday: '1990-03-07',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  return row!.id
-}
-
-/** A free online doctor (the consultation is waiting at once), whose good rate starts at the seed's default. */
-async function addOnlineDoctor(name: string) {
-  const [d] = await db().insert(doctors).values({ hospitalId, deptId, name, title: '主治医师' }).returning({ id: doctors.id })
-  await db().insert(onlineDoctors).values({ doctorId: d!.id, hospitalId, level: 4, online: true, goodRate: 98 })
-  await db().insert(onlineDoctorServices).values({ doctorId: d!.id, type: 'text', priceFen: 0 })
-  return d!.id
-}
 
 before(async () => {
   t = await startTestApp()
   owner = await signInUser(t.app)
   stranger = await signInUser(t.app)
-  const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10392'))
-  hospitalId = h!.id
-  const [dept] = await db()
-    .select({ id: departments.id })
-    .from(departments)
-    .where(and(eq(departments.hospitalId, hospitalId), isNotNull(departments.parentId)))
-    .limit(1)
-  deptId = dept!.id
-  doctorId = await addOnlineDoctor('评价测试甲')
-  patientId = await addPatient(owner.userId)
+  hospitalId = await hospitalIdOf(t, '10392')
+  deptId = await firstSubDepartment(t, hospitalId)
+  doctorId = await addOnlineDoctor(t, freeDoctor('评价测试甲'))
+  patientId = await addPatient(t, owner.userId, PATIENT)
 })
 after(() => t.close())
 
 async function inquiry(caller: Caller = owner, pid = patientId, doctor = doctorId) {
-  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId: doctor, patientId: pid, description: '咳嗽三天', idempotencyKey: newKey() } })
+  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId: doctor, patientId: pid, description: '咳嗽三天', idempotencyKey: newKey('e') } })
   assert.equal(env.code, 200, env.msg)
   return env.data
 }
@@ -166,7 +133,7 @@ describe('POST /dld-hospital/im/evaluate/add', () => {
   })
 
   it('keeps the doctor’s good rate the share of 4 and 5 stars among all ratings', async () => {
-    const doctor = await addOnlineDoctor('评价测试乙')
+    const doctor = await addOnlineDoctor(t, freeDoctor('评价测试乙'))
     assert.equal(await goodRateOf(doctor), 98)
     const scores = [5, 2, 4]
     const expected = [100, 50, 67]
@@ -183,7 +150,7 @@ describe('POST /dld-hospital/im/evaluate/add', () => {
   })
 
   it('counts every rating when several of one doctor arrive at once, and stores one rating per consultation', async () => {
-    const doctor = await addOnlineDoctor('评价测试丙')
+    const doctor = await addOnlineDoctor(t, freeDoctor('评价测试丙'))
     const done = await Promise.all(Array.from({ length: 4 }, () => finished(owner, patientId, doctor)))
     const answers = await Promise.all(done.map((inq, i) => rate(inq.id, { score: i === 0 ? 1 : 5, tags: [] })))
     for (const a of answers) assert.equal(a.code, 200, a.msg)
@@ -211,9 +178,9 @@ describe('POST /dld-hospital/im/evaluate/doctor/evaluates', () => {
   })
 
   it('lists the ratings newest first with masked or anonymous names, and the count, good rate and tag counts; anyone signed in may read', async () => {
-    const doctor = await addOnlineDoctor('评价测试丁')
+    const doctor = await addOnlineDoctor(t, freeDoctor('评价测试丁'))
     const other = await signInUser(t.app)
-    const otherPatient = await addPatient(other.userId, '欧阳娜娜')
+    const otherPatient = await addPatient(t, other.userId, { ...PATIENT, name: '欧阳娜娜' })
     const a = await finished(owner, patientId, doctor)
     const b = await finished(other, otherPatient, doctor)
     const c = await finished(owner, patientId, doctor)

@@ -1,15 +1,15 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
-import { and, eq, isNotNull } from 'drizzle-orm'
-import { departments, doctors, gifts, hospitals, onlineDoctorServices, onlineDoctors, orders, patients } from '../../server/src/db/schema'
+import { and, eq } from 'drizzle-orm'
+import { gifts, orders } from '../../server/src/db/schema'
 import { closeExpiredOrders } from '../../server/src/domain/payment'
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import type { GiftItem, GiftPayment, ReceivedGift } from '../../types/api/evaluation'
 import type { Page } from '../../types/api/hospital'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { UserMessagePage } from '../../types/api/message'
-import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { addOnlineDoctor, addPatient, confirmAtCashier, firstSubDepartment, hospitalIdOf, newKey } from './fixtures'
 
 const H = '/dld-hospital'
 const GIFTS = `${H}/im/gift/gifts`
@@ -30,64 +30,32 @@ let otherDoctorId = 0
 let patientId = 0
 let strangerPatientId = 0
 
+/** The patient this file makes up (others take another name). */
+const PATIENT = { name: '李秀英', sex: 2, birthday: '1985-06-12', mobile: '13600002222', salt: 'gift' } as const
+
 const db = () => t.database.db
 const call = <T = any>(method: 'GET' | 'POST', url: string, opts: { caller?: Caller; body?: unknown; query?: Record<string, string> } = {}) =>
   callApi<T>(t.app, method, url, opts) as Promise<Envelope<T>>
-
-let serial = 0
-const newKey = () => `g${Date.now().toString(36)}${(serial++).toString(36)}${randomBytes(3).toString('hex')}`
-
-async function addPatient(userId: number, name = '李秀英') {
-  const cipher = t.app.ctx.cipher
-  serial += 1
-  const idCard = idCardFor('19850612', String(100 + (serial % 900)))
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      userId,
-      nameEnc: cipher.encrypt(name),
-      idCardEnc: cipher.encrypt(idCard),
-      personIndex: cipher.blindIndex(`${idCard}:gift:${serial}`),
-      mobileEnc: cipher.encrypt('13600002222'),
-      sex: 2,
-      birthday: '1985-06-12',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  return row!.id
-}
-
-async function addOnlineDoctor(hospitalId: number, deptId: number, name: string, priceFen: number) {
-  const [d] = await db().insert(doctors).values({ hospitalId, deptId, name, title: '副主任医师' }).returning({ id: doctors.id })
-  await db().insert(onlineDoctors).values({ doctorId: d!.id, hospitalId, level: 4.5, online: true })
-  await db().insert(onlineDoctorServices).values({ doctorId: d!.id, type: 'text', priceFen })
-  return d!.id
-}
 
 before(async () => {
   t = await startTestApp()
   owner = await signInUser(t.app)
   stranger = await signInUser(t.app)
   sandbox = t.app.ctx.providers.pay.sandbox as SandboxPay
-  const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10392'))
-  const [dept] = await db()
-    .select({ id: departments.id })
-    .from(departments)
-    .where(and(eq(departments.hospitalId, h!.id), isNotNull(departments.parentId)))
-    .limit(1)
-  doctorId = await addOnlineDoctor(h!.id, dept!.id, '心意测试甲', 0)
-  otherDoctorId = await addOnlineDoctor(h!.id, dept!.id, '心意测试乙', 0)
-  patientId = await addPatient(owner.userId)
-  strangerPatientId = await addPatient(stranger.userId)
+  const hospitalId = await hospitalIdOf(t, '10392')
+  const deptId = await firstSubDepartment(t, hospitalId)
+  doctorId = await addOnlineDoctor(t, { hospitalId, deptId, name: '心意测试甲', priceFen: 0, title: '副主任医师', level: 4.5 })
+  otherDoctorId = await addOnlineDoctor(t, { hospitalId, deptId, name: '心意测试乙', priceFen: 0, title: '副主任医师', level: 4.5 })
+  patientId = await addPatient(t, owner.userId, PATIENT)
+  strangerPatientId = await addPatient(t, stranger.userId, PATIENT)
 })
 after(() => t.close())
 
-const body = (over: Record<string, unknown> = {}) => ({ doctorId, giftCode: 'tea', message: '感谢医生耐心解答', idempotencyKey: newKey(), returnUrl: RETURN_URL, ...over })
+const body = (over: Record<string, unknown> = {}) => ({ doctorId, giftCode: 'tea', message: '感谢医生耐心解答', idempotencyKey: newKey('g'), returnUrl: RETURN_URL, ...over })
 
 /** A free consultation (waiting at once) of `caller`'s patient with the doctor. */
 async function inquiryWith(caller: Caller, pid: number, doctor = doctorId) {
-  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId: doctor, patientId: pid, description: '头痛两天', idempotencyKey: newKey() } })
+  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId: doctor, patientId: pid, description: '头痛两天', idempotencyKey: newKey('g') } })
   assert.equal(env.code, 200, env.msg)
   return env.data
 }
@@ -101,14 +69,7 @@ async function sendGift(caller: Caller = owner, over: Record<string, unknown> = 
 /** Pays through the sandbox cashier as a patient does, then asks the payment core about the order. */
 async function payAtCashier(payment: GiftPayment) {
   assert.equal(payment.pay?.kind, 'redirect')
-  const params = new URL((payment.pay as { url: string }).url, 'http://localhost').searchParams
-  const cashier = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox/pay/cashier',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ orderNo: params.get('orderNo')!, returnUrl: params.get('returnUrl')!, sign: params.get('sign')!, action: 'confirm' }).toString(),
-  })
-  assert.equal(cashier.statusCode, 303)
+  assert.equal((await confirmAtCashier(t, (payment.pay as { url: string }).url)).statusCode, 303)
   await sandbox.settled()
   const order = await call<{ status: string }>('GET', `/dld-pay/order/${payment.gift.orderNo}`, { caller: owner })
   assert.equal(order.data.status, 'paid')
@@ -180,7 +141,7 @@ describe('POST /dld-hospital/im/gift/toPay', () => {
   })
 
   it('answers the same gift for the same key, and refuses the key for another gift', async () => {
-    const key = newKey()
+    const key = newKey('g')
     const first = await sendGift(owner, { idempotencyKey: key })
     const again = await sendGift(owner, { idempotencyKey: key })
     assert.equal(again.gift.id, first.gift.id)
@@ -192,7 +153,7 @@ describe('POST /dld-hospital/im/gift/toPay', () => {
   })
 
   it('makes one gift and one order when the same key arrives many times at once', async () => {
-    const key = newKey()
+    const key = newKey('g')
     const answers = await Promise.all(Array.from({ length: 8 }, () => call<GiftPayment>('POST', TO_PAY, { caller: owner, body: body({ idempotencyKey: key }) })))
     for (const a of answers) assert.equal(a.code, 200, a.msg)
     assert.equal(new Set(answers.map((a) => a.data.gift.id)).size, 1)
@@ -201,7 +162,7 @@ describe('POST /dld-hospital/im/gift/toPay', () => {
   })
 
   it('is paid through the sandbox: paid, a notice in the message centre, on the doctor’s page; the same key no longer pays', async () => {
-    const key = newKey()
+    const key = newKey('g')
     const sent = await sendGift(owner, { idempotencyKey: key, giftCode: 'flower', message: '祝医生身体健康' })
     await payAtCashier(sent)
     const again = await sendGift(owner, { idempotencyKey: key, giftCode: 'flower', message: '祝医生身体健康' })
@@ -245,18 +206,12 @@ describe('POST /dld-hospital/im/gift/doctor/gifts', () => {
 
   it('lists only paid gifts, the latest first, with the sender’s name masked; anyone signed in may read it', async () => {
     const caller = await signInUser(t.app)
-    const pid = await addPatient(caller.userId, '赵丽华')
+    const pid = await addPatient(t, caller.userId, { ...PATIENT, name: '赵丽华' })
     const inq = await inquiryWith(caller, pid, otherDoctorId)
     const payAs = async (over: Record<string, unknown>) => {
       const env = await call<GiftPayment>('POST', TO_PAY, { caller, body: body({ doctorId: otherDoctorId, ...over }) })
       assert.equal(env.code, 200, env.msg)
-      const params = new URL((env.data.pay as { url: string }).url, 'http://localhost').searchParams
-      await t.app.inject({
-        method: 'POST',
-        url: '/sandbox/pay/cashier',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ orderNo: params.get('orderNo')!, returnUrl: params.get('returnUrl')!, sign: params.get('sign')!, action: 'confirm' }).toString(),
-      })
+      await confirmAtCashier(t, (env.data.pay as { url: string }).url)
       await sandbox.settled()
       await call('GET', `/dld-pay/order/${env.data.gift.orderNo}`, { caller })
       return env.data.gift

@@ -10,6 +10,7 @@ import { SANDBOX_INSURED, gatewayInsurance, type InsuranceProvider } from '../..
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import { hmacHex } from '../../server/src/crypto'
 import { startTestApp, signInUser, callApi, assertUnauthorisedCall, idCardFor, b64, unb64, LogCapture, DEMO, type CallOptions, type Envelope, type TestApp } from './harness'
+import { addPatient, confirmAtCashier } from './fixtures'
 
 const A = '/dld-palm/api'
 const Y = `${A}/yibao`
@@ -46,24 +47,9 @@ const assertCode = (env: Envelope, code: number, msg?: string | RegExp) => {
 
 const assertUnauthorised = (method: 'GET' | 'POST', url: string, body?: unknown) => assertUnauthorisedCall(t.app, method, url, body === undefined ? {} : { body })
 
-async function addPatient(userId: number, person: { name: string; idCard: string }) {
-  const c = t.app.ctx.cipher
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      userId,
-      nameEnc: c.encrypt(person.name),
-      idCardEnc: c.encrypt(person.idCard),
-      personIndex: c.blindIndex(`${person.idCard}:${randomBytes(4).toString('hex')}`),
-      mobileEnc: c.encrypt('13612345678'),
-      sex: 1,
-      birthday: '1978-06-15',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  return row!.id
-}
+/** A patient of `userId`'s with the person's name and identity number. */
+const patientOf = (userId: number, person: { name: string; idCard: string }) =>
+  addPatient(t, userId, { name: person.name, idCard: person.idCard, sex: 1, birthday: '1978-06-15', mobile: '13612345678' })
 
 let serial = 0
 /** A schedule of its own two days ahead at a hospital (10392 takes insurance for registration). */
@@ -130,15 +116,8 @@ const settlementOf = async (orderNo: string) => {
 async function payCash(caller: Caller, registrationId: number, orderNo: string) {
   const action = await call<{ kind: string; url: string }>('POST', `${A}/payment/yibao/init`, { caller, body: { orderNo, returnUrl: RETURN_URL } })
   assertCode(action, 200)
-  const q = new URL(action.data.url, 'http://x').searchParams
   const cashier = await t.app.inject({ method: 'GET', url: action.data.url })
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox/pay/cashier',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ orderNo: q.get('orderNo')!, returnUrl: q.get('returnUrl')!, sign: q.get('sign')!, action: 'confirm' }).toString(),
-  })
-  assert.equal(res.statusCode, 303)
+  assert.equal((await confirmAtCashier(t, action.data.url)).statusCode, 303)
   const confirmed = await call('POST', `${A}/confirm/${registrationId}`, { caller })
   await sandbox.settled()
   return { cashier: cashier.body, registration: confirmed.data }
@@ -149,10 +128,10 @@ before(async () => {
   owner = await signInUser(t.app)
   stranger = await signInUser(t.app)
   sandbox = t.app.ctx.providers.pay.sandbox as SandboxPay
-  employee = await addPatient(owner.userId, EMPLOYEE)
-  resident = await addPatient(owner.userId, RESIDENT)
-  uninsured = await addPatient(owner.userId, { name: '钱多多', idCard: idCardFor('19850101', '123') })
-  strangers = await addPatient(stranger.userId, { name: '吴用', idCard: idCardFor('19800202', '321') })
+  employee = await patientOf(owner.userId, EMPLOYEE)
+  resident = await patientOf(owner.userId, RESIDENT)
+  uninsured = await patientOf(owner.userId, { name: '钱多多', idCard: idCardFor('19850101', '123') })
+  strangers = await patientOf(stranger.userId, { name: '吴用', idCard: idCardFor('19800202', '321') })
 })
 after(() => t.close())
 

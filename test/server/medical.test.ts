@@ -2,13 +2,14 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { diseases, doctors, hospitals, onlineDoctorServices, onlineDoctors, patients } from '../../server/src/db/schema'
+import { diseases } from '../../server/src/db/schema'
 import { createStaffAccount } from '../../server/src/domain/staff'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { MedicalHistoryItem, MedicalRecord } from '../../types/api/medical'
 import type { Page } from '../../types/api/hospital'
 import type { StaffSession } from '../../types/api/workbench'
 import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { addOnlineDoctor, addPatient, hospitalIdOf } from './fixtures'
 
 const H = '/dld-hospital'
 const P = '/dld-doctor/api'
@@ -49,26 +50,9 @@ const fields = (diagnosis: string) => ({
   advice: '多饮水，必要时复诊',
 })
 const record = (diagnosis: string) => ({ ...fields(diagnosis), diseaseCodes: [pneumonia] })
-
-async function addPatient(userId: number, name: string) {
-  const cipher = t.app.ctx.cipher
-  const idCard = idCardFor('19800512', String(100 + Math.floor(Math.random() * 800)))
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      userId,
-      nameEnc: cipher.encrypt(name),
-      idCardEnc: cipher.encrypt(idCard),
-      personIndex: cipher.blindIndex(`${idCard}:${randomBytes(4).toString('hex')}`),
-      mobileEnc: cipher.encrypt('13600004444'),
-      sex: 1,
-      birthday: '1980-05-12',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  return row!.id
-}
+/** A patient of `userId`'s, with an identity number at random. */
+const patientNamed = (userId: number, name: string) =>
+  addPatient(t, userId, { name, sex: 1, birthday: '1980-05-12', mobile: '13600004444', idCard: idCardFor('19800512', String(100 + Math.floor(Math.random() * 800))) })
 
 /** A free consultation (waiting at once), accepted by the doctor, optionally with a record, optionally finished. */
 async function consultation(caller: User, patient: number, opts: { diagnosis?: string; finish?: boolean } = {}) {
@@ -88,22 +72,19 @@ before(async () => {
   t = await startTestApp()
   owner = await signInUser(t.app)
   stranger = await signInUser(t.app)
-  const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10392'))
+  const hospitalId = await hospitalIdOf(t, '10392')
   const [disease] = await db()
     .select({ id: diseases.id, deptId: diseases.deptId })
     .from(diseases)
-    .where(and(eq(diseases.hospitalId, h!.id), eq(diseases.name, '肺炎')))
+    .where(and(eq(diseases.hospitalId, hospitalId), eq(diseases.name, '肺炎')))
   pneumonia = String(disease!.id)
-  const [d] = await db().insert(doctors).values({ hospitalId: h!.id, deptId: disease!.deptId, name: '病历医生', title: '主治医师' }).returning({ id: doctors.id })
-  doctorId = d!.id
-  await db().insert(onlineDoctors).values({ doctorId, hospitalId: h!.id, level: 4, online: true })
-  await db().insert(onlineDoctorServices).values({ doctorId, type: 'text', priceFen: 0 })
+  doctorId = await addOnlineDoctor(t, { hospitalId, deptId: disease!.deptId, name: '病历医生', priceFen: 0 })
   await createStaffAccount(db(), { kind: 'doctor', doctorId, login: 'MR-DOCTOR', password: PASSWORD })
   const session = await call<StaffSession>('POST', `${P}/login`, { body: { login: 'MR-DOCTOR', password: PASSWORD } })
   doctor = { headers: { authorization: `Bearer ${session.data.token}` } }
-  patientId = await addPatient(owner.userId, '孙丽华')
-  otherPatientId = await addPatient(owner.userId, '孙小明')
-  strangerPatientId = await addPatient(stranger.userId, '钱多多')
+  patientId = await patientNamed(owner.userId, '孙丽华')
+  otherPatientId = await patientNamed(owner.userId, '孙小明')
+  strangerPatientId = await patientNamed(stranger.userId, '钱多多')
   inq.older = await consultation(owner, patientId, { diagnosis: '上呼吸道感染', finish: true })
   inq.newer = await consultation(owner, patientId, { diagnosis: '急性支气管炎', finish: true })
   inq.open = await consultation(owner, patientId, { diagnosis: '咳嗽待查' })

@@ -1,109 +1,55 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
-import { and, eq, isNotNull, isNull } from 'drizzle-orm'
-import { departments, doctors, hospitals, onlineDoctorServices, onlineDoctors, patients, userMessages } from '../../server/src/db/schema'
+import { and, eq, isNull } from 'drizzle-orm'
+import { userMessages } from '../../server/src/db/schema'
 import { checkInquiry } from '../../server/src/domain/inquiry'
 import { addUserMessage } from '../../server/src/domain/userMessage'
-import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { MessageReadResult, UserMessagePage } from '../../types/api/message'
-import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { addOnlineDoctor, addPatient, firstSubDepartment, hospitalIdOf, newKey, payInquiry } from './fixtures'
 
 const H = '/dld-hospital'
 const LIST = `${H}/message/messageList`
 const READ = `${H}/message/read`
 const ADD = `${H}/inquiry/addInquiryInfo`
-const PAY = `${H}/im/trade/service/im/init/continuePay`
-const CHECK = `${H}/im/trade/service/im/check`
 const CANCEL = `${H}/im/trade/service/im/cancel`
-const RETURN_URL = '/h5/pages/order/inquiry/detail'
 
 type Caller = { headers: Record<string, string>; userId: number }
 
 let t: TestApp
 let owner: Caller
 let stranger: Caller
-let sandbox: SandboxPay
 const doc = { paid: 0, free: 0 }
+
+/** The patient each test's user has. */
+const PATIENT = { name: '陈志强', sex: 1, birthday: '1978-09-15', mobile: '13600003333', salt: 'message' } as const
 
 const db = () => t.database.db
 const call = <T = any>(method: 'GET' | 'POST', url: string, opts: { caller?: Caller; body?: unknown; query?: Record<string, string> } = {}) =>
   callApi<T>(t.app, method, url, opts) as Promise<Envelope<T>>
 
-let serial = 0
-const newKey = () => `m${Date.now().toString(36)}${(serial++).toString(36)}${randomBytes(3).toString('hex')}`
-
-async function addPatient(userId: number) {
-  const cipher = t.app.ctx.cipher
-  serial += 1
-  const idCard = idCardFor('19780915', String(100 + (serial % 900)))
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      userId,
-      nameEnc: cipher.encrypt('陈志强'),
-      idCardEnc: cipher.encrypt(idCard),
-      personIndex: cipher.blindIndex(`${idCard}:message:${serial}`),
-      mobileEnc: cipher.encrypt('13600003333'),
-      sex: 1,
-      birthday: '1978-09-15',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  return row!.id
-}
-
-async function addOnlineDoctor(hospitalId: number, deptId: number, name: string, priceFen: number) {
-  const [d] = await db().insert(doctors).values({ hospitalId, deptId, name, title: '主治医师' }).returning({ id: doctors.id })
-  await db().insert(onlineDoctors).values({ doctorId: d!.id, hospitalId, level: 4, online: true })
-  await db().insert(onlineDoctorServices).values({ doctorId: d!.id, type: 'text', priceFen })
-  return d!.id
-}
-
 before(async () => {
   t = await startTestApp()
   owner = await signInUser(t.app)
   stranger = await signInUser(t.app)
-  sandbox = t.app.ctx.providers.pay.sandbox as SandboxPay
-  const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10392'))
-  const [dept] = await db()
-    .select({ id: departments.id })
-    .from(departments)
-    .where(and(eq(departments.hospitalId, h!.id), isNotNull(departments.parentId)))
-    .limit(1)
-  doc.paid = await addOnlineDoctor(h!.id, dept!.id, '消息测试甲', 1500)
-  doc.free = await addOnlineDoctor(h!.id, dept!.id, '消息测试乙', 0)
+  const hospitalId = await hospitalIdOf(t, '10392')
+  const deptId = await firstSubDepartment(t, hospitalId)
+  doc.paid = await addOnlineDoctor(t, { hospitalId, deptId, name: '消息测试甲', priceFen: 1500 })
+  doc.free = await addOnlineDoctor(t, { hospitalId, deptId, name: '消息测试乙', priceFen: 0 })
 })
 after(() => t.close())
 
 /** A fresh user with a complete patient: each test reads a message centre of its own. */
 async function newPatientUser() {
   const caller = await signInUser(t.app)
-  return { caller, patientId: await addPatient(caller.userId) }
+  return { caller, patientId: await addPatient(t, caller.userId, PATIENT) }
 }
 
 async function order(caller: Caller, patientId: number, doctorId: number) {
-  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId, patientId, description: '胃痛一周', idempotencyKey: newKey() } })
+  const env = await call<Inquiry>('POST', ADD, { caller, body: { doctorId, patientId, description: '胃痛一周', idempotencyKey: newKey('m') } })
   assert.equal(env.code, 200, env.msg)
   return env.data
-}
-
-/** Pays an unpaid inquiry the way a patient does: continuePay, the sandbox cashier, then check. */
-async function pay(caller: Caller, id: number) {
-  const action = await call<{ kind: string; url: string }>('POST', PAY, { caller, body: { id, returnUrl: RETURN_URL } })
-  assert.equal(action.code, 200, action.msg)
-  const params = new URL(action.data.url, 'http://localhost').searchParams
-  const cashier = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox/pay/cashier',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ orderNo: params.get('orderNo')!, returnUrl: params.get('returnUrl')!, sign: params.get('sign')!, action: 'confirm' }).toString(),
-  })
-  assert.equal(cashier.statusCode, 303)
-  assert.equal((await call<Inquiry>('GET', CHECK, { caller, query: { id: String(id) } })).code, 200)
-  await sandbox.settled()
 }
 
 const list = (caller: Caller, query: Record<string, string> = {}) => call<UserMessagePage>('GET', LIST, { caller, query })
@@ -156,7 +102,7 @@ describe('GET /dld-hospital/message/messageList', () => {
   it('tells the patient a consultation was paid, cancelled with a refund, and closed and refunded when no doctor accepted', async () => {
     const { caller, patientId } = await newPatientUser()
     const paid = await order(caller, patientId, doc.paid)
-    await pay(caller, paid.id)
+    await payInquiry(t, caller, paid.id)
     let page = (await list(caller)).data
     assert.equal(page.records[0]!.title, '问诊已支付，等待医生接诊')
     assert.equal(page.records[0]!.kind, 'inquiry')
@@ -170,7 +116,7 @@ describe('GET /dld-hospital/message/messageList', () => {
     assert.equal(page.records[0]!.title, '问诊已取消，费用将原路退回')
 
     const overdue = await order(caller, patientId, doc.paid)
-    await pay(caller, overdue.id)
+    await payInquiry(t, caller, overdue.id)
     const paidAt = new Date((await call<Inquiry>('GET', `${H}/inquiry/order/detail`, { caller, query: { id: String(overdue.id) } })).data.serviceEndsAt!)
     await checkInquiry(db(), t.app.ctx.cipher, t.app.ctx.providers, caller.userId, overdue.id, new Date(paidAt.getTime() + 1))
     page = (await list(caller)).data

@@ -29,6 +29,7 @@ import { seedIfEmpty } from '../../server/src/seed'
 import type { SandboxPay } from '../../server/src/plugins/providers/pay'
 import { maskIdCard } from '../../src/utils/mask'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
+import { confirmAtCashier, newKey } from './fixtures'
 
 const A = '/dld-palm/api'
 const INCOMPLETE = '当前就诊人信息不完整，请先完善就诊人信息。'
@@ -217,9 +218,6 @@ const freeSlots = async (scheduleId: number) =>
     .length
 const registrationsOf = async (userId: number) => (await db().select({ id: registrations.id }).from(registrations).where(eq(registrations.userId, userId))).length
 
-let keySerial = 0
-const newKey = () => `k${Date.now().toString(36)}${(keySerial++).toString(36)}${randomBytes(3).toString('hex')}`
-
 interface RegistrationView {
   id: number
   regNo: string
@@ -249,7 +247,7 @@ interface RegistrationView {
 
 const book = (caller: Caller, body: Record<string, unknown>, url = `${A}/register`) => call<RegistrationView>('POST', url, { caller, body })
 async function bookOk(caller: Caller, body: Record<string, unknown>, url = `${A}/register`) {
-  const env = await book(caller, { idempotencyKey: newKey(), ...body }, url)
+  const env = await book(caller, { idempotencyKey: newKey('k'), ...body }, url)
   assert.equal(env.code, 200, env.msg)
   return env.data
 }
@@ -260,14 +258,7 @@ async function pay(caller: Caller, id: number) {
   const action = await call<{ kind: string; url: string }>('POST', `${A}/register/pay`, { caller, body: { id, returnUrl: RETURN_URL } })
   assert.equal(action.code, 200, action.msg)
   assert.equal(action.data.kind, 'redirect')
-  const q = new URL(action.data.url, 'http://localhost').searchParams
-  const cashier = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox/pay/cashier',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ orderNo: q.get('orderNo')!, returnUrl: q.get('returnUrl')!, sign: q.get('sign')!, action: 'confirm' }).toString(),
-  })
-  assert.equal(cashier.statusCode, 303)
+  assert.equal((await confirmAtCashier(t, action.data.url)).statusCode, 303)
   const confirmed = await call<RegistrationView>('POST', `${A}/confirm/${id}`, { caller })
   assert.equal(confirmed.code, 200, confirmed.msg)
   await sandbox.settled()
@@ -659,14 +650,14 @@ describe('POST /dld-palm/api/activity/price', () => {
 
 describe('POST /dld-palm/api/register', () => {
   it('answers 401 without a token and 403 before a mobile is bound', async () => {
-    await assertUnauthorised('POST', `${A}/register`, { body: { scheduleId: 1, patientId: 1, timeRange: '08:00-08:30', idempotencyKey: newKey() } })
+    await assertUnauthorised('POST', `${A}/register`, { body: { scheduleId: 1, patientId: 1, timeRange: '08:00-08:30', idempotencyKey: newKey('k') } })
   })
 
   it('refuses each bad field, a stopped, past or too distant schedule and an incomplete patient, and changes nothing', async () => {
     const u = await signInUser(t.app)
     const s = await makeSchedule()
     const p = await addPatient(u.userId)
-    const good = { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }
+    const good = { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }
     const stopped = await makeSchedule({ stopped: true })
     const past = await makeSchedule({ day: -1 })
     const distant = await makeSchedule({ day: 14 })
@@ -701,7 +692,7 @@ describe('POST /dld-palm/api/register', () => {
   it('refuses someone else’s patient with 2999 and books nothing', async () => {
     const s = await makeSchedule()
     const theirs = await addPatient(stranger.userId)
-    assertForbidden(await book(owner, { scheduleId: s.id, patientId: theirs.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }))
+    assertForbidden(await book(owner, { scheduleId: s.id, patientId: theirs.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }))
     assert.equal(await freeSlots(s.id), 2)
   })
 
@@ -770,7 +761,7 @@ describe('POST /dld-palm/api/register', () => {
     await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:00-08:30' })
     const u = await signInUser(t.app)
     const p = await addPatient(u.userId)
-    assertBadInput(await book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }), FULL)
+    assertBadInput(await book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }), FULL)
     assert.equal(await registrationsOf(u.userId), 0)
     assert.equal(await freeSlots(s.id), 1)
   })
@@ -782,8 +773,8 @@ describe('POST /dld-palm/api/register', () => {
     const afternoon = await makeSchedule({ dept, segment: 'pm', ranges: ['14:00-14:30'] })
     const p = await addPatient(owner.userId)
     await bookOk(owner, { scheduleId: general.id, patientId: p.id, timeRange: '08:00-08:30' })
-    assertBadInput(await book(owner, { scheduleId: expert.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey() }), ONE_PER_SEGMENT)
-    assertBadInput(await book(owner, { scheduleId: general.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey() }), ONE_PER_SEGMENT)
+    assertBadInput(await book(owner, { scheduleId: expert.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey('k') }), ONE_PER_SEGMENT)
+    assertBadInput(await book(owner, { scheduleId: general.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey('k') }), ONE_PER_SEGMENT)
     assert.equal(await freeSlots(expert.id), 2)
     // another segment, or another patient, is fine
     await bookOk(owner, { scheduleId: afternoon.id, patientId: p.id, timeRange: '14:00-14:30' })
@@ -793,7 +784,7 @@ describe('POST /dld-palm/api/register', () => {
   it('answers the same registration for the same idempotency key, and 409 when the key is reused for another booking', async () => {
     const s = await makeSchedule()
     const p = await addPatient(owner.userId)
-    const body = { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }
+    const body = { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }
     const first = await bookOk(owner, body)
     const again = await bookOk(owner, body)
     assert.equal(again.id, first.id)
@@ -818,7 +809,7 @@ describe('POST /dld-palm/api/register', () => {
     const am = await makeSchedule({ day: 0, segment: 'am' })
     const pm = await makeSchedule({ day: 0, segment: 'pm', ranges: ['14:00-14:30'] })
     const p = await addPatient(owner.userId)
-    const input = (s: { id: number }, timeRange: string) => ({ scheduleId: s.id, patientId: p.id, timeRange, idempotencyKey: newKey() })
+    const input = (s: { id: number }, timeRange: string) => ({ scheduleId: s.id, patientId: p.id, timeRange, idempotencyKey: newKey('k') })
     const attempt = (s: { id: number }, timeRange: string, hhmm: string) =>
       bookRegistration(db(), t.app.ctx.cipher, owner.userId, input(s, timeRange), at(today(), hhmm), { freeOnly: false })
     await assert.rejects(attempt(am, '08:00-08:30', '11:30'), { code: 400, message: '今日上午号源已停止预约' })
@@ -830,14 +821,14 @@ describe('POST /dld-palm/api/register', () => {
 
 describe('POST /dld-palm/api/apply/free', () => {
   it('answers 401 without a token and 403 before a mobile is bound', async () => {
-    await assertUnauthorised('POST', `${A}/apply/free`, { body: { scheduleId: 1, patientId: 1, timeRange: '08:00-08:30', idempotencyKey: newKey() } })
+    await assertUnauthorised('POST', `${A}/apply/free`, { body: { scheduleId: 1, patientId: 1, timeRange: '08:00-08:30', idempotencyKey: newKey('k') } })
   })
 
   it('refuses bad fields, someone else’s patient (2999) and a schedule this patient must pay for', async () => {
     const s = await makeSchedule()
     const elder = await addPatient(owner.userId, { birthday: '1948-06-01' })
     const young = await addPatient(owner.userId)
-    const good = { scheduleId: s.id, patientId: elder.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }
+    const good = { scheduleId: s.id, patientId: elder.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }
     assertBadInput(await book(owner, { ...good, scheduleId: 'one' }, `${A}/apply/free`), /^参数错误：scheduleId/)
     assertBadInput(await book(owner, { ...good, idempotencyKey: '' }, `${A}/apply/free`), /请求编号应为8至64位/)
     assertBadInput(await book(owner, { ...good, patientId: young.id }, `${A}/apply/free`), '该号源需支付挂号费，不符合免费挂号条件，请通过预约挂号支付')
@@ -918,7 +909,7 @@ describe('holds that run out', () => {
     const held = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:00-08:30' })
     const u = await signInUser(t.app)
     const p = await addPatient(u.userId)
-    assertBadInput(await book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }), FULL)
+    assertBadInput(await book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }), FULL)
     assert.ok((await closeExpiredOrders(db(), new Date(Date.now() + 16 * 60_000))) >= 1)
     const expired = (await detail(owner, held.id)).data
     assert.deepEqual([expired.status, expired.statusText, expired.cancellable, expired.order!.status, expired.holdExpiresAt], ['expired', '已过期', false, 'closed', null])
@@ -937,7 +928,7 @@ describe('holds that run out', () => {
       db(),
       t.app.ctx.cipher,
       u.userId,
-      { scheduleId: s.id, patientId: (await addPatient(u.userId)).id, timeRange: '08:00-08:30', idempotencyKey: newKey() },
+      { scheduleId: s.id, patientId: (await addPatient(u.userId)).id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') },
       later,
       { freeOnly: false },
     )
@@ -1037,7 +1028,7 @@ describe('POST /dld-palm/api/cancel', () => {
       db(),
       t.app.ctx.cipher,
       owner.userId,
-      { scheduleId: s.id, patientId: elder.id, timeRange: '17:00-17:30', idempotencyKey: newKey() },
+      { scheduleId: s.id, patientId: elder.id, timeRange: '17:00-17:30', idempotencyKey: newKey('k') },
       at(plusDays(today(), -1), '09:00'),
       { freeOnly: true },
     )
@@ -1174,7 +1165,7 @@ describe('POST /dld-palm/api/register under concurrency', () => {
       .insert(patientCards)
       .values(people.map((p, i) => ({ patientId: p.id, hospitalId: s.dept.hospitalId, cardNoEnc: cipher.encrypt(`10392${String(90000000 + i)}`) })))
     const answers = await Promise.all(
-      people.map((p) => book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey() })),
+      people.map((p) => book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') })),
     )
     const ok = answers.filter((a) => a.code === 200)
     assert.equal(ok.length, 10)
@@ -1204,7 +1195,7 @@ describe('POST /dld-palm/api/register under concurrency', () => {
     const b = await makeSchedule({ dept, doctorId: await newDoctor(dept), perRange: 10 })
     const p = await addPatient(owner.userId)
     const raced = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => book(owner, { scheduleId: i % 2 ? a.id : b.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey() })),
+      Array.from({ length: 20 }, (_, i) => book(owner, { scheduleId: i % 2 ? a.id : b.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') })),
     )
     assert.equal(raced.filter((r) => r.code === 200).length, 1)
     for (const r of raced.filter((x) => x.code !== 200)) assertBadInput(r, ONE_PER_SEGMENT)
@@ -1212,7 +1203,7 @@ describe('POST /dld-palm/api/register under concurrency', () => {
 
     const c = await makeSchedule({ perRange: 10 })
     const q = await addPatient(owner.userId)
-    const body = { scheduleId: c.id, patientId: q.id, timeRange: '08:00-08:30', idempotencyKey: newKey() }
+    const body = { scheduleId: c.id, patientId: q.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }
     const same = await Promise.all(Array.from({ length: 20 }, () => book(owner, body)))
     for (const r of same) assert.equal(r.code, 200, r.msg)
     assert.equal(new Set(same.map((r) => r.data.id)).size, 1)

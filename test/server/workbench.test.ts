@@ -12,7 +12,6 @@ import {
   hospitals,
   inquiries,
   medicalRecords,
-  onlineDoctorServices,
   onlineDoctors,
   patients,
   physicianAssistants,
@@ -30,6 +29,7 @@ import type { Inquiry } from '../../types/api/inquiry'
 import type { DeskInquiry, DeskInquiryDetail, StaffSession } from '../../types/api/workbench'
 import type { Page } from '../../types/api/hospital'
 import { LogCapture, assertBadInput, assertForbidden, callApi, envelopeOf, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { addOnlineDoctor, addPatient, confirmAtCashier, hospitalIdOf, newKey } from './fixtures'
 
 const P = '/dld-doctor/api'
 const H = '/dld-hospital'
@@ -61,41 +61,24 @@ const db = () => t.database.db
 const call = <T = any>(method: 'GET' | 'POST' | 'PUT', url: string, opts: { caller?: Caller; body?: unknown; query?: Record<string, string> } = {}) =>
   callApi<T>(t.app, method, url, opts) as Promise<Envelope<T>>
 
-async function addOnlineDoctor(name: string, priceFen: number) {
-  const [d] = await db().insert(doctors).values({ hospitalId, deptId, name, title: '主治医师' }).returning({ id: doctors.id })
-  await db().insert(onlineDoctors).values({ doctorId: d!.id, hospitalId, level: 4, online: true })
-  await db().insert(onlineDoctorServices).values({ doctorId: d!.id, type: 'text', priceFen })
-  return d!.id
-}
-
 async function signInDesk(name: string, password = PASSWORD): Promise<Caller> {
   const env = await call<StaffSession>('POST', `${P}/login`, { body: { login: name, password } })
   assert.equal(env.code, 200, env.msg)
   return { headers: { authorization: `Bearer ${env.data.token}` } }
 }
 
-let serial = 0
-const newKey = () => `w${Date.now().toString(36)}${(serial++).toString(36)}${randomBytes(3).toString('hex')}`
-
 /** A consultation the patient ordered (free: waiting at once; paid: paid through the sandbox cashier unless `unpaid`). */
 async function order(doctorId: number, opts: { unpaid?: boolean; caller?: User; patient?: number } = {}): Promise<Inquiry> {
   const caller = opts.caller ?? owner
   const env = await call<Inquiry>('POST', `${H}/inquiry/addInquiryInfo`, {
     caller,
-    body: { doctorId, patientId: opts.patient ?? patientId, description: ILLNESS, idempotencyKey: newKey() },
+    body: { doctorId, patientId: opts.patient ?? patientId, description: ILLNESS, idempotencyKey: newKey('w') },
   })
   assert.equal(env.code, 200, env.msg)
   if (env.data.status === 'waiting' || opts.unpaid) return env.data
   const action = await call<{ url: string }>('POST', `${H}/im/trade/service/im/init/continuePay`, { caller, body: { id: env.data.id, returnUrl: RETURN_URL } })
   assert.equal(action.code, 200, action.msg)
-  const params = new URL(action.data.url, 'http://localhost').searchParams
-  const cashier = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox/pay/cashier',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ orderNo: params.get('orderNo')!, returnUrl: params.get('returnUrl')!, sign: params.get('sign')!, action: 'confirm' }).toString(),
-  })
-  assert.equal(cashier.statusCode, 303)
+  assert.equal((await confirmAtCashier(t, action.data.url)).statusCode, 303)
   await call('GET', `${H}/im/trade/service/im/check`, { caller, query: { id: String(env.data.id) } })
   await sandbox.settled()
   const paid = await patientView(env.data.id, caller)
@@ -194,8 +177,7 @@ before(async () => {
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
   sandbox = t.app.ctx.providers.pay.sandbox as SandboxPay
   owner = await signInUser(t.app)
-  const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10392'))
-  hospitalId = h!.id
+  hospitalId = await hospitalIdOf(t, '10392')
   const [pneumonia] = await db()
     .select({ id: diseases.id, deptId: diseases.deptId })
     .from(diseases)
@@ -214,13 +196,13 @@ before(async () => {
   diseaseCode.hypertension = String(hypertension!.id)
   diseaseCode.elsewhere = String(elsewhere!.id)
   deptId = pneumonia!.deptId
-  doc.paid = await addOnlineDoctor('工作台甲', 2000)
-  doc.free = await addOnlineDoctor('工作台乙', 0)
-  doc.other = await addOnlineDoctor('工作台丙', 0)
+  doc.paid = await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台甲', priceFen: 2000 })
+  doc.free = await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台乙', priceFen: 0 })
+  doc.other = await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台丙', priceFen: 0 })
   const [a] = await db().insert(physicianAssistants).values({ hospitalId, name: '工作台助理' }).returning({ id: physicianAssistants.id })
   assistantId = a!.id
-  const [far] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10412'))
-  const [fa] = await db().insert(physicianAssistants).values({ hospitalId: far!.id, name: '远方助理' }).returning({ id: physicianAssistants.id })
+  const farHospitalId = await hospitalIdOf(t, '10412')
+  const [fa] = await db().insert(physicianAssistants).values({ hospitalId: farHospitalId, name: '远方助理' }).returning({ id: physicianAssistants.id })
   farAssistantId = fa!.id
   await createStaffAccount(db(), { kind: 'doctor', doctorId: doc.paid, login: login.paid, password: PASSWORD })
   await createStaffAccount(db(), { kind: 'doctor', doctorId: doc.free, login: login.free, password: PASSWORD })
@@ -228,23 +210,14 @@ before(async () => {
   await createStaffAccount(db(), { kind: 'assistant', assistantId, login: login.assistant, password: PASSWORD })
   await createStaffAccount(db(), { kind: 'assistant', assistantId: farAssistantId, login: login.farAssistant, password: PASSWORD })
   for (const k of Object.keys(login) as (keyof typeof login)[]) desk[k] = await signInDesk(login[k])
-  const cipher = t.app.ctx.cipher
-  const idCard = idCardFor('19900307', '213')
-  const [p] = await db()
-    .insert(patients)
-    .values({
-      userId: owner.userId,
-      nameEnc: cipher.encrypt('李秀英'),
-      idCardEnc: cipher.encrypt(idCard),
-      personIndex: cipher.blindIndex(`${idCard}:workbench`),
-      mobileEnc: cipher.encrypt('13600002222'),
-      sex: 2,
-      birthday: '1990-03-07',
-      relation: '本人',
-      source: 'idCard',
-    })
-    .returning({ id: patients.id })
-  patientId = p!.id
+  patientId = await addPatient(t, owner.userId, {
+    name: '李秀英',
+    sex: 2,
+    birthday: '1990-03-07',
+    mobile: '13600002222',
+    idCard: idCardFor('19900307', '213'),
+    salt: 'workbench',
+  })
 })
 after(() => t.close())
 
@@ -276,7 +249,7 @@ describe('POST /dld-doctor/api/login', () => {
   })
 
   it('locks a login after 5 wrong passwords in 15 minutes, even against the right one; other logins still work', async () => {
-    await createStaffAccount(db(), { kind: 'doctor', doctorId: await addOnlineDoctor('工作台丁', 0), login: 'WB-LOCK', password: PASSWORD })
+    await createStaffAccount(db(), { kind: 'doctor', doctorId: await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台丁', priceFen: 0 }), login: 'WB-LOCK', password: PASSWORD })
     for (let i = 0; i < 5; i++) assert.equal((await call('POST', `${P}/login`, { body: { login: 'wb-lock', password: `wrong-${i}` } })).code, 401)
     const locked = await call('POST', `${P}/login`, { body: { login: 'WB-LOCK', password: PASSWORD } })
     assert.equal(locked.code, 429)
