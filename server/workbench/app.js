@@ -238,9 +238,24 @@ function renderDetail() {
   $('detail-pictures').replaceChildren(
     ...d.pictures.map((url, i) => h('a', { href: url, target: '_blank', rel: 'noopener' }, h('img', { src: url, alt: `病情图片${i + 1}`, loading: 'lazy' }))),
   )
+  renderIntake(d.intake)
   $('return-form').hidden = true
   renderActions()
   renderRecord()
+}
+
+/** The patient's 问诊单, when they filled it in. */
+function renderIntake(intake) {
+  $('detail-intake').hidden = !intake
+  if (!intake) return $('intake-fields').replaceChildren()
+  const rows = [
+    ['线下是否就诊', intake.visitedOffline ? '是' : '否'],
+    ...(intake.visitedOffline ? [['线下诊断', intake.offlineDiagnosis]] : []),
+    ['既往史', intake.pastHistory],
+    ['过敏史', intake.allergyHistory],
+    ['正在使用的药物', intake.currentMedication],
+  ]
+  $('intake-fields').replaceChildren(...rows.flatMap(([label, value]) => [h('dt', null, label), h('dd', null, value || '无')]))
 }
 
 function renderActions() {

@@ -1,7 +1,7 @@
 import { get, post } from './request'
 import type { Page } from '../../types/api/hospital'
 import type { PayAction } from '../../types/api/payment'
-import type { Inquiry, InquiryComplaintInput, InquiryInput, InquiryStatus } from '../../types/api/inquiry'
+import type { Inquiry, InquiryComplaintInput, InquiryInput, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
 import type { ChronicInquiryInput, QuickInquiryInput } from '../../types/api/consultation'
 
 /** Inquiry orders (图文问诊), `/dld-hospital` (spec §7 Internet hospital → Inquiry and Conversation orders). */
@@ -34,3 +34,6 @@ export const checkInquiry = (id: number) => get<Inquiry>(`${API}/im/trade/servic
 export const finishInquiry = (id: number) => get<Inquiry>(`${API}/im/trade/service/im/user/close`, { id })
 
 export const complainInquiry = (input: InquiryComplaintInput) => post<Inquiry>(`${API}/im/trade/complaint`, input, { json: true })
+
+/** The patient's 问诊单 (offline visit, past history, allergies, medication) while the inquiry is unpaid, waiting or in progress. */
+export const saveIntake = (input: InquiryIntakeInput) => post<Inquiry>(`${API}/im/trade/medicalRecord`, input, { json: true })

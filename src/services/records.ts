@@ -2,7 +2,8 @@ import { get, post } from './request'
 import type { Page } from '../../types/api/hospital'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { InquiryHistory, ChatRecord } from '../../types/api/consultation'
-import type { MedicalHistoryItem, MedicalRecord, MedicalRecordField } from '../../types/api/medical'
+import type { ChatMessage } from '../../types/api/chat'
+import type { MedicalHistoryItem, MedicalRecord, MedicalRecordField, ServiceMessageInput, ServiceMessageResult, ShareRecordInput } from '../../types/api/medical'
 import type { MessageReadResult, UserMessagePage } from '../../types/api/message'
 
 /**
@@ -43,6 +44,12 @@ export const listMedicalRecordFields = () => get<MedicalRecordField[]>(`${API}/c
 
 /** The patient's finished consultations with a record, newest first (the diagnosis a follow-up continues). */
 export const listFinishedCases = (patientId: number) => get<MedicalHistoryItem[]>(`${API}/inquiry/medical/list`, { patientId }, { noLoading: true })
+
+/** Shares an earlier record (by its consultation's number) with the doctor of an open consultation: a chat message, stored once. */
+export const shareRecord = (input: ShareRecordInput) => post<ChatMessage>(`${API}/im/medical/send/record`, input, { json: true })
+
+/** A message to the hospital's customer service (its physician assistant) without the chat socket. */
+export const sendServiceMessage = (input: ServiceMessageInput) => post<ServiceMessageResult>(`${API}/im/medical/send/kf/msg`, input, { json: true })
 
 // ----- past consultations -----
 

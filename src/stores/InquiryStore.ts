@@ -10,7 +10,7 @@ import type { LoadState } from './KeywordSearch'
 import type { PatientStore } from './PatientStore'
 import type { OnlineDoctorInfo } from '../../types/api/internet'
 import type { Patient } from '../../types/api/patient'
-import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
+import type { Inquiry, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
 
 export { CONSENT_TEXT, DESCRIPTION_MAX, NO_CONSENT, PICTURES_MAX, type InquiryPicture } from './InquiryForm'
 
@@ -21,6 +21,11 @@ export const INQUIRY_PAGE_SIZE = 10
 export const WAIT_HOURS = 48
 export const SERVICE_HOURS = 24
 export const PAY_MINUTES = 30
+
+/** The 问诊单's field limits (server/src/domain/inquiry.ts INTAKE_LIMITS). */
+export const INTAKE_LIMITS = { offlineDiagnosis: 100, pastHistory: 200, allergyHistory: 200, currentMedication: 200 } as const
+/** The patient may fill in or change the 问诊单 before and during the consultation. */
+export const canEditIntake = (i: Pick<Inquiry, 'status'>) => i.status === 'unpaid' || i.status === 'waiting' || i.status === 'inProgress'
 
 /** The server's own refusals, shown before asking it when the app can tell. */
 export const NO_DESCRIPTION = '请描述您的病情'
@@ -125,6 +130,7 @@ export class InquiryStore {
   cancelling = false
   finishing = false
   complaining = false
+  savingIntake = false
 
   constructor(patients: Pick<PatientStore, 'current'> | null = null) {
     this.form = new InquiryForm(patients)
@@ -317,6 +323,28 @@ export class InquiryStore {
     } finally {
       runInAction(() => {
         this.complaining = false
+      })
+    }
+  }
+
+  /** Saves the 问诊单 (replacing an earlier one), trimmed; null when a save is already on its way. */
+  async saveIntake(input: InquiryIntakeInput) {
+    if (this.savingIntake) return null
+    this.savingIntake = true
+    try {
+      const inquiry = await api.saveIntake({
+        inquiryId: input.inquiryId,
+        visitedOffline: input.visitedOffline,
+        offlineDiagnosis: input.visitedOffline ? (input.offlineDiagnosis ?? '').trim() : '',
+        pastHistory: (input.pastHistory ?? '').trim(),
+        allergyHistory: (input.allergyHistory ?? '').trim(),
+        currentMedication: (input.currentMedication ?? '').trim(),
+      })
+      runInAction(() => this.apply(inquiry))
+      return inquiry
+    } finally {
+      runInAction(() => {
+        this.savingIntake = false
       })
     }
   }

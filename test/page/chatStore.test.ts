@@ -447,6 +447,7 @@ const inquiry = (status: InquiryStatus, over: Partial<Inquiry> = {}): Inquiry =>
   finishedAt: null,
   cancellable: status === 'waiting',
   complaint: null,
+  intake: null,
   evaluated: false,
   order: null,
   createdAt: '2026-01-01T00:00:00Z',

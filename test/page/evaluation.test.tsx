@@ -87,6 +87,7 @@ function inquiryOf(id: number, evaluated = false): Inquiry {
     finishedAt: '2026-11-23T03:00:00.000Z',
     cancellable: false,
     complaint: null,
+    intake: null,
     evaluated,
     order: null,
     createdAt: '2026-11-23T01:00:00.000Z',

@@ -115,6 +115,7 @@ function inquiryOf(kind: InquiryKind, doctor: InquiryDoctor, priceFen: number, d
     finishedAt: null,
     cancellable: true,
     complaint: null,
+    intake: null,
     evaluated: false,
     order: {
       orderNo: `P20261123${String(id).padStart(12, '0')}`,

@@ -147,6 +147,7 @@ function inquiryOf(id: number, status: InquiryStatus, extra: Partial<Inquiry> = 
     finishedAt: status === 'finished' ? '2026-11-23T03:00:00.000Z' : null,
     cancellable: status === 'unpaid' || status === 'waiting',
     complaint: null,
+    intake: null,
     evaluated: false,
     order: null,
     createdAt: new Date(Date.UTC(2026, 10, 23, 1, 0, 0) + id * 1000).toISOString(),
@@ -240,6 +241,21 @@ function serve() {
       const size = Number(query.size)
       const list = inquiries.filter((i) => !query.status || i.status === query.status)
       return ok({ records: list.slice((page - 1) * size, page * size), total: list.length, page, size })
+    }
+    if (path === '/dld-hospital/im/trade/medicalRecord') {
+      const own = inquiries.find((i) => i.id === Number(json.inquiryId))
+      if (!own) return refuse(2999, '暂无权限')
+      if (!['unpaid', 'waiting', 'inProgress'].includes(own.status)) return refuse(400, '问诊已结束，无法修改问诊单')
+      const text = (k: string) => String(json[k] ?? '').trim()
+      own.intake = {
+        visitedOffline: json.visitedOffline === true,
+        offlineDiagnosis: json.visitedOffline === true ? text('offlineDiagnosis') : '',
+        pastHistory: text('pastHistory'),
+        allergyHistory: text('allergyHistory'),
+        currentMedication: text('currentMedication'),
+        updatedAt: '2026-11-23T02:30:00.000Z',
+      }
+      return ok(own)
     }
     const inq = inquiries.find((i) => i.id === Number(query.id ?? json.id))
     if (path.startsWith('/dld-hospital/') && (path.includes('/inquiry/') || path.includes('/im/trade/')) && !inq) return refuse(2999, '暂无权限')
@@ -764,6 +780,96 @@ describe('问诊详情 /pages/order/inquiry/detail', () => {
     await open(57)
     expect(screen.getByText('态度不好')).toBeTruthy()
     expect(buttons()).toEqual(['进入诊室'])
+  })
+
+  const INTAKE = '/dld-hospital/im/trade/medicalRecord'
+  const intakeCard = () => document.querySelector('.inquiry-detail__intake') as HTMLElement | null
+  const typeInto = (placeholder: string, value: string) => fireEvent.change(screen.getByPlaceholderText(placeholder), { target: { value } })
+
+  test('问诊单 while waiting: an empty form; 线下诊断 only once 线下是否就诊 is on; 保存问诊单 sends it trimmed and shows it saved', async () => {
+    inquiries = [inquiryOf(60, 'waiting')]
+    await open(60)
+    const card = within(intakeCard()!)
+    expect(card.getByText('问诊单')).toBeTruthy()
+    expect(screen.queryByPlaceholderText('请输入线下医院的诊断')).toBeNull()
+    expect((screen.getByPlaceholderText('请输入既往史（选填）') as HTMLTextAreaElement).value).toBe('')
+
+    fireEvent.click(card.getByRole('switch', { name: '线下是否就诊' }))
+    typeInto('请输入线下医院的诊断', ' 冠心病 ')
+    typeInto('请输入既往史（选填）', '高血压十年  ')
+    typeInto('请输入过敏史（选填）', '青霉素过敏')
+    typeInto('请输入正在使用的药物（选填）', '阿司匹林')
+    fireEvent.click(card.getByText('保存问诊单'))
+
+    await waitFor(() => expect(toasts()).toEqual(['问诊单已保存']))
+    expect(sent(INTAKE).map(bodyOf)).toEqual([
+      { inquiryId: 60, visitedOffline: true, offlineDiagnosis: '冠心病', pastHistory: '高血压十年', allergyHistory: '青霉素过敏', currentMedication: '阿司匹林' },
+    ])
+    expect(card.getByText(/^已保存 /)).toBeTruthy()
+    // the action buttons stay as they were
+    expect(buttons()).toEqual(['进入诊室', '取消问诊', '投诉'])
+
+    // switched off again: the offline diagnosis is not sent
+    fireEvent.click(card.getByRole('switch', { name: '线下是否就诊' }))
+    expect(screen.queryByPlaceholderText('请输入线下医院的诊断')).toBeNull()
+    fireEvent.click(card.getByText('保存问诊单'))
+    await waitFor(() => expect(sent(INTAKE)).toHaveLength(2))
+    expect(bodyOf(sent(INTAKE)[1]!)).toMatchObject({ visitedOffline: false, offlineDiagnosis: '', pastHistory: '高血压十年' })
+    await waitFor(() => expect(inquiries[0]!.intake!.offlineDiagnosis).toBe(''))
+  })
+
+  test('问诊单 saved before shows in the form of an unpaid inquiry, ready to change', async () => {
+    const intake = { visitedOffline: true, offlineDiagnosis: '心律失常', pastHistory: '', allergyHistory: '无', currentMedication: '', updatedAt: '2026-11-23T01:30:00.000Z' }
+    inquiries = [inquiryOf(61, 'unpaid', { intake })]
+    await open(61)
+    expect((screen.getByRole('switch', { name: '线下是否就诊' }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByPlaceholderText('请输入线下医院的诊断') as HTMLInputElement).value).toBe('心律失常')
+    expect((screen.getByPlaceholderText('请输入过敏史（选填）') as HTMLTextAreaElement).value).toBe('无')
+    typeInto('请输入正在使用的药物（选填）', '美托洛尔')
+    fireEvent.click(screen.getByText('保存问诊单'))
+    await waitFor(() => expect(toasts()).toEqual(['问诊单已保存']))
+    expect(bodyOf(sent(INTAKE)[0]!)).toEqual({
+      inquiryId: 61,
+      visitedOffline: true,
+      offlineDiagnosis: '心律失常',
+      pastHistory: '',
+      allergyHistory: '无',
+      currentMedication: '美托洛尔',
+    })
+  })
+
+  test('问诊单 of an ended inquiry is read only, without the form', async () => {
+    const intake = { visitedOffline: false, offlineDiagnosis: '', pastHistory: '糖尿病', allergyHistory: '', currentMedication: '二甲双胍', updatedAt: '2026-11-23T01:30:00.000Z' }
+    inquiries = [inquiryOf(62, 'finished', { intake })]
+    await open(62)
+    const card = within(intakeCard()!)
+    const value = (label: string) => card.getByText(label).nextSibling!.textContent
+    expect(value('线下是否就诊')).toBe('否')
+    expect(card.queryByText('线下诊断')).toBeNull()
+    expect(value('既往史')).toBe('糖尿病')
+    expect(value('过敏史')).toBe('无')
+    expect(value('正在使用的药物')).toBe('二甲双胍')
+    expect(screen.queryByText('保存问诊单')).toBeNull()
+    expect(document.querySelector('textarea')).toBeNull()
+  })
+
+  test('问诊单 absent on an ended inquiry: no card', async () => {
+    inquiries = [inquiryOf(63, 'cancelled')]
+    await open(63)
+    expect(intakeCard()).toBeNull()
+    expect(screen.queryByText('问诊单')).toBeNull()
+  })
+
+  test('问诊单 refused because the inquiry ended meanwhile: the server’s words, the form stays', async () => {
+    inquiries = [inquiryOf(64, 'inProgress')]
+    await open(64)
+    inquiries[0]!.status = 'finished'
+    typeInto('请输入既往史（选填）', '哮喘')
+    fireEvent.click(screen.getByText('保存问诊单'))
+    await waitFor(() => expect(toasts()).toEqual(['问诊已结束，无法修改问诊单']))
+    expect(inquiries[0]!.intake).toBeNull()
+    expect((screen.getByPlaceholderText('请输入既往史（选填）') as HTMLTextAreaElement).value).toBe('哮喘')
+    expect(screen.getByText('保存问诊单')).toBeTruthy()
   })
 
   test('someone else’s inquiry goes to the no-permission page and shows nothing', async () => {

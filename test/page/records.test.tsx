@@ -100,6 +100,7 @@ function inquiryOf(id: number, status: InquiryStatus, extra: Partial<Inquiry> = 
     finishedAt: over ? new Date(Date.UTC(2026, 10, 23, 3, 0, 0) - id * DAY).toISOString() : null,
     cancellable: status === 'unpaid' || status === 'waiting',
     complaint: null,
+    intake: null,
     evaluated: false,
     order: null,
     createdAt: new Date(Date.UTC(2026, 10, 23, 1, 0, 0) - id * DAY).toISOString(),

@@ -160,6 +160,7 @@ beforeEach(() => {
     finishedAt: null,
     cancellable: true,
     complaint: null,
+    intake: null,
     evaluated: false,
     order: null,
     createdAt: new Date().toISOString(),

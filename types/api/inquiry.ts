@@ -41,6 +41,34 @@ export interface InquiryComplaintInput {
   content: string
 }
 
+/**
+ * `POST /im/trade/medicalRecord`: the patient's 问诊单 (pre-consultation intake) for one of their inquiries, while it is
+ * unpaid, waiting or in progress; saving again replaces it.
+ */
+export interface InquiryIntakeInput {
+  inquiryId: number
+  /** 已在线下医院就诊 */
+  visitedOffline: boolean
+  /** 线下诊断, up to 100 characters; kept only when visitedOffline. */
+  offlineDiagnosis?: string
+  /** 既往史, up to 200 characters. */
+  pastHistory?: string
+  /** 过敏史, up to 200 characters. */
+  allergyHistory?: string
+  /** 正在使用的药物, up to 200 characters. */
+  currentMedication?: string
+}
+
+/** The 问诊单 as the patient and the doctor read it ('' for a field left empty). */
+export interface InquiryIntake {
+  visitedOffline: boolean
+  offlineDiagnosis: string
+  pastHistory: string
+  allergyHistory: string
+  currentMedication: string
+  updatedAt: string
+}
+
 export interface InquiryDoctor {
   id: number
   doctorName: string
@@ -79,6 +107,8 @@ export interface Inquiry {
   finishedAt: string | null
   cancellable: boolean
   complaint: { content: string; time: string } | null
+  /** The patient's 问诊单; null until it is filled in. */
+  intake: InquiryIntake | null
   /** Whether the patient has rated the consultation (`POST /im/evaluate/add`, once per inquiry). */
   evaluated: boolean
   /** The payment order; null for a free consultation. */

@@ -3,6 +3,7 @@
  * Medical record): written by the doctor on the workbench (types/api/workbench.ts), read by the patient on the order
  * page and the electronic medical record page (/pages/medicalHistory).
  */
+import type { ChatMessage } from './chat'
 
 /** The record's text fields, in the order a record is read. */
 export interface MedicalRecordFields {
@@ -76,4 +77,32 @@ export interface MedicalHistoryItem {
   diagnosis: string
   diseases: DiseaseCode[]
   finishedAt: string | null
+}
+
+/**
+ * `POST /im/medical/send/record` (JSON): the patient shares one of their earlier records (by its consultation's number)
+ * with the doctor of an open consultation of the same patient; it arrives as a chat message from the patient. Sharing
+ * the same record into the same consultation again stores one message.
+ */
+export interface ShareRecordInput {
+  inquiryId: number
+  imOrderNo: string
+}
+
+/**
+ * `POST /im/medical/send/kf/msg` (JSON): a message to the hospital's customer service (its physician assistant) over
+ * HTTP, for clients without the chat socket.
+ */
+export interface ServiceMessageInput {
+  hospitalCode: string
+  /** 1 to 500 characters. */
+  content: string
+  /** The client's own id of the message (8 to 64 of A-Z a-z 0-9 _ -): sending it again stores it once. */
+  clientId?: string
+}
+
+export interface ServiceMessageResult {
+  /** The assistant the caller already chats with at this hospital, else its first. */
+  assistant: { id: number; name: string; imAccount: string }
+  message: ChatMessage
 }

@@ -3,7 +3,7 @@
  * login and a password, see their paid consultations, accept, reply, write the medical record and finish. A workbench
  * token is never a patient's and a patient's never a workbench one.
  */
-import type { InquiryKind, InquiryStatus } from './inquiry'
+import type { InquiryIntake, InquiryKind, InquiryStatus } from './inquiry'
 import type { MedicalRecord, MedicalRecordFields } from './medical'
 
 export type StaffKind = 'doctor' | 'assistant'
@@ -65,6 +65,8 @@ export interface DeskInquiry {
 }
 
 export interface DeskInquiryDetail extends DeskInquiry {
+  /** The patient's 问诊单; null when they have not filled it in. */
+  intake: InquiryIntake | null
   record: MedicalRecord | null
   /** Whether the record may be written now: in progress, or within 24 h after finishing. */
   recordEditable: boolean

@@ -775,6 +775,8 @@ export const inquiries = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     complaintEnc: text('complaint_enc'),
     complainedAt: timestamp('complained_at', { withTimezone: true }),
+    /** The patient's 问诊单 (intake: offline visit, diagnosis, past history, allergies, medication), health information: one encrypted JSON. */
+    intakeEnc: text('intake_enc'),
     createdAt: createdAt(),
   },
   (t) => [

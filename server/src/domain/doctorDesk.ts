@@ -21,7 +21,7 @@ import { badInput, forbidden } from '../errors'
 import { maskName } from '../../../src/utils/mask'
 import { insertMessage, patientImAccount } from './chat'
 import { storeUpload } from './file'
-import { acceptInquiry, lockBoth, NOT_IN_PROGRESS, statusTextOf, syncConsultation } from './inquiry'
+import { acceptInquiry, intakeOf, lockBoth, NOT_IN_PROGRESS, statusTextOf, syncConsultation } from './inquiry'
 import { checkRecordFields, recordOfInquiry, requireDiseaseCodes, saveRecord } from './medicalRecord'
 import { startRefund, submitRefund, type PayProvidersOf } from './payment'
 import { ageOn } from './patientRules'
@@ -147,12 +147,13 @@ function recordProblem(row: InquiryRow, now: Date): string | null {
   return row.status === 'finished' ? RECORD_CLOSED : row.status === 'waiting' ? RECORD_NOT_OPEN : ALREADY_OVER
 }
 
-/** GET /inquiries/:id: the consultation with the illness, pictures and its record. */
+/** GET /inquiries/:id: the consultation with the illness, pictures, the patient's 问诊单 and its record. */
 export async function deskInquiryDetail(db: Db, cipher: FieldCipher, staff: StaffContext, id: number, now = new Date()): Promise<DeskInquiryDetail> {
   await requireDeskInquiry(db, staff, id)
   const [row] = await viewQuery(db).where(eq(inquiries.id, id))
   return {
     ...toView(cipher, row!, now),
+    intake: intakeOf(cipher, row!.inq.intakeEnc),
     record: await recordOfInquiry(db, cipher, id, now),
     recordEditable: staff.kind === 'doctor' && recordProblem(row!.inq, now) === null,
   }

@@ -12,7 +12,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm'
 import type { PayAction } from '../../../types/api/payment'
 import type { Page } from '../../../types/api/hospital'
-import type { Inquiry, InquiryInput, InquiryKind, InquiryStatus } from '../../../types/api/inquiry'
+import type { Inquiry, InquiryInput, InquiryIntake, InquiryIntakeInput, InquiryKind, InquiryStatus } from '../../../types/api/inquiry'
 import { uniqueViolation, type Db, type Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
 import { consultations, departments, doctors, evaluations, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
@@ -156,6 +156,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): Promi
     finishedAt: inq.finishedAt?.toISOString() ?? null,
     cancellable: inq.status === 'unpaid' || inq.status === 'waiting',
     complaint: inq.complainedAt ? { content: open(cipher, inq.complaintEnc) ?? '', time: inq.complainedAt.toISOString() } : null,
+    intake: intakeOf(cipher, inq.intakeEnc),
     evaluated: evaluated.has(inq.id),
     order: order ? toPayOrder(order, refunded.get(order.id) ?? 0) : null,
     createdAt: inq.createdAt.toISOString(),
@@ -571,6 +572,60 @@ export async function complainInquiry(db: Db, cipher: FieldCipher, userId: numbe
     .where(and(eq(inquiries.id, inq.id), isNull(inquiries.complainedAt)))
     .returning({ id: inquiries.id })
   if (!row) throw badInput(ALREADY_COMPLAINED)
+  return viewOf(db, cipher, inq.id)
+}
+
+// ---- the 问诊单 (intake) ------------------------------------------------------------------------------------------
+
+export const INTAKE_LIMITS = { offlineDiagnosis: 100, pastHistory: 200, allergyHistory: 200, currentMedication: 200 } as const
+const INTAKE_LABELS: Record<keyof typeof INTAKE_LIMITS, string> = {
+  offlineDiagnosis: '线下诊断',
+  pastHistory: '既往史',
+  allergyHistory: '过敏史',
+  currentMedication: '正在使用的药物',
+}
+/** The states in which the patient may still fill in the 问诊单: before and during the consultation. */
+const INTAKE_OPEN: InquiryStatus[] = ['unpaid', 'waiting', 'inProgress']
+export const INTAKE_CLOSED = '问诊已结束，无法修改问诊单'
+
+/** The stored 问诊单 (one encrypted JSON), or null when there is none. */
+export function intakeOf(cipher: FieldCipher, enc: string | null): InquiryIntake | null {
+  const text = open(cipher, enc)
+  if (!text) return null
+  const stored = JSON.parse(text) as Partial<InquiryIntake>
+  const str = (v: unknown) => (typeof v === 'string' ? v : '')
+  return {
+    visitedOffline: stored.visitedOffline === true,
+    offlineDiagnosis: str(stored.offlineDiagnosis),
+    pastHistory: str(stored.pastHistory),
+    allergyHistory: str(stored.allergyHistory),
+    currentMedication: str(stored.currentMedication),
+    updatedAt: str(stored.updatedAt),
+  }
+}
+
+/**
+ * POST /im/trade/medicalRecord (spec §7 Conversation orders): the patient's 问诊单 for one of their inquiries, while it is
+ * unpaid, waiting or in progress; saving again replaces it. The 线下诊断 is kept only when the patient says they were
+ * seen offline. Health information: stored encrypted, never logged.
+ */
+export async function saveInquiryIntake(db: Db, cipher: FieldCipher, userId: number, input: InquiryIntakeInput, now: Date): Promise<Inquiry> {
+  const inq = await requireOwnInquiry(db, userId, input.inquiryId)
+  const text = {} as Record<keyof typeof INTAKE_LIMITS, string>
+  for (const key of Object.keys(INTAKE_LIMITS) as (keyof typeof INTAKE_LIMITS)[]) {
+    const value = (input[key] ?? '').trim()
+    if (value.length > INTAKE_LIMITS[key]) throw badInput(`${INTAKE_LABELS[key]}不能超过${INTAKE_LIMITS[key]}个字`)
+    text[key] = value
+  }
+  if (!input.visitedOffline) text.offlineDiagnosis = ''
+  const intake: InquiryIntake = { visitedOffline: input.visitedOffline, ...text, updatedAt: now.toISOString() }
+  // judged on the committed status: an inquiry that ends meanwhile is not written
+  const [row] = await db
+    .update(inquiries)
+    .set({ intakeEnc: cipher.encrypt(JSON.stringify(intake)) })
+    .where(and(eq(inquiries.id, inq.id), inArray(inquiries.status, INTAKE_OPEN)))
+    .returning({ id: inquiries.id })
+  if (!row) throw badInput(INTAKE_CLOSED)
   return viewOf(db, cipher, inq.id)
 }
 

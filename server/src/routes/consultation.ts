@@ -40,7 +40,7 @@ const recommendedDoctor = z.object({
   consulted: z.boolean(),
 })
 
-const chatMessageDto = z.object({
+export const chatMessageDto = z.object({
   id: z.string(),
   conversationID: z.string(),
   from: z.string(),

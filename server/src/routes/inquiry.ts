@@ -11,6 +11,19 @@ const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求�
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')
 const status = z.enum(['unpaid', 'waiting', 'inProgress', 'finished', 'cancelled', 'closed'])
 
+export const intakeDto = z.object({
+  visitedOffline: z.boolean(),
+  offlineDiagnosis: z.string(),
+  pastHistory: z.string(),
+  allergyHistory: z.string(),
+  currentMedication: z.string(),
+  updatedAt: z.string(),
+})
+
+/** One optional text field of the 问诊单, checked again (trimmed) by the domain. */
+const intakeText = (key: keyof typeof inquiry.INTAKE_LIMITS, label: string) =>
+  z.string().max(inquiry.INTAKE_LIMITS[key], `${label}不能超过${inquiry.INTAKE_LIMITS[key]}个字`).optional()
+
 export const inquiryDto = z.object({
   id: z.number(),
   inquiryNo: z.string(),
@@ -33,6 +46,7 @@ export const inquiryDto = z.object({
   finishedAt: z.string().nullable(),
   cancellable: z.boolean(),
   complaint: z.object({ content: z.string(), time: z.string() }).nullable(),
+  intake: intakeDto.nullable(),
   evaluated: z.boolean(),
   order: payOrderDto.nullable(),
   createdAt: z.string(),
@@ -147,6 +161,25 @@ export async function inquiryRoutes(app: FastifyInstance) {
     }),
     data: inquiryDto,
     handler: async ({ body, auth }) => inquiry.complainInquiry(db(), cipher, auth.userId, body, new Date()),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: `${H}/im/trade/medicalRecord`,
+    summary:
+      'The patient’s 问诊单 (offline visit and diagnosis, past history, allergies, current medication) for one of their inquiries ' +
+      'while it is unpaid, waiting or in progress; saving again replaces it (stored encrypted)',
+    auth: 'user',
+    body: z.object({
+      inquiryId: id,
+      visitedOffline: z.boolean({ error: '请选择线下是否就诊' }),
+      offlineDiagnosis: intakeText('offlineDiagnosis', '线下诊断'),
+      pastHistory: intakeText('pastHistory', '既往史'),
+      allergyHistory: intakeText('allergyHistory', '过敏史'),
+      currentMedication: intakeText('currentMedication', '正在使用的药物'),
+    }),
+    data: inquiryDto,
+    handler: async ({ body, auth }) => inquiry.saveInquiryIntake(db(), cipher, auth.userId, body, new Date()),
   })
 
   // consultations whose service window ran out close (and are refunded when never accepted) without anyone checking

@@ -3,6 +3,8 @@ import { z } from 'zod'
 import { route } from '../route'
 import { hospitalCode } from './schemas'
 import * as medical from '../domain/medicalRecord'
+import * as send from '../domain/medicalSend'
+import { chatMessageDto } from './consultation'
 
 const id = z.coerce.number().int().positive()
 const orderNo = z.string().trim().regex(/^[A-Za-z0-9]{1,40}$/, '订单号不正确')
@@ -38,7 +40,8 @@ export const medicalRecordDto = z.object({
 /**
  * The patient's medical records, `/dld-hospital` (spec §7 Internet hospital → Medical record; types/api/medical.ts):
  * the record of one consultation, a patient's records (the electronic medical record page), records by consultation
- * numbers, the field list, the hospital's disease codes, and the finished consultations a follow-up may continue.
+ * numbers, the field list, the hospital's disease codes, the finished consultations a follow-up may continue, sharing
+ * an earlier record with the doctor of an open consultation, and a message to the hospital's customer service.
  * Only the caller's own: someone else's consultation or patient answers 2999.
  */
 export async function medicalRoutes(app: FastifyInstance) {
@@ -97,6 +100,34 @@ export async function medicalRoutes(app: FastifyInstance) {
     query: z.object({ hospitalCode, keyword: z.string().trim().max(20, '搜索关键词不能超过20个字').optional() }),
     data: z.array(diseaseCodeDto),
     handler: async ({ query }) => medical.diseaseCodesOf(db(), query.hospitalCode, query.keyword),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: `${H}/im/medical/send/record`,
+    summary:
+      'Share one of the caller’s earlier medical records (by its consultation number, same patient) with the doctor of an open ' +
+      'consultation: a chat message from the patient, stored once however often it is sent',
+    auth: 'user',
+    body: z.object({ inquiryId: id, imOrderNo: orderNo }),
+    data: chatMessageDto,
+    handler: async ({ body, auth }) => send.shareRecord(db(), cipher, auth.userId, body),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: `${H}/im/medical/send/kf/msg`,
+    summary:
+      'A message to the hospital’s customer service over HTTP: its physician assistant the caller already chats with, else the ' +
+      'first; answers the assistant and the stored message',
+    auth: 'user',
+    body: z.object({
+      hospitalCode,
+      content: z.string().trim().min(1, '请输入消息内容').max(send.SERVICE_MESSAGE_MAX, `消息不能超过${send.SERVICE_MESSAGE_MAX}个字`),
+      clientId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '消息编号不正确').optional(),
+    }),
+    data: z.object({ assistant: z.object({ id: z.number(), name: z.string(), imAccount: z.string() }), message: chatMessageDto }),
+    handler: async ({ body, auth }) => send.sendServiceMessage(db(), cipher, auth.userId, body),
   })
 
   route(app, {

@@ -9,6 +9,7 @@ import * as desk from '../domain/doctorDesk'
 import { MEDICAL_RECORD_FIELDS, searchDiseases } from '../domain/medicalRecord'
 import { LoginThrottle, resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffContext } from '../domain/staff'
 import { diseaseCodeDto, medicalRecordDto } from './medical'
+import { intakeDto } from './inquiry'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,7 +52,7 @@ const deskInquiryDto = z.object({
   cancelledAt: z.string().nullable(),
   createdAt: z.string(),
 })
-const deskDetailDto = deskInquiryDto.extend({ record: medicalRecordDto.nullable(), recordEditable: z.boolean() })
+const deskDetailDto = deskInquiryDto.extend({ intake: intakeDto.nullable(), record: medicalRecordDto.nullable(), recordEditable: z.boolean() })
 
 /** One text field of the record, checked again (trimmed, required) by the domain. */
 const recordField = (key: (typeof MEDICAL_RECORD_FIELDS)[number]['key']) => {

@@ -20,11 +20,12 @@ import { assetUrl } from '@/services/register'
 import { confirm, toastError, toastSuccess } from '@/services/request'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, countdownText, localTime, yuan } from '@/utils/register'
 import type { Inquiry } from '../../../../types/api/inquiry'
+import IntakeCard from './IntakeCard'
 import './detail.scss'
 
 /**
  * 问诊详情 (spec §2 /pages/order/inquiry/detail?id=): the inquiry checked on opening (one whose time ran out shows
- * closed), its doctor, patient, illness, pictures and money, the time left, and what can be done in its state: 去支付,
+ * closed), its doctor, patient, illness, pictures, 问诊单 and money, the time left, and what can be done in its state: 去支付,
  * 取消问诊, 进入诊室, 结束问诊, 查看病历 (once the doctor has written one), 投诉 (once, on its own page).
  */
 function InquiryDetail() {
@@ -109,6 +110,8 @@ function InquiryDetail() {
             </View>
           )}
         </View>
+
+        <IntakeCard key={i.id} inquiry={i} />
 
         <View className='inquiry-detail__card'>
           <Row label='问诊费' value={inquiryPrice(i.priceFen)} strong />
