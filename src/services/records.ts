@@ -3,7 +3,7 @@ import type { Page } from '../../types/api/hospital'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { InquiryHistory, ChatRecord } from '../../types/api/consultation'
 import type { ChatMessage } from '../../types/api/chat'
-import type { MedicalHistoryItem, MedicalRecord, MedicalRecordField, ServiceMessageInput, ServiceMessageResult, ShareRecordInput } from '../../types/api/medical'
+import type { MedicalHistoryItem, MedicalRecord, MedicalRecordField, PrescriptionRequestInput, ServiceMessageInput, ServiceMessageResult, ShareRecordInput } from '../../types/api/medical'
 import type { MessageReadResult, UserMessagePage } from '../../types/api/message'
 
 /**
@@ -49,6 +49,9 @@ export const listFinishedCases = (patientId: number) => get<MedicalHistoryItem[]
 export const shareRecord = (input: ShareRecordInput) => post<ChatMessage>(`${API}/im/medical/send/record`, input, { json: true })
 
 /** A message to the hospital's customer service (its physician assistant) without the chat socket. */
+/** 续方申请: the medicines to renew, to the doctor of an open consultation. */
+export const sendPrescriptionRequest = (input: PrescriptionRequestInput) => post<ChatMessage>(`${API}/im/medical/send/pres`, input, { json: true })
+
 export const sendServiceMessage = (input: ServiceMessageInput) => post<ServiceMessageResult>(`${API}/im/medical/send/kf/msg`, input, { json: true })
 
 // ----- past consultations -----

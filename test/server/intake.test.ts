@@ -15,6 +15,7 @@ const H = '/dld-hospital'
 const P = '/dld-doctor/api'
 const INTAKE = `${H}/im/trade/medicalRecord`
 const SHARE = `${H}/im/medical/send/record`
+const PRES = `${H}/im/medical/send/pres`
 const KF = `${H}/im/medical/send/kf/msg`
 const DETAIL = `${H}/inquiry/order/detail`
 const PASSWORD = 'intake-pass-2718'
@@ -278,6 +279,44 @@ describe('POST /dld-hospital/im/medical/send/record', () => {
     // the doctor reads it in the consultation's chat
     const [first] = await db().select().from(chatMessages).where(eq(chatMessages.id, Number(env.data.id)))
     assert.equal(first!.toAccount, `d_${doctorId}`)
+  })
+})
+
+describe('POST /dld-hospital/im/medical/send/pres', () => {
+  const request = (over: Record<string, unknown> = {}) => ({ inquiryId: inq.open.id, medicines: ['苯磺酸氨氯地平片', '阿司匹林肠溶片'], note: '血压平稳', ...over })
+
+  it('needs a signed-in user with a bound mobile', async () => {
+    await assertUnauthorisedCall(t.app, 'POST', PRES, { body: request() })
+  })
+
+  it('refuses no medicines, too many, a blank name and an ended or unpaid consultation, sending nothing', async () => {
+    const sentBefore = (await messagesFrom(owner.userId)).length
+    assertBadInput(await call('POST', PRES, { caller: owner, body: request({ medicines: [] }) }), /请填写需要续方的药品/)
+    assertBadInput(await call('POST', PRES, { caller: owner, body: request({ medicines: Array.from({ length: 11 }, (_, i) => `药${i}`) }) }), /最多10种药品/)
+    assertBadInput(await call('POST', PRES, { caller: owner, body: request({ medicines: ['  '] }) }), /药品名称不能为空/)
+    assertBadInput(await call('POST', PRES, { caller: owner, body: request({ inquiryId: inq.bare.id }) }), '问诊未在进行中，无法发送续方申请')
+    assertBadInput(await call('POST', PRES, { caller: owner, body: request({ inquiryId: inq.unpaid.id }) }), '问诊未在进行中，无法发送续方申请')
+    assert.equal((await messagesFrom(owner.userId)).length, sentBefore)
+  })
+
+  it('answers 2999 for someone else’s consultation, sending nothing', async () => {
+    assertForbidden(await call('POST', PRES, { caller: owner, body: request({ inquiryId: strangersOpen.id }) }))
+    assert.equal((await messagesFrom(stranger.userId)).length, 0)
+  })
+
+  it('lists the medicines to the consultation’s doctor, once however often the same request is sent', async () => {
+    const env = await call<ChatMessage>('POST', PRES, { caller: owner, body: request() })
+    assert.equal(env.code, 200, env.msg)
+    assert.deepEqual([env.data.from, env.data.to], [`0_${owner.userId}`, `d_${doctorId}`])
+    assert.equal(env.data.payload, '【续方申请】\n药品：苯磺酸氨氯地平片、阿司匹林肠溶片\n说明：血压平稳')
+    const again = await call<ChatMessage>('POST', PRES, { caller: owner, body: request() })
+    assert.equal(again.data.id, env.data.id)
+    const other = await call<ChatMessage>('POST', PRES, { caller: owner, body: request({ medicines: ['二甲双胍片'], note: undefined }) })
+    assert.equal(other.data.payload, '【续方申请】\n药品：二甲双胍片')
+    assert.notEqual(other.data.id, env.data.id)
+    const stored = (await messagesFrom(owner.userId)).filter((m) => m.clientId.startsWith(`pres-${inq.open.id}-`))
+    assert.equal(stored.length, 2)
+    assert.ok(stored.every((m) => m.orderNo === inq.open.inquiryNo && !m.payloadEnc.includes('阿司匹林')))
   })
 })
 

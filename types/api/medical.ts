@@ -89,6 +89,15 @@ export interface ShareRecordInput {
   imOrderNo: string
 }
 
+/** `POST /im/medical/send/pres` (JSON): a request to renew medicines (续方申请) to the doctor of an open consultation. */
+export interface PrescriptionRequestInput {
+  inquiryId: number
+  /** 1 to 10 medicine names, each up to 50 characters. */
+  medicines: string[]
+  /** Up to 200 characters. */
+  note?: string
+}
+
 /**
  * `POST /im/medical/send/kf/msg` (JSON): a message to the hospital's customer service (its physician assistant) over
  * HTTP, for clients without the chat socket.

@@ -1,14 +1,15 @@
 /**
  * What the patient sends from the medical-record pages (spec §7 Internet hospital → Medical record: /send/record,
- * /send/kf/msg): an earlier record shared with the doctor of an open consultation, and a message to the hospital's
- * customer service (its physician assistant) over HTTP. Both go through the chat service (domain/chat.ts sendMessage)
+ * /send/pres, /send/kf/msg): an earlier record shared with the doctor of an open consultation, a request to renew
+ * medicines (续方申请) to that doctor, and a message to the hospital's customer service (its physician assistant) over
+ * HTTP. Both go through the chat service (domain/chat.ts sendMessage)
  * as the patient, so its rules hold: a doctor only within an open consultation, a message stored once per clientId.
  * Record text is health information: it is never logged.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { and, asc, desc, eq, inArray, or } from 'drizzle-orm'
 import type { ChatMessage } from '../../../types/api/chat'
-import type { MedicalRecord, ServiceMessageInput, ServiceMessageResult, ShareRecordInput } from '../../../types/api/medical'
+import type { MedicalRecord, PrescriptionRequestInput, ServiceMessageInput, ServiceMessageResult, ShareRecordInput } from '../../../types/api/medical'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { chatMessages, physicianAssistants } from '../db/schema'
@@ -55,6 +56,31 @@ export async function shareRecord(db: Db, cipher: FieldCipher, userId: number, i
     type: 'text',
     payload: recordSummary(record),
   })
+}
+
+export const PRES_NOT_OPEN = '问诊未在进行中，无法发送续方申请'
+export const MEDICINES_MAX = 10
+export const MEDICINE_NAME_MAX = 50
+
+/**
+ * POST /im/medical/send/pres: the patient asks the doctor of an open consultation to renew medicines (续方申请): a chat
+ * message listing them, for the doctor to review (the prescription itself is the doctor's, in the prescription flow).
+ * The same request (same medicines and note) sent twice is stored once.
+ */
+export async function sendPrescriptionRequest(
+  db: Db,
+  cipher: FieldCipher,
+  userId: number,
+  input: PrescriptionRequestInput,
+): Promise<ChatMessage> {
+  const inq = await requireOwnInquiry(db, userId, input.inquiryId)
+  const medicines = [...new Set(input.medicines.map((m) => m.trim()).filter(Boolean))]
+  if (!medicines.length) throw badInput('请填写需要续方的药品')
+  if (inq.status !== 'waiting' && inq.status !== 'inProgress') throw badInput(PRES_NOT_OPEN)
+  const note = input.note?.trim() ?? ''
+  const payload = [`【续方申请】`, `药品：${medicines.join('、')}`, ...(note ? [`说明：${note}`] : [])].join('\n')
+  const digest = createHash('sha256').update(payload).digest('base64url').slice(0, 22)
+  return sendMessage(db, cipher, patientImAccount(userId), { clientId: `pres-${inq.id}-${digest}`, to: doctorImAccount(inq.doctorId), type: 'text', payload })
 }
 
 /**

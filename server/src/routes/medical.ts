@@ -116,6 +116,25 @@ export async function medicalRoutes(app: FastifyInstance) {
 
   route(app, {
     method: 'POST',
+    url: `${H}/im/medical/send/pres`,
+    summary:
+      'Ask the doctor of an open consultation to renew medicines (续方申请): a chat message from the patient listing them, ' +
+      'stored once however often the same request is sent',
+    auth: 'user',
+    body: z.object({
+      inquiryId: id,
+      medicines: z
+        .array(z.string().trim().min(1, '药品名称不能为空').max(send.MEDICINE_NAME_MAX, `药品名称不能超过${send.MEDICINE_NAME_MAX}个字`))
+        .min(1, '请填写需要续方的药品')
+        .max(send.MEDICINES_MAX, `最多${send.MEDICINES_MAX}种药品`),
+      note: z.string().trim().max(200, '说明不能超过200个字').optional(),
+    }),
+    data: chatMessageDto,
+    handler: async ({ body, auth }) => send.sendPrescriptionRequest(db(), cipher, auth.userId, body),
+  })
+
+  route(app, {
+    method: 'POST',
     url: `${H}/im/medical/send/kf/msg`,
     summary:
       'A message to the hospital’s customer service over HTTP: its physician assistant the caller already chats with, else the ' +
