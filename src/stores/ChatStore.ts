@@ -275,6 +275,16 @@ export class ChatStore {
     return null
   }
 
+  /**
+   * A message the server stored for the patient in the open chat (a shared record, 续方申请): shown at once, unless
+   * the chat service has delivered it already (it is never shown twice, whichever comes first).
+   */
+  appendSent(message: ChatMessage) {
+    if (!this.toUserID || peerOf(message, this.userID) !== this.toUserID) return
+    if (this.messageList.some((m) => m.id === message.id)) return
+    this.messageList.push({ ...message, status: 'sendSuccess' })
+  }
+
   /** Sends a failed message again. */
   async resend(id: string) {
     const failed = this.messageList.find((m) => m.id === id && m.status === 'sendFail')

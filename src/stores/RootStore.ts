@@ -19,6 +19,7 @@ import { FollowUpStore } from './FollowUpStore'
 import { FeverStore } from './FeverStore'
 import { EvaluationStore } from './EvaluationStore'
 import { RecordStore } from './RecordStore'
+import { RoomToolsStore } from './RoomToolsStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -44,6 +45,7 @@ export class RootStore {
     if (this.chat.order?.id === inquiryId) void this.chat.loadOrder()
   })
   records = new RecordStore()
+  roomTools = new RoomToolsStore(this.chat, this.records)
   started = false
   private starting: Promise<StartupResult> | null = null
 

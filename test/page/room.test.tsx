@@ -4,8 +4,10 @@ import { RootStore } from '../../src/stores/RootStore'
 import { LOCAL, local } from '../../src/services/storage'
 import type { ChatDriver, ChatHandler } from '../../src/services/chat/driver'
 import Room from '../../src/internet/tim'
+import HistoryCases from '../../src/internet/historyCases'
 import type { ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
 import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
+import type { MedicalHistoryItem, PrescriptionRequestInput, ShareRecordInput } from '../../types/api/medical'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -94,6 +96,43 @@ function setStatus(status: InquiryStatus, serviceEndsAt: string | null = new Dat
 }
 
 const ok = (data: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data } })
+const refused = (msg: string) => ({ statusCode: 200, data: { code: 400, msg, data: null } })
+
+/** An earlier consultation of the same patient with a record: what /internet/historyCases lists. */
+const EARLIER: MedicalHistoryItem = {
+  inquiryId: 12,
+  inquiryNo: 'I20251201000000000012',
+  recordId: 5,
+  doctorId: 9,
+  doctorName: '李明',
+  deptName: '心血管内科',
+  hospitalName: '示范互联网医院',
+  diagnosis: '原发性高血压',
+  diseases: [],
+  finishedAt: new Date(Date.now() - 30 * 24 * HOUR).toISOString(),
+}
+const RECORD_TEXT = '【历史病历】2025-12-01 示范互联网医院 心血管内科 李明医生\n诊断：原发性高血压\n处理意见：规律服药'
+
+/** The chat message the server stores for the patient (the share, the 续方申请), as it answers it. */
+const storedMessage = (id: string, payload: string): ChatMessage => ({
+  id,
+  conversationID: `C2C${DOCTOR}`,
+  from: ME,
+  to: DOCTOR,
+  type: 'text',
+  payload,
+  description: '',
+  time: Date.now(),
+  status: 'sendSuccess',
+})
+
+/** The server's text of a 续方申请 (server/src/domain/medicalSend.ts). */
+const renewalText = ({ medicines, note }: PrescriptionRequestInput) => ['【续方申请】', `药品：${medicines.join('、')}`, ...(note ? [`说明：${note}`] : [])].join('\n')
+
+/** What the server refuses a 续方申请 or a share with, when it does; null: it stores them. */
+let refusal: string | null = null
+/** The chat service delivers the stored message before the HTTP answer arrives. */
+let deliverFirst = false
 
 function serve() {
   testing.answer(({ url, method, data }) => {
@@ -110,6 +149,13 @@ function serve() {
       return ok(inquiry)
     }
     if (path === '/dld-hospital/im/trade/service/im/check') return ok(inquiry)
+    if (path === '/dld-hospital/inquiry/medical/list') return ok(Number(query.patientId) === inquiry.patientId ? [EARLIER] : [])
+    if (path === '/dld-hospital/im/medical/send/record' || path === '/dld-hospital/im/medical/send/pres') {
+      if (refusal) return refused(refusal)
+      const message = path.endsWith('/record') ? storedMessage('501', RECORD_TEXT) : storedMessage('502', renewalText(data as PrescriptionRequestInput))
+      if (deliverFirst) driver.emit('messageReceived', [message])
+      return ok(message)
+    }
     return { statusCode: 404, data: '' }
   })
 }
@@ -168,6 +214,8 @@ beforeEach(() => {
   ;(Taro as unknown as { previewImage: unknown }).previewImage = jest.fn(async () => undefined)
   jest.spyOn(console, 'warn').mockImplementation(() => undefined)
   jest.spyOn(console, 'info').mockImplementation(() => undefined)
+  refusal = null
+  deliverFirst = false
   serve()
 })
 afterEach(() => {
@@ -471,5 +519,138 @@ describe('问诊室: the doctor side’s turns (spec §4)', () => {
     expect(sendButton().disabled).toBe(true)
     expect(screen.getByText('评价医生')).toBeTruthy()
     expect(screen.queryByText('结束问诊')).toBeNull()
+  })
+})
+
+describe('问诊室: 发送病历 and 续方申请 while the consultation is open', () => {
+  const tools = () => screen.queryByRole('toolbar', { name: '问诊工具' })
+  const panel = () => screen.getByRole('dialog', { name: '续方申请' })
+  const medicineInputs = () => within(panel()).getAllByPlaceholderText('药品名称，如：苯磺酸氨氯地平片') as HTMLInputElement[]
+  const sentBodies = <T,>(path: string) => calls.requests.filter((r) => r.url.split('?')[0] === `/dld-hospital${path}`).map((r) => r.data as T)
+
+  test.each(['waiting', 'inProgress'] as const)('%s: the tools show above the input bar', async (status) => {
+    setStatus(status)
+    await open()
+    expect(within(tools()!).getByRole('button', { name: '发送病历' })).toBeTruthy()
+    expect(within(tools()!).getByRole('button', { name: '续方申请' })).toBeTruthy()
+  })
+
+  test.each(['unpaid', 'finished', 'closed', 'cancelled'] as const)('%s: no tools', async (status) => {
+    setStatus(status)
+    await open()
+    expect(tools()).toBeNull()
+  })
+
+  test('the tools go when the doctor finishes the consultation', async () => {
+    setStatus('inProgress')
+    await open()
+    await connect()
+    expect(tools()).toBeTruthy()
+    setStatus('finished')
+    act(() => driver.emit('messageReceived', [fromDoctor('orderFinished', 'orderFinished')]))
+    await waitFor(() => expect(tools()).toBeNull())
+  })
+
+  test('续方申请 sends the listed medicines and the note; the panel closes and the request shows once', async () => {
+    await open()
+    await connect()
+    fireEvent.click(screen.getByRole('button', { name: '续方申请' }))
+    fireEvent.change(medicineInputs()[0]!, { target: { value: '苯磺酸氨氯地平片' } })
+    fireEvent.click(within(panel()).getByText('+ 添加药品'))
+    fireEvent.click(within(panel()).getByText('+ 添加药品'))
+    fireEvent.change(medicineInputs()[1]!, { target: { value: '阿托伐他汀钙片' } })
+    expect(within(panel()).getByText('3/10')).toBeTruthy()
+    fireEvent.change(within(panel()).getByPlaceholderText('补充说明（选填），如用药后的情况'), { target: { value: '血压平稳' } })
+    fireEvent.click(within(panel()).getByText('发送'))
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '续方申请' })).toBeNull())
+    // the blank third row is left out
+    expect(sentBodies<PrescriptionRequestInput>('/im/medical/send/pres')).toEqual([
+      { inquiryId: INQUIRY, medicines: ['苯磺酸氨氯地平片', '阿托伐他汀钙片'], note: '血压平稳' },
+    ])
+    const text = '【续方申请】\n药品：苯磺酸氨氯地平片、阿托伐他汀钙片\n说明：血压平稳'
+    expect(bubbles('mine')).toEqual([text])
+    // the chat service delivers the same stored message afterwards: still once
+    act(() => driver.emit('messageReceived', [storedMessage('502', text)]))
+    expect(bubbles('mine')).toEqual([text])
+    expect(driver.sent).toEqual([])
+    expect(toasts()).toEqual([])
+
+    // opened again, the panel starts empty
+    fireEvent.click(screen.getByRole('button', { name: '续方申请' }))
+    expect(medicineInputs().map((i) => i.value)).toEqual([''])
+  })
+
+  test('续方申请 without a medicine name is not sent', async () => {
+    await open()
+    fireEvent.click(screen.getByRole('button', { name: '续方申请' }))
+    fireEvent.change(medicineInputs()[0]!, { target: { value: '   ' } })
+    fireEvent.click(within(panel()).getByText('发送'))
+    expect(toasts()).toEqual(['请填写需要续方的药品'])
+    expect(sentBodies('/im/medical/send/pres')).toEqual([])
+    expect(panel()).toBeTruthy()
+  })
+
+  test('a 续方申请 the server refuses keeps the panel open as written, with the server’s text as a toast', async () => {
+    await open()
+    await connect()
+    refusal = '问诊未在进行中，无法发送续方申请'
+    fireEvent.click(screen.getByRole('button', { name: '续方申请' }))
+    fireEvent.change(medicineInputs()[0]!, { target: { value: '苯磺酸氨氯地平片' } })
+    fireEvent.click(within(panel()).getByText('发送'))
+    await waitFor(() => expect(toasts()).toEqual(['问诊未在进行中，无法发送续方申请']))
+    expect(sentBodies('/im/medical/send/pres')).toHaveLength(1)
+    expect(medicineInputs().map((i) => i.value)).toEqual(['苯磺酸氨氯地平片'])
+    expect(bubbles('mine')).toEqual([])
+
+    // 取消 closes it
+    fireEvent.click(within(panel()).getByText('取消'))
+    expect(screen.queryByRole('dialog', { name: '续方申请' })).toBeNull()
+  })
+
+  test('发送病历 opens the patient’s history cases; the case chosen there is shared once and the choice cleared', async () => {
+    // a case chosen earlier for another page is not sent
+    mockRoot.records.chooseCase(EARLIER, inquiry.patientId)
+    await open()
+    await connect()
+    fireEvent.click(screen.getByRole('button', { name: '发送病历' }))
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: `/internet/historyCases/index?patientId=${inquiry.patientId}` }])
+    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(sentBodies('/im/medical/send/record')).toEqual([])
+
+    // the history cases page opens over the room; the chat service delivers the stored message before the answer
+    deliverFirst = true
+    testing.setRouter('/internet/historyCases/index', { patientId: String(inquiry.patientId) })
+    const cases = render(<HistoryCases />)
+    fireEvent.click(await within(cases.container).findByText('选择'))
+    cases.unmount()
+
+    await waitFor(() => expect(sentBodies<ShareRecordInput>('/im/medical/send/record')).toEqual([{ inquiryId: INQUIRY, imOrderNo: EARLIER.inquiryNo }]))
+    await waitFor(() => expect(bubbles('mine')).toEqual([RECORD_TEXT]))
+    expect(mockRoot.records.chosenCase).toBeNull()
+    await act(async () => undefined)
+    expect(bubbles('mine')).toEqual([RECORD_TEXT])
+    expect(toasts()).toEqual([])
+  })
+
+  test('a share the server refuses shows its text as a toast, and nothing in the room', async () => {
+    await open()
+    await connect()
+    refusal = '请选择以往的病历'
+    fireEvent.click(screen.getByRole('button', { name: '发送病历' }))
+    act(() => mockRoot.records.chooseCase(EARLIER, inquiry.patientId))
+    await waitFor(() => expect(toasts()).toEqual(['请选择以往的病历']))
+    expect(sentBodies('/im/medical/send/record')).toHaveLength(1)
+    expect(bubbles('mine')).toEqual([])
+    expect(mockRoot.records.chosenCase).toBeNull()
+  })
+
+  test('a case chosen for another patient is not shared', async () => {
+    await open()
+    fireEvent.click(screen.getByRole('button', { name: '发送病历' }))
+    act(() => mockRoot.records.chooseCase(EARLIER, inquiry.patientId + 1))
+    await act(async () => undefined)
+    expect(sentBodies('/im/medical/send/record')).toEqual([])
+    expect(mockRoot.records.chosenCase).not.toBeNull()
   })
 })

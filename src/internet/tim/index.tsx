@@ -9,6 +9,7 @@ import { confirm } from '@/services/request'
 import OrderBanner from './OrderBanner'
 import MessageList, { useNow } from './MessageList'
 import InputBar from './InputBar'
+import RoomTools from './RoomTools'
 import './index.scss'
 
 export const evaluateUrl = (inquiryId: number) => `/internet/tim/evaluate/index?inquiryId=${inquiryId}`
@@ -16,16 +17,23 @@ export const giftUrl = (doctorId: number, inquiryId: number) => `/internet/tim/g
 
 /**
  * 问诊室 (spec §2 /internet/tim/index?toUserId=&type=&inquiryId=): the chat with the doctor of one consultation, its
- * state above (spec §4: reloaded when the doctor side marks a turn), pictures, resend, older history.
+ * state above (spec §4: reloaded when the doctor side marks a turn), pictures, resend, older history; while it is open,
+ * 发送病历 and 续方申请 above the input bar.
  */
 function Room() {
-  const { chat } = useStores()
+  const { chat, roomTools } = useStores()
   const { params } = useRouter()
   const inquiryId = Number(params.inquiryId) || undefined
   const now = useNow()
   const order = chat.order
 
-  useEffect(() => () => chat.closeChat(), [chat])
+  useEffect(
+    () => () => {
+      chat.closeChat()
+      roomTools.reset()
+    },
+    [chat, roomTools],
+  )
 
   const finish = async () => {
     if (await confirm('确定结束本次问诊吗？结束后将无法继续向医生发送消息。')) await chat.finishOrder()
@@ -67,6 +75,7 @@ function Room() {
             </Button>
           </View>
         )}
+        {roomTools.available && <RoomTools />}
         <InputBar />
       </View>
     </PageShell>

@@ -1,0 +1,100 @@
+import { useEffect } from 'react'
+import { View, Text, Input, Textarea } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import { openPage } from '@/components/PageShell'
+import { useStores } from '@/stores'
+import { MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
+import { RENEWAL_NOTE_MAX } from '@/stores/RoomToolsStore'
+import './tools.scss'
+
+/**
+ * The room's tools while the consultation is open: 发送病历 (a case chosen on the history cases page is shared when the
+ * patient comes back) and 续方申请 (a panel over the room).
+ */
+function RoomTools() {
+  const { roomTools: tools, records } = useStores()
+
+  const chosen = records.chosenCase
+  useEffect(() => {
+    if (chosen) void tools.shareChosenCase()
+  }, [chosen, tools])
+
+  const chooseCase = () => {
+    const url = tools.chooseCase()
+    if (url) openPage(url)
+  }
+
+  return (
+    <>
+      <View className='room-tools' role='toolbar' aria-label='问诊工具'>
+        <View className='room-tools__item' role='button' onClick={chooseCase}>
+          发送病历
+        </View>
+        <View className='room-tools__item' role='button' onClick={tools.openRenewal}>
+          续方申请
+        </View>
+      </View>
+      {tools.renewalOpen && <RenewalPanel />}
+    </>
+  )
+}
+
+/** 续方申请: 1–10 medicine names and an optional note, sent to the doctor as one message. */
+const RenewalPanel = observer(function RenewalPanel() {
+  const { roomTools: tools } = useStores()
+  return (
+    <View className='room-renewal'>
+      <View className='room-renewal__mask' onClick={tools.closeRenewal} />
+      <View className='room-renewal__panel' role='dialog' aria-label='续方申请'>
+        <View className='room-renewal__head'>
+          <Text className='room-renewal__title'>续方申请</Text>
+          <Text className='room-renewal__note'>{`${tools.medicines.length}/${MEDICINES_MAX}`}</Text>
+        </View>
+        <View role='list' aria-label='续方药品'>
+          {tools.medicines.map((name, i) => (
+            <View key={i} className='room-renewal__medicine' role='listitem'>
+              <Input
+                className='room-renewal__input'
+                value={name}
+                maxlength={MEDICINE_NAME_MAX}
+                placeholder='药品名称，如：苯磺酸氨氯地平片'
+                onInput={(e) => tools.setMedicine(i, e.detail.value)}
+              />
+              {tools.medicines.length > 1 && (
+                <View className='room-renewal__remove' role='button' aria-label={`删除第${i + 1}个药品`} onClick={() => tools.removeMedicine(i)}>
+                  删除
+                </View>
+              )}
+            </View>
+          ))}
+        </View>
+        {tools.canAddMedicine && (
+          <View className='room-renewal__add' role='button' onClick={tools.addMedicine}>
+            + 添加药品
+          </View>
+        )}
+        <Textarea
+          className='room-renewal__textarea'
+          value={tools.note}
+          maxlength={RENEWAL_NOTE_MAX}
+          placeholder='补充说明（选填），如用药后的情况'
+          onInput={(e) => tools.setNote(e.detail.value)}
+        />
+        <Text className='room-renewal__counter'>
+          {tools.note.length}/{RENEWAL_NOTE_MAX}
+        </Text>
+        <View className='room-renewal__actions'>
+          <Button size='small' onClick={tools.closeRenewal}>
+            取消
+          </Button>
+          <Button size='small' type='primary' disabled={tools.sending} onClick={() => void tools.sendRenewal()}>
+            发送
+          </Button>
+        </View>
+      </View>
+    </View>
+  )
+})
+
+export default observer(RoomTools)
