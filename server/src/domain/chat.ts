@@ -107,10 +107,17 @@ async function openConsultation(db: Db, userId: number, doctorId: number): Promi
  */
 async function requirePeer(db: Db, from: string, to: string): Promise<string | null> {
   const patientFrom = idOf(from, PATIENT_PREFIX)
-  if (patientFrom !== null && (to.startsWith(DOCTOR_PREFIX) || to.startsWith(ASSISTANT_PREFIX)) && (await accountExists(db, to))) {
-    const doctor = idOf(to, DOCTOR_PREFIX)
-    return doctor === null ? null : openConsultation(db, patientFrom, doctor)
+  const doctor = idOf(to, DOCTOR_PREFIX)
+  // the hot path (a patient writing in a consultation) costs one query: a consultation implies the doctor exists
+  if (patientFrom !== null && doctor !== null) {
+    try {
+      return await openConsultation(db, patientFrom, doctor)
+    } catch (e) {
+      if (!(await accountExists(db, to))) throw forbidden()
+      throw e
+    }
   }
+  if (patientFrom !== null && to.startsWith(ASSISTANT_PREFIX) && (await accountExists(db, to))) return null
   const patient = idOf(to, PATIENT_PREFIX)
   const served = patientFrom === null && patient !== null ? await servesPatient(db, from, patient) : false
   if (served) return served.orderNo
