@@ -26,6 +26,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether a failed call may still have done its work: no answer behind it (no connection, a timeout, a 5xx) leaves it
+ * open; a business refusal (400, 409, 2999 …) says for certain that nothing was done. A retry of the first kind keeps
+ * its idempotency key; after the second a new attempt takes a new one.
+ */
+export const outcomeUnknown = (e: unknown) => !(e instanceof ApiError) || e.code === 0 || (e.code >= 500 && e.code < 600)
+
 interface Envelope<T> {
   code: number
   msg: string

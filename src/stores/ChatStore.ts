@@ -44,14 +44,12 @@ const ENDED_STATUSES: readonly InquiryStatus[] = ['finished', 'closed', 'cancell
 const peerOf = (m: ChatMessage, me: string) => (m.from === me ? m.to : m.from)
 const byTime = (a: ChatMessage, b: ChatMessage) => a.time - b.time
 
-/** A consultation of the server's list; its `conversationID`, when the server gives one, links it to the IM unread count. */
-export type ChatConsultation = ConsultationItem & { conversationID?: string }
 
 /** The IM profile: nick and avatar, plus the patient's sex, age and order type once a consultation knows them (spec §3). */
 export type ChatProfile = { nick: string; avatar: string } & Partial<Omit<NicknameParts, 'nick'>>
 
 /** spec §4: the server's consultations with the unread counts of their IM conversations merged in. */
-const mergeUnread = (list: ChatConsultation[], conversations: ChatConversation[]): ChatConsultation[] => {
+const mergeUnread = (list: ConsultationItem[], conversations: ChatConversation[]): ConsultationItem[] => {
   const unread = new Map(conversations.map((c) => [c.conversationID, c.unreadCount]))
   return list.map((c) => {
     const n = c.conversationID === undefined ? undefined : unread.get(c.conversationID)
@@ -68,10 +66,10 @@ export class ChatStore {
   userID = ''
   toUserID = ''
   signature: UserSig | null = null
-  conversationList: ChatConsultation[] = []
+  conversationList: ConsultationItem[] = []
   /** The IM service's own conversations (doctors and assistants), as last listed; empty without a driver. */
   imConversations: ChatConversation[] = []
-  selectedConversation: ChatConsultation | null = null
+  selectedConversation: ConsultationItem | null = null
   /** The room's consultation order (the inquiry detail), reloaded when the doctor side marks a turn (spec §4). */
   order: Inquiry | null = null
   /** The inquiry the room is open for; null when the room was opened for an account alone. */

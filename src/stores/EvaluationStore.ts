@@ -5,7 +5,7 @@ import * as api from '@/services/evaluation'
 import { getInquiry } from '@/services/inquiry'
 import { getOnlineDoctor } from '@/services/internet'
 import { getPayOrder } from '@/services/pay'
-import { ApiError, toastError, toastSuccess } from '@/services/request'
+import { ApiError, outcomeUnknown, toastError, toastSuccess } from '@/services/request'
 import { newIdempotencyKey } from '@/utils/register'
 import type { LoadState } from './KeywordSearch'
 import type { OnlineDoctorInfo } from '../../types/api/internet'
@@ -49,11 +49,6 @@ export const giftPageUrl = (doctorId: number, inquiryId?: number) => `/internet/
 /** The cashier brings the browser back to the gift page (a path under /h5/) with the order's number added (orderNo=). */
 export const giftReturnUrl = (doctorId: number, inquiryId?: number) => `/h5${giftPageUrl(doctorId, inquiryId)}`
 
-/**
- * No answer (network, timeout, 5xx) leaves open whether the gift was made; an answer with a business code says for
- * certain that nothing was.
- */
-const outcomeUnknown = (e: unknown) => !(e instanceof ApiError) || e.code === 0 || (e.code >= 500 && e.code < 600)
 
 /** A list a page at a time (spec §8 加载中... / 没有更多了 / 加载失败); answers for a list left behind are dropped. */
 class PagedList<T, R extends { records: T[]; total: number } = { records: T[]; total: number }> {

@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import { uploadFile } from '@/services/auth'
-import { ApiError, toastError } from '@/services/request'
+import { outcomeUnknown, toastError } from '@/services/request'
 import { newIdempotencyKey } from '@/utils/register'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
@@ -20,11 +20,6 @@ export interface InquiryPicture {
   preview: string
 }
 
-/**
- * No answer (network, timeout, 5xx) leaves open whether the inquiry was made; an answer with a business code says for
- * certain that nothing was.
- */
-export const outcomeUnknown = (e: unknown) => !(e instanceof ApiError) || e.code === 0 || (e.code >= 500 && e.code < 600)
 
 /**
  * What the inquiry forms share (图文问诊, 复诊续方, the fever clinic's 快速问诊): the patient (the patient store's

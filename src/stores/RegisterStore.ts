@@ -3,7 +3,7 @@ import platform from '@/platform'
 import type { PayOutcome } from '@/platform'
 import * as api from '@/services/register'
 import { getPayOrder } from '@/services/pay'
-import { ApiError } from '@/services/request'
+import { outcomeUnknown } from '@/services/request'
 import { LOCAL, SESSION, local, session } from '@/services/storage'
 import { KeywordSearch, type LoadState } from './KeywordSearch'
 import { groupByDoctor, isBookable, newIdempotencyKey } from '@/utils/register'
@@ -67,11 +67,6 @@ interface CachedDepts {
   savedAt: number
 }
 
-/**
- * A server answer with no business code behind it (no connection, a timeout, a 5xx) leaves open whether the booking
- * was made; a business refusal (400 full, 409, 2999 …) says for certain that nothing was.
- */
-const outcomeUnknown = (e: unknown) => !(e instanceof ApiError) || e.code === 0 || (e.code >= 500 && e.code < 600)
 
 /**
  * Appointment registration (预约挂号, spec §2 Registration pages and Order pages register): the notice rules, the

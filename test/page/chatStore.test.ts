@@ -3,7 +3,8 @@ import { getUserSig, uploadFile } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
 import { finishInquiry, getInquiry } from '../../src/services/inquiry'
 import { ORDER_DESCRIPTION, type ChatDriver, type ChatHandler } from '../../src/services/chat/driver'
-import { CHAT_MSG, ChatStore, READY_WAIT_MS, type ChatConsultation } from '../../src/stores/ChatStore'
+import { CHAT_MSG, ChatStore, READY_WAIT_MS } from '../../src/stores/ChatStore'
+import type { ConsultationItem } from '../../types/api/hospital'
 import { unpackNickname } from '../../src/utils/nickname'
 import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
 import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
@@ -81,7 +82,7 @@ class FakeDriver implements ChatDriver {
   }
 }
 
-const consultation = (orderNo: string, unreadCount: number, conversationID?: string): ChatConsultation => ({
+const consultation = (orderNo: string, unreadCount: number, conversationID?: string): ConsultationItem => ({
   id: Number(orderNo.slice(1)),
   orderNo,
   doctorName: '王医生',

@@ -1,10 +1,21 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
 import { badInput, notFound } from '../errors'
 import { kindOfName, storeUpload } from '../domain/file'
+
+/** The one file of a multipart upload (field `file`), read whole; 413 past the size limit. */
+export async function readUpload(req: FastifyRequest): Promise<{ bytes: Buffer; filename: string | undefined }> {
+  if (!req.isMultipart()) throw badInput('请以 multipart/form-data 上传文件')
+  const part = await req.file()
+  if (!part) throw badInput('请选择要上传的文件')
+  return { bytes: await part.toBuffer(), filename: part.filename }
+}
+
+/** What an upload answers: the URL it is served at. */
+export const uploadDto = z.object({ url: z.string(), name: z.string(), size: z.number(), mime: z.string() })
 
 const storedName = z.string().regex(/^[A-Za-z0-9_-]{22}\.(jpg|png|gif|webp|pdf)$/)
 
@@ -17,13 +28,10 @@ export async function fileRoutes(app: FastifyInstance) {
     url: '/dld-file/files-upload',
     summary: 'Upload one picture or PDF (multipart field `file`); answers the URL it is served at',
     auth: 'identity',
-    data: z.object({ url: z.string(), name: z.string(), size: z.number(), mime: z.string() }),
+    data: uploadDto,
     handler: async ({ req, auth }) => {
-      if (!req.isMultipart()) throw badInput('请以 multipart/form-data 上传文件')
-      const part = await req.file()
-      if (!part) throw badInput('请选择要上传的文件')
-      const bytes = await part.toBuffer() // throws 413 past the size limit
-      return storeUpload(app.ctx.db, uploadDir, auth.identityId, bytes, part.filename)
+      const { bytes, filename } = await readUpload(req)
+      return storeUpload(app.ctx.db, uploadDir, auth.identityId, bytes, filename)
     },
   })
 

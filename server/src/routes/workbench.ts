@@ -3,13 +3,14 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { badInput, notFound, unauthenticated } from '../errors'
+import { notFound, unauthenticated } from '../errors'
 import { signUser } from '../plugins/providers/im'
 import * as desk from '../domain/doctorDesk'
 import { MEDICAL_RECORD_FIELDS, searchDiseases } from '../domain/medicalRecord'
 import { LoginThrottle, resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffContext } from '../domain/staff'
 import { diseaseCodeDto, medicalRecordDto } from './medical'
 import { intakeDto } from './inquiry'
+import { readUpload, uploadDto } from './file'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -243,14 +244,11 @@ export async function workbenchRoutes(app: FastifyInstance) {
       url: `${P}/files-upload`,
       summary: 'Upload one picture to send in the chat (multipart field `file`); answers its url, as /dld-file/files-upload does',
       auth: 'none',
-      data: z.object({ url: z.string(), name: z.string(), size: z.number(), mime: z.string() }),
+      data: uploadDto,
       handler: async ({ req }) => {
         const staff = staffOf(req)
-        if (!req.isMultipart()) throw badInput('请以 multipart/form-data 上传文件')
-        const part = await req.file()
-        if (!part) throw badInput('请选择要上传的文件')
-        const bytes = await part.toBuffer() // throws 413 past the size limit
-        return desk.uploadDeskPicture(db(), config.uploadDir, staff, bytes, part.filename)
+        const { bytes, filename } = await readUpload(req)
+        return desk.uploadDeskPicture(db(), config.uploadDir, staff, bytes, filename)
       },
     })
   })
