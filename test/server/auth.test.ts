@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { oauthCodes, sessions, smsCodes } from '../../server/src/db/schema'
 import { FieldCipher, sha256 } from '../../server/src/crypto'
+import { SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY } from '../../server/src/domain/auth'
 import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
 
 let t: TestApp
@@ -577,6 +578,32 @@ describe('POST /dld-auth/token/smsBindCode', () => {
     assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile: newMobile() }, { headers: s.headers })).code, 200)
   })
 
+  it('a burst of requests for one mobile sends one code (a race shows on the PostgreSQL run)', async () => {
+    const s = await signInWechat(t.app)
+    const mobile = newMobile()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers }).then(envelopeOf)))
+    assert.deepEqual(answers.map((a) => a.code).sort(), [200, ...Array(9).fill(429)])
+    const stored = await t.database.db.select().from(smsCodes).where(eq(smsCodes.mobileIndex, new FieldCipher(t.config.dataKey).blindIndex(mobile)))
+    assert.equal(stored.length, 1)
+  })
+
+  it(`one mobile is sent at most ${SMS_PER_MOBILE_PER_DAY} codes a day, from any address`, async () => {
+    const s = await signInWechat(t.app)
+    const mobile = newMobile()
+    const mobileIndex = new FieldCipher(t.config.dataKey).blindIndex(mobile)
+    for (let i = 0; i < SMS_PER_MOBILE_PER_DAY; i++) {
+      assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers })).code, 200)
+      // past the 60 s resend window
+      await t.database.db.update(smsCodes).set({ createdAt: new Date(Date.now() - (i + 2) * 60_000) }).where(eq(smsCodes.mobileIndex, mobileIndex))
+    }
+    const refused = envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers }))
+    assert.equal(refused.code, 429)
+    assert.equal(refused.msg, SMS_DAILY_LIMIT)
+    // a day later it may be sent again
+    await t.database.db.update(smsCodes).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(smsCodes.mobileIndex, mobileIndex))
+    assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers })).code, 200)
+  })
+
   it('a client cannot escape the limit by claiming another address in X-Forwarded-For', async () => {
     const s = await signInWechat(t.app)
     const codes: number[] = []
@@ -665,6 +692,20 @@ describe('POST /dld-hospital/bind', () => {
     const env = await bind(s, { mobile, code })
     assert.equal(env.code, 400)
     assert.equal(env.msg, '验证码已失效，请重新获取')
+    assert.equal(envelopeOf(await userinfo(s.token)).data.id, 0)
+  })
+
+  it('a burst of wrong guesses from many addresses at once is compared at most 5 times; the right code is then refused (a race shows on the PostgreSQL run)', async () => {
+    const s = await signInWechat(t.app)
+    const mobile = newMobile()
+    const code = await requestCode(s, mobile)
+    const guesses = Array.from({ length: 100 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'))
+    const answers = await Promise.all(guesses.map((guess) => post('/dld-hospital/bind', { mobile, code: guess }, { headers: s.headers }).then(envelopeOf)))
+    assert.equal(answers.filter((a) => a.msg === '验证码错误').length, 5)
+    assert.equal(answers.filter((a) => a.msg === SMS_CODE_EXPIRED).length, 95)
+    const right = await bind(s, { mobile, code })
+    assert.equal(right.code, 400)
+    assert.equal(right.msg, SMS_CODE_EXPIRED)
     assert.equal(envelopeOf(await userinfo(s.token)).data.id, 0)
   })
 

@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm'
+import { randomInt } from 'node:crypto'
+import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db'
 import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
@@ -16,8 +17,15 @@ export const OAUTH_CODE_TTL_MS = 5 * 60 * 1000
 export const SMS_CODE_TTL_MS = 5 * 60 * 1000
 /** Wrong guesses allowed against one SMS code before it is burnt. */
 export const SMS_MAX_ATTEMPTS = 5
+export const SMS_CODE_EXPIRED = '验证码已失效，请重新获取'
 /** One SMS per mobile per minute, matching the app's 60 s countdown (spec §9). */
 export const SMS_RESEND_MS = 60 * 1000
+/**
+ * Codes one mobile may be sent in 24 hours: with SMS_MAX_ATTEMPTS guesses each, at most 50 guesses a day can be
+ * made at a million codes, however many addresses an attacker has.
+ */
+export const SMS_PER_MOBILE_PER_DAY = 10
+export const SMS_DAILY_LIMIT = '今日验证码发送次数已达上限，请明天再试'
 
 export interface AuthContext {
   sessionId: number
@@ -136,27 +144,39 @@ export async function refreshSession(db: Db, refreshToken: string, provider: 'we
   })
 }
 
+/** From the operating system's random source: Math.random's generator can be predicted from its earlier output. */
 export function generateSmsCode(): string {
-  return String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')
+  return String(randomInt(1_000_000)).padStart(6, '0')
 }
 
-/** Stores a new code for the mobile, refusing a second one within the resend window. */
+/**
+ * Stores a new code for the mobile, refusing a second one within the resend window and more than
+ * SMS_PER_MOBILE_PER_DAY a day. Both are read and written under a per-mobile lock, so a burst of requests cannot
+ * slip several codes (and with them fresh sets of guesses) past either limit.
+ */
 export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string, purpose: string): Promise<string> {
   const mobileIndex = cipher.blindIndex(mobile)
-  const [recent] = await db
-    .select({ id: smsCodes.id })
-    .from(smsCodes)
-    .where(and(eq(smsCodes.mobileIndex, mobileIndex), gt(smsCodes.createdAt, new Date(Date.now() - SMS_RESEND_MS))))
-    .limit(1)
-  if (recent) throw new AppError(Code.TOO_MANY, '验证码已发送，请60秒后再试')
-  const code = generateSmsCode()
-  await db.insert(smsCodes).values({
-    mobileIndex,
-    codeHash: sha256(`${mobileIndex}:${code}`),
-    purpose,
-    expiresAt: new Date(Date.now() + SMS_CODE_TTL_MS),
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${mobileIndex}`}))`)
+    const now = Date.now()
+    const [counts] = await tx
+      .select({
+        recent: sql<number>`count(*) filter (where ${smsCodes.createdAt} > ${new Date(now - SMS_RESEND_MS)})`.mapWith(Number),
+        today: sql<number>`count(*)`.mapWith(Number),
+      })
+      .from(smsCodes)
+      .where(and(eq(smsCodes.mobileIndex, mobileIndex), gt(smsCodes.createdAt, new Date(now - 24 * 3600_000))))
+    if (counts?.recent) throw new AppError(Code.TOO_MANY, '验证码已发送，请60秒后再试')
+    if ((counts?.today ?? 0) >= SMS_PER_MOBILE_PER_DAY) throw new AppError(Code.TOO_MANY, SMS_DAILY_LIMIT)
+    const code = generateSmsCode()
+    await tx.insert(smsCodes).values({
+      mobileIndex,
+      codeHash: sha256(`${mobileIndex}:${code}`),
+      purpose,
+      expiresAt: new Date(now + SMS_CODE_TTL_MS),
+    })
+    return code
   })
-  return code
 }
 
 /** What an SMS code proves: the account's own mobile ('bind'), or a patient's mobile ('patient'). */
@@ -169,26 +189,39 @@ export async function sendBindCode(db: Db, cipher: FieldCipher, sms: SmsProvider
   return code
 }
 
-/** Checks a code once; wrong guesses count against the newest code and burn it after SMS_MAX_ATTEMPTS. */
+/**
+ * Checks a code once. Each guess, right or wrong, spends one of the newest live code's SMS_MAX_ATTEMPTS in one
+ * conditional update before it is compared, so however many guesses arrive at once, at most that many are ever
+ * compared (a read-compare-increment let a burst of 100 wrong codes through and then accepted the right one).
+ */
 export async function consumeSmsCode(tx: Tx, cipher: FieldCipher, mobile: string, code: string, purpose: string) {
   const mobileIndex = cipher.blindIndex(mobile)
-  const [latest] = await tx
-    .select()
+  const newest = tx
+    .select({ id: smsCodes.id })
     .from(smsCodes)
     .where(and(eq(smsCodes.mobileIndex, mobileIndex), eq(smsCodes.purpose, purpose), isNull(smsCodes.usedAt)))
-    .orderBy(sql`${smsCodes.createdAt} desc`)
+    .orderBy(desc(smsCodes.createdAt), desc(smsCodes.id))
     .limit(1)
-  if (!latest || latest.expiresAt < new Date() || latest.attempts >= SMS_MAX_ATTEMPTS) throw badInput('验证码已失效，请重新获取')
-  if (latest.codeHash !== sha256(`${mobileIndex}:${code}`)) {
-    await tx.update(smsCodes).set({ attempts: sql`${smsCodes.attempts} + 1` }).where(eq(smsCodes.id, latest.id))
-    throw badInput('验证码错误')
-  }
+  const [guess] = await tx
+    .update(smsCodes)
+    .set({ attempts: sql`${smsCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(smsCodes.id, sql`(${newest})`),
+        lt(smsCodes.attempts, SMS_MAX_ATTEMPTS),
+        gt(smsCodes.expiresAt, new Date()),
+        isNull(smsCodes.usedAt),
+      ),
+    )
+    .returning({ id: smsCodes.id, codeHash: smsCodes.codeHash })
+  if (!guess) throw badInput(SMS_CODE_EXPIRED)
+  if (guess.codeHash !== sha256(`${mobileIndex}:${code}`)) throw badInput('验证码错误')
   const [used] = await tx
     .update(smsCodes)
     .set({ usedAt: new Date() })
-    .where(and(eq(smsCodes.id, latest.id), isNull(smsCodes.usedAt)))
+    .where(and(eq(smsCodes.id, guess.id), isNull(smsCodes.usedAt)))
     .returning({ id: smsCodes.id })
-  if (!used) throw badInput('验证码已失效，请重新获取')
+  if (!used) throw badInput(SMS_CODE_EXPIRED)
 }
 
 /**
