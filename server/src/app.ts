@@ -28,6 +28,7 @@ import { buildPayProviders, type PayProviders } from './plugins/providers/pay'
 import { gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './plugins/providers/insurance'
 import { offlineTriage, openAiCompatibleTriage, type AiTriageProvider } from './plugins/providers/ai'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
+import { pruneLoginFailures } from './domain/staff'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
 
@@ -133,6 +134,7 @@ export async function buildApp(
       Promise.all([
         closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')),
         retryPendingRefunds(database.db, providers),
+        pruneLoginFailures(database.db),
       ])
         .catch((err) => app.log.error({ err }, 'order sweep failed'))
         .finally(() => (running = false))

@@ -16,6 +16,7 @@ import {
   patients,
   physicianAssistants,
   staffAccounts,
+  staffLoginFailures,
   staffSessions,
   userMessages,
 } from '../../server/src/db/schema'
@@ -28,7 +29,7 @@ import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { DeskInquiry, DeskInquiryDetail, StaffSession } from '../../types/api/workbench'
 import type { Page } from '../../types/api/hospital'
-import { LogCapture, assertBadInput, assertForbidden, callApi, envelopeOf, idCardFor, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
+import { LogCapture, assertBadInput, assertForbidden, callApi, envelopeOf, idCardFor, randomIp, signInUser, startTestApp, type Envelope, type TestApp } from './harness'
 import { addOnlineDoctor, addPatient, confirmAtCashier, hospitalIdOf, newKey } from './fixtures'
 
 const P = '/dld-doctor/api'
@@ -248,13 +249,52 @@ describe('POST /dld-doctor/api/login', () => {
     }
   })
 
-  it('locks a login after 5 wrong passwords in 15 minutes, even against the right one; other logins still work', async () => {
+  /** A sign-in from one client address (callApi gives every call an address of its own). */
+  const loginFrom = (address: string, name: string, password: string) =>
+    t.app.inject({ method: 'POST', url: `${P}/login`, remoteAddress: address, payload: { login: name, password } }).then((r) => envelopeOf(r))
+
+  it('locks a login at one address after 5 wrong passwords, even against the right one; other addresses and logins still work', async () => {
     await createStaffAccount(db(), { kind: 'doctor', doctorId: await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台丁', priceFen: 0 }), login: 'WB-LOCK', password: PASSWORD })
-    for (let i = 0; i < 5; i++) assert.equal((await call('POST', `${P}/login`, { body: { login: 'wb-lock', password: `wrong-${i}` } })).code, 401)
-    const locked = await call('POST', `${P}/login`, { body: { login: 'WB-LOCK', password: PASSWORD } })
+    const attacker = randomIp()
+    for (let i = 0; i < 5; i++) assert.equal((await loginFrom(attacker, 'wb-lock', `wrong-${i}`)).code, 401)
+    const locked = await loginFrom(attacker, 'WB-LOCK', PASSWORD)
     assert.equal(locked.code, 429)
     assert.equal(locked.msg, '登录失败次数过多，请15分钟后再试')
-    assert.equal((await call('POST', `${P}/login`, { body: { login: login.other, password: PASSWORD } })).code, 200)
+    assert.equal((await loginFrom(attacker, login.other, PASSWORD)).code, 200)
+    // the doctor at the hospital is not locked out by someone guessing elsewhere
+    assert.equal((await loginFrom(randomIp(), 'wb-lock', PASSWORD)).code, 200)
+  })
+
+  it('a burst of wrong passwords at once compares at most 5 and locks (a race shows on the PostgreSQL run)', async () => {
+    await createStaffAccount(db(), { kind: 'doctor', doctorId: await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台戊', priceFen: 0 }), login: 'WB-BURST', password: PASSWORD })
+    const attacker = randomIp()
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => loginFrom(attacker, 'WB-BURST', `wrong-${i}`)))
+    assert.deepEqual(
+      answers.map((a) => a.msg).sort(),
+      [...Array(5).fill('账号或密码错误'), ...Array(15).fill('登录失败次数过多，请15分钟后再试')].sort(),
+    )
+    assert.equal((await loginFrom(attacker, 'WB-BURST', PASSWORD)).code, 429)
+  })
+
+  it('each failure after a lock has run out doubles it; a success clears the count', async () => {
+    await createStaffAccount(db(), { kind: 'doctor', doctorId: await addOnlineDoctor(t, { hospitalId, deptId, name: '工作台己', priceFen: 0 }), login: 'WB-GROW', password: PASSWORD })
+    const attacker = randomIp()
+    const lockRunsOut = () =>
+      db().update(staffLoginFailures).set({ lockedUntil: new Date(Date.now() - 1000) }).where(and(eq(staffLoginFailures.login, 'WB-GROW'), eq(staffLoginFailures.address, attacker)))
+    for (let i = 0; i < 5; i++) await loginFrom(attacker, 'WB-GROW', `wrong-${i}`)
+    const waits: string[] = []
+    for (let i = 0; i < 3; i++) {
+      await lockRunsOut()
+      assert.equal((await loginFrom(attacker, 'WB-GROW', 'wrong-again')).msg, '账号或密码错误')
+      waits.push((await loginFrom(attacker, 'WB-GROW', PASSWORD)).msg)
+    }
+    assert.deepEqual(waits, ['登录失败次数过多，请30分钟后再试', '登录失败次数过多，请60分钟后再试', '登录失败次数过多，请120分钟后再试'])
+    await lockRunsOut()
+    assert.equal((await loginFrom(attacker, 'WB-GROW', PASSWORD)).code, 200)
+    const left = await db().select().from(staffLoginFailures).where(eq(staffLoginFailures.login, 'WB-GROW'))
+    assert.deepEqual(left, [])
+    assert.equal((await loginFrom(attacker, 'WB-GROW', 'wrong-once')).msg, '账号或密码错误')
+    assert.equal((await loginFrom(attacker, 'WB-GROW', PASSWORD)).code, 200)
   })
 
   it('signs in a seeded doctor with the demo password and the hospital work number (any case, spaces around)', async () => {

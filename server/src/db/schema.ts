@@ -829,6 +829,23 @@ export const staffSessions = pgTable(
 )
 
 /**
+ * Wrong workbench passwords per login and client address (domain/staff.ts): kept in the database so that every
+ * server process counts the same guesses, and per address so that guessing from one place never locks a doctor out
+ * everywhere. Rows of unknown logins are kept too (the answer must not say which logins exist) and pruned by age.
+ */
+export const staffLoginFailures = pgTable(
+  'staff_login_failures',
+  {
+    login: text('login').notNull(),
+    address: text('address').notNull(),
+    failures: integer('failures').notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.login, t.address] }), index('staff_login_failures_last_idx').on(t.lastFailureAt)],
+)
+
+/**
  * The doctor's electronic medical record of one inquiry (门诊病历): written on the workbench, read by the patient
  * (`/im/medical/...`, `/pages/medicalHistory`). The fields (chief complaint, present illness, past history,
  * diagnosis, advice) are health information: stored encrypted as one JSON object. One record per inquiry; rewriting

@@ -5,28 +5,32 @@
  * the other way round), so neither kind of token works on the other kind of call.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import type { StaffKind, StaffProfile, StaffSession } from '../../../types/api/workbench'
 import type { Db } from '../db'
 import { randomToken, sha256 } from '../crypto'
-import { departments, doctors, hospitals, identities, onlineDoctors, physicianAssistants, staffAccounts, staffSessions } from '../db/schema'
+import { departments, doctors, hospitals, identities, onlineDoctors, physicianAssistants, staffAccounts, staffLoginFailures, staffSessions } from '../db/schema'
 import { AppError, Code, badInput, unauthenticated } from '../errors'
 import { assistantImAccount, doctorImAccount } from './internetDoctors'
 
 /** A workbench token lives one working day. */
 export const STAFF_SESSION_MS = 12 * 3600_000
 /**
- * Brute force: after LOGIN_MAX_FAILURES wrong passwords for one login within LOGIN_WINDOW_MS the login is locked until
- * the window has passed, counted for unknown logins too (so the answer says nothing about which logins exist). The
- * route also limits sign-in calls per client address (routes/workbench.ts). The count is kept per server process: with
- * N processes an attacker gets at most N × 5 guesses per 15 minutes per login, still far too few for a password.
+ * Brute force: each sign-in attempt is counted per login and client address before its password is compared, in one
+ * conditional statement (staff_login_failures), so a burst of guesses cannot all be compared before the lock lands.
+ * After LOGIN_MAX_FAILURES the pair is locked for LOGIN_LOCK_MINUTES, and every further failure once a lock has run
+ * out doubles it, up to a day; a success or LOGIN_RESET_HOURS without a failure clears the count. Unknown logins are
+ * counted too, so the answer says nothing about which logins exist. Per address, so that five guesses from anywhere
+ * cannot lock a doctor out everywhere; the route also limits sign-in calls per address (routes/workbench.ts).
  */
 export const LOGIN_MAX_FAILURES = 5
-export const LOGIN_WINDOW_MS = 15 * 60_000
+export const LOGIN_LOCK_MINUTES = 15
+export const LOGIN_LOCK_MAX_MINUTES = 24 * 60
+export const LOGIN_RESET_HOURS = 24
 
 export const WRONG_PASSWORD = '账号或密码错误'
 export const ACCOUNT_DISABLED = '账号已停用，请联系医院管理员'
-export const LOCKED_OUT = `登录失败次数过多，请${LOGIN_WINDOW_MS / 60_000}分钟后再试`
+export const lockedOut = (minutes: number) => `登录失败次数过多，请${minutes}分钟后再试`
 export const PASSWORD_MIN = 8
 
 // ---- passwords -----------------------------------------------------------------------------------------------------
@@ -85,48 +89,49 @@ export async function createStaffAccount(db: Db, input: StaffAccountInput): Prom
 
 // ---- sign-in -------------------------------------------------------------------------------------------------------
 
-/** Wrong passwords per login in this process (see LOGIN_MAX_FAILURES); one per app. */
-export class LoginThrottle {
-  private readonly failures = new Map<string, { count: number; since: number }>()
+/**
+ * Counts one attempt of `login` from `address` and answers whether it may be compared: one upsert that refuses while
+ * the pair is locked and sets the lock in the same statement when this attempt reaches the limit.
+ */
+async function takeAttempt(db: Db, login: string, address: string, now: Date): Promise<{ allowed: true } | { allowed: false; minutes: number }> {
+  const at = now.toISOString()
+  const reset = new Date(now.getTime() - LOGIN_RESET_HOURS * 3600_000).toISOString()
+  const failures = sql`case when ${staffLoginFailures.lastFailureAt} < ${reset}::timestamptz then 1 else ${staffLoginFailures.failures} + 1 end`
+  const [taken] = await db
+    .insert(staffLoginFailures)
+    .values({ login, address, failures: 1, lastFailureAt: now })
+    .onConflictDoUpdate({
+      target: [staffLoginFailures.login, staffLoginFailures.address],
+      set: {
+        failures,
+        lockedUntil: sql`case when ${failures} >= ${LOGIN_MAX_FAILURES}
+          then ${at}::timestamptz + least(${LOGIN_LOCK_MINUTES} * power(2, ${failures} - ${LOGIN_MAX_FAILURES}), ${LOGIN_LOCK_MAX_MINUTES}) * interval '1 minute'
+          end`,
+        lastFailureAt: now,
+      },
+      setWhere: sql`${staffLoginFailures.lockedUntil} is null or ${staffLoginFailures.lockedUntil} <= ${at}::timestamptz`,
+    })
+    .returning({ failures: staffLoginFailures.failures })
+  if (taken) return { allowed: true }
+  const [row] = await db
+    .select({ lockedUntil: staffLoginFailures.lockedUntil })
+    .from(staffLoginFailures)
+    .where(and(eq(staffLoginFailures.login, login), eq(staffLoginFailures.address, address)))
+  // measured from now, not from this attempt's start: a concurrent attempt may have set the lock a moment later
+  const left = (row?.lockedUntil?.getTime() ?? 0) - Date.now()
+  return { allowed: false, minutes: Math.max(1, Math.ceil(left / 60_000)) }
+}
 
-  constructor(
-    readonly max = LOGIN_MAX_FAILURES,
-    readonly windowMs = LOGIN_WINDOW_MS,
-    /** Entries kept at most: a flood of made-up logins cannot grow the map without bound. */
-    readonly capacity = 10_000,
-  ) {}
-
-  private current(login: string, now: number) {
-    const entry = this.failures.get(login)
-    if (entry && now - entry.since >= this.windowMs) {
-      this.failures.delete(login)
-      return null
-    }
-    return entry ?? null
-  }
-
-  /** 429 while the login is locked. */
-  check(login: string, now: number) {
-    const entry = this.current(login, now)
-    if (entry && entry.count >= this.max) throw new AppError(Code.TOO_MANY, LOCKED_OUT)
-  }
-
-  fail(login: string, now: number) {
-    const entry = this.current(login, now)
-    if (entry) entry.count += 1
-    else {
-      if (this.failures.size >= this.capacity) {
-        for (const [key, e] of this.failures) if (now - e.since >= this.windowMs) this.failures.delete(key)
-        // still full: forget the oldest (Map keeps insertion order)
-        if (this.failures.size >= this.capacity) this.failures.delete(this.failures.keys().next().value!)
-      }
-      this.failures.set(login, { count: 1, since: now })
-    }
-  }
-
-  succeed(login: string) {
-    this.failures.delete(login)
-  }
+/** Forgets the failures of rows idle for LOGIN_RESET_HOURS and no longer locked (the order sweep calls it). */
+export async function pruneLoginFailures(db: Db, now = new Date()): Promise<void> {
+  await db
+    .delete(staffLoginFailures)
+    .where(
+      and(
+        lt(staffLoginFailures.lastFailureAt, new Date(now.getTime() - LOGIN_RESET_HOURS * 3600_000)),
+        or(isNull(staffLoginFailures.lockedUntil), lt(staffLoginFailures.lockedUntil, now)),
+      ),
+    )
 }
 
 /** Who a workbench token belongs to. */
@@ -174,20 +179,19 @@ function contextOf(row: StaffRow, sessionId: number): StaffContext | null {
 }
 
 /**
- * POST /dld-doctor/api/login. Locked logins are refused before the password is looked at; an unknown login, a wrong
- * password and (with the right password) a disabled account answer as they do only after the same scrypt work.
+ * POST /dld-doctor/api/login. Each attempt is counted before the password is looked at (takeAttempt); an unknown
+ * login, a wrong password and (with the right password) a disabled account answer as they do only after the same
+ * scrypt work. `address` is the client's, as the server's proxy settings tell it.
  */
-export async function signInStaff(db: Db, throttle: LoginThrottle, input: { login: string; password: string }, now: Date): Promise<StaffSession> {
+export async function signInStaff(db: Db, input: { login: string; password: string }, address: string, now: Date): Promise<StaffSession> {
   const login = normalizeLogin(input.login)
-  throttle.check(login, now.getTime())
+  const attempt = await takeAttempt(db, login, address, now)
+  if (!attempt.allowed) throw new AppError(Code.TOO_MANY, lockedOut(attempt.minutes))
   const [row] = await staffQuery(db).where(eq(staffAccounts.login, login)).limit(1)
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'))
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await dummyHash))
-  if (!row || !ok) {
-    throttle.fail(login, now.getTime())
-    throw unauthenticated(WRONG_PASSWORD)
-  }
-  throttle.succeed(login)
+  if (!row || !ok) throw unauthenticated(WRONG_PASSWORD)
+  await db.delete(staffLoginFailures).where(and(eq(staffLoginFailures.login, login), eq(staffLoginFailures.address, address)))
   const context = contextOf(row, 0)
   if (row.disabled || !context) throw unauthenticated(ACCOUNT_DISABLED)
   const token = randomToken()

@@ -7,7 +7,7 @@ import { notFound, unauthenticated } from '../errors'
 import { signUser } from '../plugins/providers/im'
 import * as desk from '../domain/doctorDesk'
 import { MEDICAL_RECORD_FIELDS, searchDiseases } from '../domain/medicalRecord'
-import { LoginThrottle, resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffContext } from '../domain/staff'
+import { resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffContext } from '../domain/staff'
 import { diseaseCodeDto, medicalRecordDto } from './medical'
 import { intakeDto } from './inquiry'
 import { readUpload, uploadDto } from './file'
@@ -78,7 +78,6 @@ const PAGE_FILES: Record<string, string> = {
 export async function workbenchRoutes(app: FastifyInstance) {
   const { cipher, providers, config } = app.ctx
   const db = () => app.ctx.db
-  const throttle = new LoginThrottle()
   const staffOf = (req: FastifyRequest): StaffContext => {
     if (!req.staff) throw unauthenticated()
     return req.staff
@@ -88,13 +87,13 @@ export async function workbenchRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${P}/login`,
-    summary: 'Workbench sign-in of a doctor or physician assistant: a bearer token for 12 h (5 wrong passwords per login lock it for 15 min)',
+    summary: 'Workbench sign-in of a doctor or physician assistant: a bearer token for 12 h (5 wrong passwords per login and address lock the pair for 15 min, doubling after)',
     auth: 'none',
     // per client address, on top of the per-login lock (domain/staff.ts)
     rateLimit: { max: 20, timeWindow: 60_000 },
     body: z.object({ login: z.string().trim().min(1, '请输入账号').max(64), password: z.string().min(1, '请输入密码').max(128) }),
     data: z.object({ token: z.string(), expiresAt: z.string(), staff: staffDto }),
-    handler: async ({ body }) => signInStaff(db(), throttle, body, new Date()),
+    handler: async ({ body, req }) => signInStaff(db(), body, req.ip, new Date()),
   })
 
   // everything else: a workbench token, resolved once per call in this scope only, before the input is looked at
