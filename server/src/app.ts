@@ -96,9 +96,9 @@ export async function buildApp(
     logger: loggerOptions(config, logStream),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    // X-Forwarded-* only from a proxy on this host or a private network: trusting every hop lets any client
-    // choose its own address and escape the per-address limits on sign-in and SMS
-    trustProxy: 'loopback, linklocal, uniquelocal',
+    // X-Forwarded-* only from the proxies the hospital names: a peer on a private network may be a patient's phone
+    // on the hospital's Wi-Fi, and believing it lets a client choose its own address to escape the per-address limits
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
   })
   app.setValidatorCompiler(validatorCompiler)

@@ -23,6 +23,11 @@ export interface Config {
    * patients share one address (its Wi-Fi behind NAT) raises it.
    */
   smsPerAddressPerMinute: number
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY: addresses or CIDR ranges, comma-separated);
+   * none by default. Trusting any other peer lets a client name its own address and escape the per-address limits.
+   */
+  trustProxy: string[]
   defaultAppId: string
   wechat: Record<string, string> // appId -> appSecret for the real OAuth and JS-SDK
   alipay: { appId: string; privateKey: string; alipayPublicKey: string } | null
@@ -158,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploadDir: resolve(env.UPLOAD_DIR ?? join(dataDir, 'uploads')),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
     smsPerAddressPerMinute: Number(env.SMS_PER_ADDRESS_PER_MINUTE ?? 5),
+    trustProxy: (env.TRUST_PROXY ?? '').split(',').map((a) => a.trim()).filter(Boolean),
     defaultAppId: env.DEFAULT_APP_ID ?? 'wxdemo0000000000',
     wechat: parseJson<Record<string, string>>('WECHAT_APPS', env.WECHAT_APPS) ?? {},
     alipay: parseJson('ALIPAY', env.ALIPAY),

@@ -604,35 +604,42 @@ describe('POST /dld-auth/token/smsBindCode', () => {
     assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers })).code, 200)
   })
 
-  it('a client cannot escape the limit by claiming another address in X-Forwarded-For', async () => {
-    const s = await signInWechat(t.app)
-    const codes: number[] = []
-    for (let i = 1; i <= 6; i++) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/dld-auth/token/smsBindCode',
-        remoteAddress: '203.0.113.9',
-        headers: { ...s.headers, 'x-forwarded-for': `198.51.100.${i}` },
-        payload: { mobile: newMobile() },
-      })
-      codes.push(envelopeOf(res).code)
+  it('a client cannot escape the limit by claiming another address in X-Forwarded-For, from any peer (no proxy is trusted by default)', async () => {
+    for (const peer of ['203.0.113.9', '10.20.30.40', '192.168.1.20', '127.0.0.1']) {
+      const s = await signInWechat(t.app)
+      const codes: number[] = []
+      for (let i = 1; i <= 6; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/dld-auth/token/smsBindCode',
+          remoteAddress: peer,
+          headers: { ...s.headers, 'x-forwarded-for': `198.51.100.${i}` },
+          payload: { mobile: newMobile() },
+        })
+        codes.push(envelopeOf(res).code)
+      }
+      assert.deepEqual(codes, [200, 200, 200, 200, 200, 429], peer)
     }
-    assert.deepEqual(codes, [200, 200, 200, 200, 200, 429])
   })
 
-  it('behind a local reverse proxy, each forwarded client has its own limit', async () => {
-    const s = await signInWechat(t.app)
-    const viaProxy = (client: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/dld-auth/token/smsBindCode',
-        remoteAddress: '127.0.0.1',
-        headers: { ...s.headers, 'x-forwarded-for': client },
-        payload: { mobile: newMobile() },
-      })
-    for (let i = 0; i < 5; i++) assert.equal(envelopeOf(await viaProxy('198.51.100.77')).code, 200)
-    assert.equal(envelopeOf(await viaProxy('198.51.100.77')).code, 429)
-    assert.equal(envelopeOf(await viaProxy('198.51.100.78')).code, 200)
+  it('behind a reverse proxy named in TRUST_PROXY, each forwarded client has its own limit', async () => {
+    const proxied = await startTestApp({ config: { trustProxy: ['127.0.0.1'] } })
+    try {
+      const s = await signInWechat(proxied.app)
+      const viaProxy = (client: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/dld-auth/token/smsBindCode',
+          remoteAddress: '127.0.0.1',
+          headers: { ...s.headers, 'x-forwarded-for': client },
+          payload: { mobile: newMobile() },
+        })
+      for (let i = 0; i < 5; i++) assert.equal(envelopeOf(await viaProxy('198.51.100.77')).code, 200)
+      assert.equal(envelopeOf(await viaProxy('198.51.100.77')).code, 429)
+      assert.equal(envelopeOf(await viaProxy('198.51.100.78')).code, 200)
+    } finally {
+      await proxied.close()
+    }
   })
 })
 
