@@ -18,6 +18,7 @@ import { FieldCipher } from './crypto'
 import type { Database, Db } from './db'
 import { AppError, Code } from './errors'
 import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
+import { NUL_CHARACTER, TOO_DEEP, holdsNul, isDataException, jsonDeeperThan } from './inputGuards'
 import { redeemOAuthCode, resolveToken, type AuthContext } from './domain/auth'
 import { realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './plugins/providers/oauth'
 import { httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
@@ -185,6 +186,16 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
+  // hostile input answers 400 before any schema or handler looks at it (inputGuards.ts)
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDeeperThan(body as string)) return done(new AppError(Code.BAD_INPUT, TOO_DEEP), undefined)
+    parseJson(req, body as string, done)
+  })
+  app.addHook('preValidation', async (req) => {
+    if (holdsNul(req.params) || holdsNul(req.query) || (!req.isMultipart() && holdsNul(req.body))) throw new AppError(Code.BAD_INPUT, NUL_CHARACTER)
+  })
+
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     reply.serializer(JSON.stringify) // the route's response schema describes success only (stack notes)
     const send = (code: number, msg: string, status = 200) => reply.status(status).send({ code, msg, data: null })
@@ -193,6 +204,10 @@ export async function buildApp(
       const first = err.validation[0]
       const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : ''
       return send(Code.BAD_INPUT, `参数错误：${where ? `${where} ` : ''}${first?.message ?? '格式不正确'}`)
+    }
+    if (isDataException(err)) {
+      req.log.warn({ err }, 'input the schema let through was refused by the database')
+      return send(Code.BAD_INPUT, '参数错误：格式不正确')
     }
     const status = (err as FastifyError).statusCode ?? 500
     if (status === 429) return send(Code.TOO_MANY, err.message)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { idParam, mobile } from './schemas'
+import { idParam, mobile, id } from './schemas'
 import * as accompany from '../domain/accompany'
 
 const relation = z.string().trim().min(1, '请选择陪护人与就诊人的关系').max(10, '请选择陪护人与就诊人的关系')
@@ -27,7 +27,7 @@ export async function accompanyRoutes(app: FastifyInstance) {
     summary: 'Add an escort to one of the caller’s patients (the patient must be complete)',
     auth: 'user',
     body: z.object({
-      patientId: z.coerce.number().int().positive(),
+      patientId: id,
       name: z.string().trim().min(1, '请输入陪护人姓名').max(20, '陪护人姓名不能超过20个字'),
       // checked by the identity-card rules in the domain, for a message the patient can act on
       idCard: z.string().trim().min(1, '请输入陪护人身份证号').max(32, '陪护人身份证号不正确'),
@@ -43,7 +43,7 @@ export async function accompanyRoutes(app: FastifyInstance) {
     url: '/dld-palm/api/accompany',
     summary: 'Change an escort’s mobile and relation (name and identity number cannot change)',
     auth: 'user',
-    body: z.object({ id: z.coerce.number().int().positive(), mobile, relation }),
+    body: z.object({ id: id, mobile, relation }),
     data: accompanyDto,
     handler: async ({ auth, body }) => accompany.updateAccompany(db(), cipher, auth.userId, body),
   })

@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws'
 import { z } from 'zod'
 import type { ChatServerFrame } from '../../../types/api/chat'
 import { AppError } from '../errors'
+import { holdsNul } from '../inputGuards'
 import { verifyLocalSig } from '../plugins/providers/im'
 import * as chat from '../domain/chat'
 
@@ -130,7 +131,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         json = null
       }
       const checked = frame.safeParse(json)
-      if (!checked.success) {
+      if (!checked.success || holdsNul(checked.data)) {
         // answered under the request's own id when it has one, so the client's request does not wait for ever
         const id = (json as { id?: unknown } | null)?.id
         return push(ws, { op: 'reply', id: typeof id === 'string' ? id.slice(0, 64) : '', ok: false, error: '消息格式不正确' })

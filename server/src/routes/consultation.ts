@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { hospitalCode } from './schemas'
+import { hospitalCode, id } from './schemas'
 import { inquiryDto } from './inquiry'
 import * as inquiry from '../domain/inquiry'
 import * as history from '../domain/consultationHistory'
 
-const id = z.coerce.number().int().positive()
 const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
 const description = z.string().trim().min(1, '请描述您的病情').max(inquiry.DESCRIPTION_MAX, `病情描述不能超过${inquiry.DESCRIPTION_MAX}个字`)
 const pictures = z.array(z.string().trim().max(200, inquiry.PICTURE_NOT_UPLOADED)).max(inquiry.PICTURES_MAX, `最多上传${inquiry.PICTURES_MAX}张图片`).optional()

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { id } from './schemas'
 import { route } from '../route'
 import * as evaluation from '../domain/evaluation'
 
-const id = z.coerce.number().int().positive()
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
 const page = z.coerce.number().int().min(1).max(1000).default(1)
 const size = z.coerce.number().int().min(1).max(evaluation.MAX_PAGE_SIZE).default(10)

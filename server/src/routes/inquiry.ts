@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { id } from './schemas'
 import { route } from '../route'
 import { orderNo, payActionDto, payOrderDto } from './pay'
 import * as inquiry from '../domain/inquiry'
 import { registerBusiness } from '../domain/payment'
 
-const id = z.coerce.number().int().positive()
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
 const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')

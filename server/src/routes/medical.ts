@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { hospitalCode } from './schemas'
+import { hospitalCode, id } from './schemas'
 import * as medical from '../domain/medicalRecord'
 import * as send from '../domain/medicalSend'
 import { chatMessageDto } from './consultation'
 
-const id = z.coerce.number().int().positive()
 const orderNo = z.string().trim().regex(/^[A-Za-z0-9]{1,40}$/, '订单号不正确')
 
 export const diseaseCodeDto = z.object({ code: z.string(), name: z.string(), deptName: z.string() })

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { id } from './schemas'
 import { route } from '../route'
 import * as message from '../domain/message'
 
-const id = z.coerce.number().int().positive()
 
 const userMessageDto = z.object({
   id: z.number(),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { hospitalCode, idParam, mobile } from './schemas'
+import { hospitalCode, idParam, mobile, id } from './schemas'
 import * as patient from '../domain/patient'
 import { UPLOADED_PICTURE } from '../domain/file'
 import { PATIENT_NAME_MAX, isAppPagePath, isValidPatientName } from '../domain/patientRules'
@@ -41,7 +41,7 @@ const bindBody = z.object({ ...newPatientCommon, name: personName(''), idCard: i
 /** Fields of the completion page; an empty string means "not changed". */
 const blank = z.literal('').transform(() => undefined)
 const completeBody = z.object({
-  id: z.coerce.number().int().positive(),
+  id: id,
   name: z.union([blank, personName('')]).optional(),
   idCard: z.union([blank, idCard('')]).optional(),
   mobile: z.union([blank, mobile]).optional(),
@@ -118,7 +118,7 @@ const ocrDto = z.object({
   address: z.string(),
 })
 
-const patientQuery = z.object({ id: z.coerce.number().int().positive() })
+const patientQuery = z.object({ id: id })
 const hospitalQuery = z.object({ hospitalCode: optionalHospital })
 const fileQuery = patientQuery.extend({ hospitalCode })
 
@@ -246,7 +246,7 @@ export async function patientRoutes(app: FastifyInstance) {
     url: '/dld-hospital/autoRegister',
     summary: 'File a complete patient at a hospital (same as /patient/hospital/patient/bind), by patientId',
     auth: 'user',
-    query: z.object({ patientId: z.coerce.number().int().positive(), hospitalCode }),
+    query: z.object({ patientId: id, hospitalCode }),
     data: hospitalCardDto,
     handler: async ({ query, auth }) => patient.fileAtHospital(db(), cipher, auth.userId, query.patientId, query.hospitalCode),
   })

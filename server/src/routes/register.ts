@@ -2,13 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { route } from '../route'
-import { hospitalCode } from './schemas'
+import { hospitalCode, id } from './schemas'
 import { payActionDto, payOrderDto } from './pay'
 import * as register from '../domain/register'
 import { registerBusiness } from '../domain/payment'
 import { ensureSchedules } from '../seed/register'
 
-const id = z.coerce.number().int().positive()
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
 const keyword = z.string().trim().min(1, '请输入搜索关键词').max(20, '搜索关键词不能超过20个字')

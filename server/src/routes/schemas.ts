@@ -32,7 +32,11 @@ export const session = z.object({
   userId: z.number(),
 })
 
-export const idParam = z.object({ id: z.coerce.number().int().positive() })
+/** PostgreSQL's integer: a larger id names nothing, and would fail in the query instead of answering 400. */
+export const PG_INT_MAX = 2_147_483_647
+/** A row id in a path, query or body (numbers arrive as text in form bodies and queries). */
+export const id = z.coerce.number().int().positive().max(PG_INT_MAX)
+export const idParam = z.object({ id })
 export const hospitalCode = z.string().trim().min(1).max(32)
 export const mobile = z.string().regex(/^1[3-9]\d{9}$/, '手机号格式不正确')
 export const appId = z.string().trim().min(1).max(64)

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { id } from './schemas'
 import { route } from '../route'
 import { notFound, unauthenticated } from '../errors'
 import { signUser } from '../plugins/providers/im'
@@ -20,7 +21,7 @@ declare module 'fastify' {
 }
 
 const P = '/dld-doctor/api'
-const idParams = z.object({ id: z.coerce.number().int().positive() })
+const idParams = z.object({ id: id })
 const inquiryStatus = z.enum(['unpaid', 'waiting', 'inProgress', 'finished', 'cancelled', 'closed'])
 
 const staffDto = z.object({
