@@ -64,6 +64,8 @@ declare module 'fastify' {
   }
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+
 /** Request URLs are logged with their query values removed: codes, tokens and identity numbers travel there. */
 function logUrl(url: string): string {
   const q = url.indexOf('?')
@@ -101,6 +103,10 @@ export async function buildApp(
     // on the hospital's Wi-Fi, and believing it lets a client choose its own address to escape the per-address limits
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
+    // the router's own refusals (a malformed percent-encoding, an over-long path segment) in the envelope too
+    frameworkErrors: (_err, _req, reply) => {
+      void reply.status(200).type(JSON_TYPE).send(JSON.stringify({ code: Code.BAD_INPUT, msg: '参数错误：请求地址不正确', data: null }))
+    },
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -198,7 +204,7 @@ export async function buildApp(
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     reply.serializer(JSON.stringify) // the route's response schema describes success only (stack notes)
-    const send = (code: number, msg: string, status = 200) => reply.status(status).send({ code, msg, data: null })
+    const send = (code: number, msg: string, status = 200) => reply.status(status).type(JSON_TYPE).send({ code, msg, data: null })
     if (err instanceof AppError) return send(err.code, err.message)
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0]
@@ -259,7 +265,7 @@ export async function buildApp(
       return sendIndex(reply)
     }
     reply.serializer(JSON.stringify)
-    return reply.status(404).send({ code: Code.NOT_FOUND, msg: '请求的资源不存在', data: null })
+    return reply.status(404).type(JSON_TYPE).send({ code: Code.NOT_FOUND, msg: '请求的资源不存在', data: null })
   })
   return app
 }
