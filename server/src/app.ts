@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { constants as zlibConstants } from 'node:zlib'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import compress from '@fastify/compress'
 import formbody from '@fastify/formbody'
 import helmet from '@fastify/helmet'
@@ -105,7 +105,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     // the router's own refusals (a malformed percent-encoding, an over-long path segment) in the envelope too
     frameworkErrors: (_err, _req, reply) => {
-      void reply.status(200).type(JSON_TYPE).send(JSON.stringify({ code: Code.BAD_INPUT, msg: '参数错误：请求地址不正确', data: null }))
+      void (reply as FastifyReply).status(200).type(JSON_TYPE).send(JSON.stringify({ code: Code.BAD_INPUT, msg: '参数错误：请求地址不正确', data: null }))
     },
   })
   app.setValidatorCompiler(validatorCompiler)

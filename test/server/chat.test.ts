@@ -6,7 +6,7 @@ import WebSocket from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { eq, sql } from 'drizzle-orm'
 import { chatMessages, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
-import { localSig } from '../../server/src/plugins/providers/im'
+import { USER_SIG_TTL_S, localSig } from '../../server/src/plugins/providers/im'
 import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
 import { pairKeyOf } from '../../server/src/domain/chat'
 import { startTestApp, signInUser, envelopeOf, LogCapture, type TestApp } from './harness'
@@ -149,6 +149,25 @@ describe('GET /dld-im/ws (our own chat service)', () => {
     assert.equal(await closeCode(`${url}?sig=${encodeURIComponent(doctorSig(doctor, Math.floor(Date.now() / 1000) - 1))}`), 4401)
     const forged = localSig('some other secret', `0_${patient.userId}`, Math.floor(Date.now() / 1000) + 3600)
     assert.equal(await closeCode(`${url}?sig=${encodeURIComponent(forged)}`), 4401)
+  })
+
+  it('unbinding the mobile revokes the user’s chat signatures: the open connection is kicked and the old signature opens none; a later one does', async () => {
+    const leaving = await signInUser(t.app)
+    const sig = await patientSig(leaving)
+    const phone = await Client.open(sig)
+    const closed = new Promise<number>((resolve) => phone.ws.once('close', (code) => resolve(code)))
+    assert.equal(envelopeOf(await t.app.inject({ method: 'GET', url: '/dld-hospital/cancelBind', headers: leaving.headers })).code, 200)
+    assert.equal(await closed, 4401)
+    assert.deepEqual(
+      phone.pushes.filter((f) => f.op === 'kicked'),
+      [{ op: 'kicked', reason: 'signature revoked' }],
+    )
+    assert.equal(await closeCode(`${base.replace('http', 'ws')}/dld-im/ws?sig=${encodeURIComponent(sig)}`), 4401)
+    // the same user bound again later (a signature issued after the revocation, in a later second)
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const later = await Client.open(localSig(t.config.secret, `0_${leaving.userId}`, Math.floor(Date.now() / 1000) + USER_SIG_TTL_S))
+    assert.equal((await later.request({ op: 'conversations' })).ok, true)
+    later.close()
   })
 
   it('delivers a patient’s message to the doctor at once, and to the patient’s other phone, not back to the sender', async () => {

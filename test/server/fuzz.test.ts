@@ -176,7 +176,7 @@ function operationsOf(spec: { paths: Record<string, Record<string, any>> }): Ope
  * other fields' checks and reaches the handler; otherwise a hostile body as a whole.
  */
 function requestFor(op: Operation) {
-  const targets = [
+  const targets: (readonly ['path' | 'query' | 'body', string])[] = [
     ...Object.keys(op.pathParams).map((k) => ['path', k] as const),
     ...Object.keys(op.query).map((k) => ['query', k] as const),
     ...Object.keys(op.body ?? {}).map((k) => ['body', k] as const),

@@ -829,6 +829,15 @@ export const staffSessions = pgTable(
 )
 
 /**
+ * Chat signatures of an account issued at or before `revokedAt` no longer open our chat socket: the account's mobile
+ * was unbound, and a signature lives 7 days. One row per account, moved forward at each revocation.
+ */
+export const chatRevocations = pgTable('chat_revocations', {
+  account: text('account').primaryKey(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }).notNull(),
+})
+
+/**
  * Wrong workbench passwords per login and client address (domain/staff.ts): kept in the database so that every
  * server process counts the same guesses, and per address so that guessing from one place never locks a doctor out
  * everywhere. Rows of unknown logins are kept too (the answer must not say which logins exist) and pruned by age.

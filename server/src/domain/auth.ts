@@ -6,6 +6,7 @@ import { FieldCipher, randomToken, sha256 } from '../crypto'
 import { AppError, Code, badInput, conflict, unauthenticated } from '../errors'
 import { maskMobile } from '../../../src/utils/mask'
 import { isUniqueViolation } from './address'
+import { patientImAccount, revokeChatSignatures } from './chat'
 import type { OAuthProfile } from '../plugins/providers/oauth'
 import type { SmsProvider } from '../plugins/providers/sms'
 
@@ -270,10 +271,14 @@ export async function bindAlipay(db: Db, cipher: FieldCipher, auth: AuthContext,
 
 /**
  * Detaches the signed-in WeChat/Alipay identity from its user. The user and their patients stay: binding the same
- * mobile again brings them back.
+ * mobile again brings them back. The user's chat signatures are revoked with it (a signature lives 7 days); the
+ * user's other phones, still bound, sign in to the chat again with fresh ones.
  */
 export async function cancelBind(db: Db, auth: AuthContext): Promise<{ userId: 0 }> {
-  await db.update(identities).set({ userId: null }).where(eq(identities.id, auth.identityId))
+  await db.transaction(async (tx) => {
+    await tx.update(identities).set({ userId: null }).where(eq(identities.id, auth.identityId))
+    if (auth.userId) await revokeChatSignatures(tx, patientImAccount(auth.userId))
+  })
   return { userId: 0 }
 }
 

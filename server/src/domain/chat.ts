@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { ChatConversation, ChatMessage, ChatMessagePage, ChatSendInput } from '../../../types/api/chat'
 import type { Db, Tx } from '../db'
 import type { FieldCipher } from '../crypto'
-import { chatMessages, chatReads, doctors, files, inquiries, physicianAssistants, users } from '../db/schema'
+import { chatMessages, chatReads, chatRevocations, doctors, files, inquiries, physicianAssistants, users } from '../db/schema'
 import { badInput, forbidden } from '../errors'
 import { UPLOADED_PICTURE } from './file'
 
@@ -21,6 +21,21 @@ export const DOCTOR_PREFIX = 'd_'
 export const ASSISTANT_PREFIX = 'a_'
 /** The NOTIFY channel a stored message is announced on, to every server process. */
 export const CHAT_CHANNEL = 'chat_message'
+
+/**
+ * Revokes every chat signature of `account` issued until now, inside the caller's transaction, and tells every server
+ * process (CHAT_CHANNEL) to close the account's open connections.
+ */
+export async function revokeChatSignatures(tx: Tx, account: string, now = new Date()): Promise<void> {
+  await tx.insert(chatRevocations).values({ account, revokedAt: now }).onConflictDoUpdate({ target: chatRevocations.account, set: { revokedAt: now } })
+  await tx.execute(sql`select pg_notify(${CHAT_CHANNEL}, ${JSON.stringify({ revoked: account })})`)
+}
+
+/** Whether a signature of `account` issued at `issuedAt` (seconds since epoch) has been revoked since. */
+export async function signatureRevoked(db: Db, account: string, issuedAt: number): Promise<boolean> {
+  const [row] = await db.select({ revokedAt: chatRevocations.revokedAt }).from(chatRevocations).where(eq(chatRevocations.account, account))
+  return !!row && issuedAt <= Math.floor(row.revokedAt.getTime() / 1000)
+}
 
 /** spec §5 chat send. */
 export const NO_RECEIVER = '接收人不能为空'

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import websocket from '@fastify/websocket'
-import type { WebSocket } from 'ws'
+import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
 import type { ChatServerFrame } from '../../../types/api/chat'
 import { AppError } from '../errors'
 import { holdsNul } from '../inputGuards'
-import { verifyLocalSig } from '../plugins/providers/im'
+import { USER_SIG_TTL_S, verifyLocalSig } from '../plugins/providers/im'
 import * as chat from '../domain/chat'
 
 /** Frames are small: a text message is at most 2,000 characters; pictures travel as upload urls. */
@@ -37,6 +37,11 @@ const frame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('read'), id: z.string().max(64), peer: z.string().min(1).max(64) }),
 ])
 
+/** An account whose signatures were revoked (domain/chat.ts revokeChatSignatures). */
+interface Revocation {
+  revoked: string
+}
+
 /** A stored message as NOTIFY announces it; `origin` is the connection that sent it (it has its reply already). */
 interface Announcement {
   id: number
@@ -46,6 +51,8 @@ interface Announcement {
 }
 
 const expiryOf = (sig: string) => Number(sig.split('.')[1]) * 1000
+/** When a signature was issued (seconds): it lives USER_SIG_TTL_S. */
+const issuedAtOf = (sig: string) => Number(sig.split('.')[1]) - USER_SIG_TTL_S
 
 /**
  * Our own chat service over WebSocket, `GET /dld-im/ws?sig=<userSig>` (the `local` driver of /dld-im/im/user-sig):
@@ -75,10 +82,17 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     }
   }
   const stopListening = await database.listen(chat.CHAT_CHANNEL, (payload) => {
-    let a: Announcement
+    let a: Announcement | Revocation
     try {
-      a = JSON.parse(payload) as Announcement
+      a = JSON.parse(payload) as Announcement | Revocation
     } catch {
+      return
+    }
+    if ('revoked' in a) {
+      for (const ws of online.get(a.revoked)?.values() ?? []) {
+        push(ws, { op: 'kicked', reason: 'signature revoked' })
+        ws.close(CLOSE_BAD_SIGNATURE, 'signature revoked')
+      }
       return
     }
     deliver(a).catch((err) => app.log.error({ err }, 'chat delivery failed'))
@@ -98,9 +112,24 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       return
     }
     const connection = randomUUID()
-    const mine = online.get(account) ?? new Map<string, WebSocket>()
-    online.set(account, mine)
-    mine.set(connection, ws)
+    // a revoked signature (the account unbound its mobile) is refused; frames that arrive meanwhile wait, in order
+    const admitted = chat
+      .signatureRevoked(db(), account, issuedAtOf(sig))
+      .then((revoked) => {
+        if (revoked) {
+          ws.close(CLOSE_BAD_SIGNATURE, 'signature revoked')
+          return false
+        }
+        const mine = online.get(account) ?? new Map<string, WebSocket>()
+        online.set(account, mine)
+        mine.set(connection, ws)
+        return true
+      })
+      .catch((err: unknown) => {
+        app.log.error({ err }, 'chat signature check failed')
+        ws.close(1011, 'try again')
+        return false
+      })
 
     // the signature expires: the client is told, and logs in again with a fresh one (spec §4 kicked out)
     const expiry = setTimeout(() => {
@@ -117,7 +146,8 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     let windowStart = Date.now()
     let frames = 0
 
-    ws.on('message', (raw) => {
+    ws.on('message', (raw) => void admitted.then((ok) => ok && handle(raw)))
+    const handle = (raw: RawData) => {
       const now = Date.now()
       if (now - windowStart > RATE_WINDOW_MS) {
         windowStart = now
@@ -157,12 +187,13 @@ export async function chatSocketRoutes(app: FastifyInstance) {
           app.log.error({ err, op: parsed.op }, 'chat request failed')
           push(ws, { op: 'reply', id: parsed.id, ok: false, error: '服务暂时不可用，请稍后重试' })
         })
-    })
+    }
     ws.on('close', () => {
       clearTimeout(expiry)
       clearInterval(heartbeat)
-      mine.delete(connection)
-      if (!mine.size) online.delete(account)
+      const mine = online.get(account)
+      mine?.delete(connection)
+      if (mine && !mine.size) online.delete(account)
     })
   })
 }
