@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { oauthCodes, sessions, smsCodes } from '../../server/src/db/schema'
 import { FieldCipher, sha256 } from '../../server/src/crypto'
-import { SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY } from '../../server/src/domain/auth'
+import { REFRESH_REUSE_GRACE_MS, SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY } from '../../server/src/domain/auth'
 import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
 
 let t: TestApp
@@ -459,6 +459,20 @@ describe('POST /dld-auth/token/refresh/force', () => {
     assert.equal(reused.code, 401)
     const next = envelopeOf(await post('/dld-auth/token/refresh/force', { refreshToken: env.data.refreshToken }))
     assert.equal(next.code, 200)
+  })
+
+  it('a rotated refresh token used again later ends the session it was rotated into (a copied token)', async () => {
+    const u = await signInUser(t.app)
+    const rotated = envelopeOf(await post('/dld-auth/token/refresh/force', { refreshToken: u.refreshToken }))
+    assert.equal(rotated.code, 200)
+    // past the retry grace
+    await t.database.db
+      .update(sessions)
+      .set({ revokedAt: new Date(Date.now() - REFRESH_REUSE_GRACE_MS - 1000) })
+      .where(eq(sessions.refreshHash, sha256(u.refreshToken)))
+    assert.equal(envelopeOf(await post('/dld-auth/token/refresh/force', { refreshToken: u.refreshToken })).code, 401)
+    assert.equal(envelopeOf(await userinfo(rotated.data.token)).code, 401)
+    assert.equal(envelopeOf(await post('/dld-auth/token/refresh/force', { refreshToken: rotated.data.refreshToken })).code, 401)
   })
 
   it('of several simultaneous refreshes with one token, exactly one succeeds', async () => {

@@ -13,6 +13,8 @@ import type { SmsProvider } from '../plugins/providers/sms'
 /** Access tokens live 2 hours (like WeChat's own); refresh tokens 30 days. */
 export const ACCESS_TTL_MS = 2 * 60 * 60 * 1000
 export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000
+/** A rotated refresh token used again within this long is a retry, not a theft (revokeOnReuse). */
+export const REFRESH_REUSE_GRACE_MS = 10_000
 /** Sandbox one-time authorisation codes expire after 5 minutes, as WeChat's do. */
 export const OAUTH_CODE_TTL_MS = 5 * 60 * 1000
 export const SMS_CODE_TTL_MS = 5 * 60 * 1000
@@ -129,20 +131,38 @@ export async function signIn(db: Db, provider: 'wechat' | 'alipay', appId: strin
   })
 }
 
+/**
+ * A refresh token that was already rotated away has been copied: whoever holds it and whoever holds its successor
+ * cannot be told apart, so every live session of the identity ends (OAuth's refresh token reuse detection). A reuse
+ * within REFRESH_REUSE_GRACE_MS of the rotation is a client retrying a refresh whose answer it lost, and only refused.
+ */
+async function revokeOnReuse(tx: Tx, refreshToken: string, now: Date) {
+  const [rotated] = await tx
+    .select({ identityId: sessions.identityId, revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .where(and(eq(sessions.refreshHash, sha256(refreshToken)), gt(sessions.refreshExpiresAt, now)))
+  if (!rotated?.revokedAt || now.getTime() - rotated.revokedAt.getTime() < REFRESH_REUSE_GRACE_MS) return
+  await tx.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.identityId, rotated.identityId), isNull(sessions.revokedAt)))
+}
+
 export async function refreshSession(db: Db, refreshToken: string, provider: 'wechat' | 'alipay') {
-  return db.transaction(async (tx) => {
-    const now = new Date()
+  const now = new Date()
+  const rotated = await db.transaction(async (tx) => {
     const [old] = await tx
       .update(sessions)
       .set({ revokedAt: now })
       .where(and(eq(sessions.refreshHash, sha256(refreshToken)), gt(sessions.refreshExpiresAt, now), isNull(sessions.revokedAt)))
       .returning()
-    if (!old) throw unauthenticated()
+    if (!old) return null
     const [identity] = await tx.select().from(identities).where(eq(identities.id, old.identityId))
     if (!identity || identity.provider !== provider) throw unauthenticated()
     const session = await issueSession(tx, identity.id, identity.appId, now)
     return { ...session, userId: identity.userId ?? 0 }
   })
+  if (rotated) return rotated
+  // outside the refused transaction, so that the revocation stays
+  await revokeOnReuse(db, refreshToken, now)
+  throw unauthenticated()
 }
 
 /** From the operating system's random source: Math.random's generator can be predicted from its earlier output. */
