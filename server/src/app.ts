@@ -123,7 +123,7 @@ export async function buildApp(
     healthCard: config.healthCard ? tencentHealthCard(config.healthCard, config.publicUrl) : sandboxHealthCard(database.db, cipher),
     location: config.map ? tencentLocation(config.map) : sandboxLocation(database.db),
     // the sandbox delivers its notifications through this app, like a provider calling the notify URL
-    pay: buildPayProviders(config, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
+    pay: buildPayProviders(config, database.db, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
     insurance: config.insurance ? gatewayInsurance(config.insurance, config.publicUrl) : sandboxInsurance(database.db, cipher, config.secret),
     ai: config.ai ? openAiCompatibleTriage(config.ai) : offlineTriage(),
     ...overrides,
@@ -133,6 +133,9 @@ export async function buildApp(
   // unpaid orders past their time close (and their slots free up) even when nobody looks at them
   let sweep: NodeJS.Timeout | null = null
   app.addHook('onReady', async () => {
+    // what the sandbox cashier still owes this server (a crash between taking the money and telling it), not awaited:
+    // its deliveries go through this app, which is ready only once this hook returns
+    if (providers.pay.sandbox) void providers.pay.sandbox.deliverOwed().catch((err) => app.log.error({ err }, 'sandbox notifications failed'))
     if (config.orderSweepMs <= 0) return
     let running = false
     sweep = setInterval(() => {
@@ -142,6 +145,7 @@ export async function buildApp(
         closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')),
         retryPendingRefunds(database.db, providers),
         pruneLoginFailures(database.db),
+        providers.pay.sandbox?.deliverOwed(),
       ])
         .catch((err) => app.log.error({ err }, 'order sweep failed'))
         .finally(() => (running = false))

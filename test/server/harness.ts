@@ -67,7 +67,12 @@ export interface TestApp {
  * PostgreSQL server when TEST_DATABASE_URL is set (the only place a race can show, stack notes).
  */
 export async function startTestApp(
-  opts: { config?: Partial<Config>; providers?: Partial<Providers>; logStream?: NodeJS.WritableStream } = {},
+  opts: {
+    config?: Partial<Config>
+    /** Providers instead of the configured ones; a function gets the test database (the sandbox cashier keeps its books there). */
+    providers?: Partial<Providers> | ((database: Database) => Partial<Providers>)
+    logStream?: NodeJS.WritableStream
+  } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'hospital-h5-'))
   const config = loadConfig(
@@ -96,7 +101,8 @@ export async function startTestApp(
     database = { ...inner, close: async () => pglite.close() }
   }
   await seedIfEmpty(database.db, new FieldCipher(config.dataKey))
-  const app = await buildApp(config, database, opts.providers, opts.logStream)
+  const providers = typeof opts.providers === 'function' ? opts.providers(database) : opts.providers
+  const app = await buildApp(config, database, providers, opts.logStream)
   await app.ready()
   const twins: { close(): Promise<void> }[] = []
   return {
@@ -105,7 +111,7 @@ export async function startTestApp(
     config,
     async twin() {
       const second = await reopen()
-      const other = await buildApp(config, second, opts.providers, opts.logStream)
+      const other = await buildApp(config, second, providers, opts.logStream)
       await other.ready()
       const twin = {
         app: other,

@@ -4,7 +4,7 @@ import { generateKeyPairSync, randomBytes, randomUUID, createVerify } from 'node
 import { Writable } from 'node:stream'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { hospitals, ledgerEntries, orderEvents, orders, paymentNotifications, refunds } from '../../server/src/db/schema'
+import { hospitals, ledgerEntries, orderEvents, orders, paymentNotifications, refunds, sandboxPayOutbox } from '../../server/src/db/schema'
 import { badInput } from '../../server/src/errors'
 import {
   LATE_PAYMENT_REFUND_REASON,
@@ -37,6 +37,7 @@ import {
 } from '../../server/src/plugins/providers/pay'
 import type { PayAction, PayOrder } from '../../types/api/payment'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, DEMO, type Envelope, type TestApp } from './harness'
+import type { Db } from '../../server/src/db'
 
 class LogCapture extends Writable {
   lines: string[] = []
@@ -56,21 +57,26 @@ let attempts = 0
 let appRef: FastifyInstance
 const secret = randomBytes(32).toString('base64')
 const failedOnce = new Set<string>()
-const sandbox: SandboxPay = sandboxPay({
-  secret,
-  retryDelaysMs: [0, 30, 60],
-  deliver: async (r) => {
-    attempts += 1
-    if (delivery === 'drop') return { statusCode: 503, body: '' }
-    if (delivery === 'fail-once' && !failedOnce.has(r.payload)) {
-      failedOnce.add(r.payload)
-      return { statusCode: 503, body: '' }
-    }
-    const res = await appRef.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })
-    return { statusCode: res.statusCode, body: res.body }
-  },
-})
-const pay: PayProviders = { sandbox, wechat: null, alipay: null, close: () => sandbox.close() }
+let sandbox: SandboxPay
+/** The sandbox on the test app's database, delivering as `delivery` says. */
+const payOn = (db: Db): PayProviders => {
+  sandbox = sandboxPay({
+    secret,
+    db,
+    retryDelaysMs: [0, 30, 60],
+    deliver: async (r) => {
+      attempts += 1
+      if (delivery === 'drop') return { statusCode: 503, body: '' }
+      if (delivery === 'fail-once' && !failedOnce.has(r.payload)) {
+        failedOnce.add(r.payload)
+        return { statusCode: 503, body: '' }
+      }
+      const res = await appRef.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })
+      return { statusCode: res.statusCode, body: res.body }
+    },
+  })
+  return { sandbox, wechat: null, alipay: null, close: () => sandbox.close() }
+}
 
 const log = new LogCapture()
 let t: TestApp
@@ -109,7 +115,7 @@ registerBusiness('gift', {
 })
 
 before(async () => {
-  t = await startTestApp({ config: { logLevel: 'info', secret }, providers: { pay }, logStream: log })
+  t = await startTestApp({ config: { logLevel: 'info', secret }, providers: (database) => ({ pay: payOn(database.db) }), logStream: log })
   appRef = t.app
   owner = await signInUser(t.app)
   other = await signInUser(t.app)
@@ -509,6 +515,28 @@ describe('GET /dld-pay/order/:orderNo', () => {
     assert.equal(afterNotify.status, 'paid')
   })
 
+  it('a payment the cashier took survives a crash before its notification: a server starting on the database delivers it', async () => {
+    const { order, url } = await payingOrder()
+    delivery = 'drop'
+    try {
+      await cashierPost(url, 'confirm')
+      await sandbox.settled() // every attempt lost, as if the process died
+    } finally {
+      delivery = 'inject'
+    }
+    assert.equal((await row(order.id)).status, 'paying')
+    const [owed] = await t.database.db.select().from(sandboxPayOutbox).where(sql`${sandboxPayOutbox.body}::jsonb ->> 'out_trade_no' = ${order.orderNo}`)
+    assert.equal(owed?.deliveredAt, null)
+    // another process starting on the same database (the same cashier's books) sends what is owed
+    await t.twin()
+    for (let i = 0; i < 100 && (await row(order.id)).status !== 'paid'; i++) await new Promise((r) => setTimeout(r, 20))
+    assert.equal((await row(order.id)).status, 'paid')
+    assert.equal(called.paid.get(order.id), 1)
+    const [delivered] = await t.database.db.select().from(sandboxPayOutbox).where(eq(sandboxPayOutbox.id, owed!.id))
+    assert.ok(delivered?.deliveredAt)
+    // closed with the test app (it shares the test's sandbox, which closing it would stop)
+  })
+
   it('shows an unpaid order past its time as closed', async () => {
     const order = await newOrder(owner, { expiresAt: new Date(Date.now() - 1000) })
     const env = await getOrder(order.orderNo)
@@ -530,7 +558,7 @@ describe('POST /dld-pay/notify/:channel', () => {
       await notify(body.replace('"CNY"', '"CNY" '), headers),
       await notify(body, { 'content-type': 'application/json' }),
       await notify(body, sandbox.signNotification(body, Math.floor(Date.now() / 1000) - 600)),
-      await notify(body, sandboxPay({ secret: randomBytes(32).toString('base64'), deliver: async () => ({ statusCode: 200, body: '' }) }).signNotification(body)),
+      await notify(body, sandboxPay({ secret: randomBytes(32).toString('base64'), db: t.database.db, deliver: async () => ({ statusCode: 200, body: '' }) }).signNotification(body)),
     ]
     for (const res of refused) {
       assert.equal(res.statusCode, 400)

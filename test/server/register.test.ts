@@ -896,7 +896,7 @@ describe('POST /dld-palm/api/confirm/:id', () => {
     assert.deepEqual([waiting.data.status, waiting.data.statusText], ['holding', '待支付'])
     const action = await call<{ url: string }>('POST', `${A}/register/pay`, { caller: owner, body: { id: held.id, returnUrl: RETURN_URL } })
     const orderNo = new URL(action.data.url, 'http://localhost').searchParams.get('orderNo')!
-    assert.equal(sandbox.confirm(orderNo).ok, true)
+    assert.equal((await sandbox.confirm(orderNo)).ok, true)
     await sandbox.settled()
     const booked = await call<RegistrationView>('POST', `${A}/confirm/${held.id}`, { caller: owner })
     assert.deepEqual([booked.data.status, booked.data.order!.status], ['booked', 'paid'])

@@ -829,6 +829,45 @@ export const staffSessions = pgTable(
 )
 
 /**
+ * The sandbox payment provider's own books (plugins/providers/pay.ts sandboxPay), standing in for the provider's side:
+ * the trades it was told to collect and whether it took the money, the refunds it made, and the notifications it owes
+ * this server. In the database, so that a payment the cashier confirmed survives a crash and every server process
+ * sees the same cashier.
+ */
+export const sandboxPayTrades = pgTable('sandbox_pay_trades', {
+  orderNo: text('order_no').primaryKey(),
+  subject: text('subject').notNull(),
+  hospitalName: text('hospital_name').notNull(),
+  amountFen: integer('amount_fen').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  tradeNo: text('trade_no'),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+})
+
+export const sandboxPayRefunds = pgTable(
+  'sandbox_pay_refunds',
+  {
+    refundNo: text('refund_no').primaryKey(),
+    orderNo: text('order_no').notNull(),
+    amountFen: integer('amount_fen').notNull(),
+    providerRefundNo: text('provider_refund_no').notNull(),
+  },
+  (t) => [index('sandbox_pay_refunds_order_idx').on(t.orderNo)],
+)
+
+/** Notifications the sandbox owes the server, written with the change they tell of and kept until answered success. */
+export const sandboxPayOutbox = pgTable(
+  'sandbox_pay_outbox',
+  {
+    id: serial('id').primaryKey(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [index('sandbox_pay_outbox_pending_idx').on(t.deliveredAt)],
+)
+
+/**
  * Chat signatures of an account issued at or before `revokedAt` no longer open our chat socket: the account's mobile
  * was unbound, and a signature lives 7 days. One row per account, moved forward at each revocation.
  */

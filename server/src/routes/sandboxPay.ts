@@ -45,9 +45,9 @@ export async function sandboxPayRoutes(app: FastifyInstance, sandbox: SandboxPay
   r.get('/sandbox/pay/cashier', { schema: { hide: true, querystring: cashierQuery } }, async (req, reply) => {
     const q = req.query
     if (!genuine(q)) return refuse(reply, '支付链接无效')
-    const trade = sandbox.trade(q.orderNo)
+    const trade = await sandbox.trade(q.orderNo)
     if (!trade) return refuse(reply, '支付单不存在或已失效，请返回重新发起支付')
-    if (trade.paid) return reply.redirect(returnWithOrderNo(q.returnUrl, q.orderNo), 303)
+    if (trade.tradeNo) return reply.redirect(returnWithOrderNo(q.returnUrl, q.orderNo), 303)
     const hidden = (k: string, v: string) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`
     return reply.type('text/html; charset=utf-8').send(
       page(
@@ -69,7 +69,7 @@ export async function sandboxPayRoutes(app: FastifyInstance, sandbox: SandboxPay
     if (!genuine(b)) return refuse(reply, '支付链接无效')
     const back = returnWithOrderNo(b.returnUrl, b.orderNo)
     if (b.action === 'cancel') return reply.redirect(back, 303)
-    const result = sandbox.confirm(b.orderNo)
+    const result = await sandbox.confirm(b.orderNo)
     if (!result.ok) return refuse(reply, result.message)
     // the notification is on its way in the background; the app asks the order's state when it is back
     return reply.redirect(back, 303)
