@@ -143,7 +143,9 @@ export async function buildApp(
       running = true
       Promise.all([
         closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')),
-        retryPendingRefunds(database.db, providers),
+        retryPendingRefunds(database.db, providers, new Date(), undefined, (orderId) =>
+          app.log.error({ orderId }, 'a refund the patient is owed was refused again and again: staff must return the money'),
+        ),
         pruneLoginFailures(database.db),
         providers.pay.sandbox?.deliverOwed(),
       ])

@@ -17,6 +17,7 @@ import {
   refundOrder,
   registerBusiness,
   retryPendingRefunds,
+  OWED_REFUND_ATTEMPTS,
   type OrderRow,
 } from '../../server/src/domain/payment'
 import {
@@ -655,6 +656,64 @@ describe('POST /dld-pay/notify/:channel', () => {
     const view = await getOrder(order.orderNo)
     assert.equal(view.data.status, 'refunded')
     assert.equal(view.data.refundedFen, 1200)
+  })
+
+  it('keeps asking, with growing waits, for a late payment’s refund the provider refuses; the order never reads paid', async () => {
+    const { order, url } = await payingOrder(owner, { amountFen: 900 })
+    await t.database.db.transaction((tx) => cancelOrder(tx, order.id, '用户取消'))
+    const refund = sandbox.refund
+    sandbox.refund = async () => ({ status: 'failed', providerRefundNo: null })
+    try {
+      await cashierPost(url, 'confirm')
+      await sandbox.settled()
+      const refundsOf = () => t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id)).orderBy(refunds.id)
+      assert.equal((await row(order.id)).status, 'refunding')
+      let rows = await refundsOf()
+      assert.deepEqual(rows.map((r) => [r.status, r.reason, r.amountFen]), [
+        ['failed', LATE_PAYMENT_REFUND_REASON, 900],
+        ['pending', LATE_PAYMENT_REFUND_REASON, 900],
+      ])
+      const waited = (r: (typeof rows)[number]) => Math.round((r.retryAt!.getTime() - r.createdAt.getTime()) / 60_000)
+      assert.equal(waited(rows[1]!), 2)
+      // not asked again before its time; asked (and refused) after it, waiting twice as long next
+      await retryPendingRefunds(t.database.db, t.app.ctx.providers, new Date(Date.now() + 60_000))
+      assert.equal((await refundsOf()).length, 2)
+      await retryPendingRefunds(t.database.db, t.app.ctx.providers, new Date(Date.now() + 3 * 60_000))
+      rows = await refundsOf()
+      assert.deepEqual(rows.map((r) => r.status), ['failed', 'failed', 'pending'])
+      assert.equal(waited(rows[2]!), 4)
+      assert.equal((await getOrder(order.orderNo)).data.status, 'refunding')
+      // the provider takes it at last
+      sandbox.refund = refund
+      await retryPendingRefunds(t.database.db, t.app.ctx.providers, new Date(Date.now() + 10 * 60_000))
+      await sandbox.settled()
+      assert.equal((await row(order.id)).status, 'refunded')
+      assert.equal((await getOrder(order.orderNo)).data.refundedFen, 900)
+    } finally {
+      sandbox.refund = refund
+    }
+  })
+
+  it(`tells staff of an owed refund the provider refused ${OWED_REFUND_ATTEMPTS} times, and stops asking`, async () => {
+    const { order, url } = await payingOrder(owner, { amountFen: 700 })
+    await t.database.db.transaction((tx) => cancelOrder(tx, order.id, '用户取消'))
+    const refund = sandbox.refund
+    sandbox.refund = async () => ({ status: 'failed', providerRefundNo: null })
+    const stuck: number[] = []
+    try {
+      await cashierPost(url, 'confirm')
+      await sandbox.settled()
+      for (let i = 1; i <= OWED_REFUND_ATTEMPTS + 1; i++) {
+        await retryPendingRefunds(t.database.db, t.app.ctx.providers, new Date(Date.now() + 2 ** i * 61_000), 60_000, (id) => stuck.push(id))
+      }
+    } finally {
+      sandbox.refund = refund
+    }
+    assert.deepEqual(stuck, [order.id])
+    const rows = await t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id))
+    assert.equal(rows.filter((r) => r.status === 'failed').length, OWED_REFUND_ATTEMPTS)
+    assert.equal(rows.filter((r) => r.status === 'pending').length, 0)
+    assert.equal((await row(order.id)).status, 'refunding')
   })
 
   it('gives the money back when the business can no longer deliver, and keeps none of its work', async () => {

@@ -522,6 +522,8 @@ export const refunds = pgTable(
     reason: text('reason').notNull(),
     providerRefundNo: text('provider_refund_no'),
     createdAt: createdAt(),
+    /** A refund the provider refused once is asked again no earlier than this (settlement.ts, refunds the patient is owed). */
+    retryAt: timestamp('retry_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('refunds_refund_no_key').on(t.refundNo), index('refunds_order_idx').on(t.orderId)],

@@ -103,6 +103,8 @@ export async function payRoutes(app: FastifyInstance) {
           if (outcome === 'double-payment') {
             // the provider took money twice for one order: recorded, and needs a refund by hand
             req.log.error({ channel, notifyId: notification.notifyId }, 'a second payment arrived for an order already paid')
+          } else if (outcome === 'stuck') {
+            req.log.error({ channel, notifyId: notification.notifyId }, 'a refund the patient is owed was refused again and again: staff must return the money')
           } else {
             req.log.info({ channel, kind: notification.kind, outcome }, 'payment notification applied')
           }

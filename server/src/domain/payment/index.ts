@@ -35,6 +35,7 @@ export {
 } from './orders'
 export {
   NotificationRefused,
+  OWED_REFUND_ATTEMPTS,
   applyNotification,
   applyPaid,
   applyRefundReport,
@@ -44,6 +45,7 @@ export {
   submitRefund,
   type PaidOutcome,
   type PayProvidersOf,
+  type RefundOutcome,
 } from './settlement'
 export { ledgerBalance, ledgerImbalance } from './ledger'
 export * as insurance from './insurance'

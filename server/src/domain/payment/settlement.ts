@@ -1,4 +1,4 @@
-import { and, eq, lt } from 'drizzle-orm'
+import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { PayChannel } from '../../../../types/api/payment'
 import type { Providers } from '../../app'
 import type { Db, Tx } from '../../db'
@@ -97,13 +97,39 @@ export async function applyPaid(
   return outcome
 }
 
+/**
+ * Refunds of money the patient got nothing for (paid after the order closed, or the business could not deliver):
+ * the order cannot go back to paid, since there is nothing to show for it.
+ */
+const OWED_REFUND_REASONS = [LATE_PAYMENT_REFUND_REASON, UNDELIVERED_REFUND_REASON]
+
+/** retrying / stuck: a refund the patient is owed was refused (owedRefundFailed). */
+export type RefundOutcome = 'refunded' | 'failed' | 'retrying' | 'stuck' | 'copy'
+/** How often such a refund is asked again after the provider refused it, waiting 2, 4, 8 ... minutes (about 17 hours in all). */
+export const OWED_REFUND_ATTEMPTS = 10
+
+/**
+ * The provider refused a refund the patient is owed: the order stays refunding and the same amount is asked again
+ * under a new refund number after a growing wait; after OWED_REFUND_ATTEMPTS refusals it waits for staff ('stuck').
+ */
+async function owedRefundFailed(tx: Tx, order: OrderRow, refund: RefundRow, now: Date): Promise<'retrying' | 'stuck'> {
+  const [{ failures } = { failures: 0 }] = await tx
+    .select({ failures: sql<number>`count(*)`.mapWith(Number) })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'failed')))
+  if (failures >= OWED_REFUND_ATTEMPTS) return 'stuck'
+  const retryAt = new Date(now.getTime() + 2 ** failures * 60_000)
+  await tx.insert(refunds).values({ refundNo: newRefundNo(now), orderId: order.id, amountFen: refund.amountFen, status: 'pending', reason: refund.reason, retryAt })
+  return 'retrying'
+}
+
 /** A refund the provider reports: refunding -> refunded (ledger reversed, onRefunded), or back to paid when it failed. */
 export async function applyRefundReport(
   db: Db,
   channel: PayChannel,
   report: { refundNo: string; orderNo: string; amountFen: number; succeeded: boolean; providerRefundNo: string | null },
   notification: { notifyId: string; payload: unknown } | null,
-): Promise<'refunded' | 'failed' | 'copy'> {
+): Promise<RefundOutcome> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, { orderNo: report.orderNo })
     if (!order) throw new NotificationRefused(`unknown order ${report.orderNo}`)
@@ -123,6 +149,7 @@ export async function applyRefundReport(
     const finishedAt = new Date()
     if (!report.succeeded) {
       await tx.update(refunds).set({ status: 'failed', finishedAt, providerRefundNo: report.providerRefundNo }).where(eq(refunds.id, refund.id))
+      if (OWED_REFUND_REASONS.includes(refund.reason)) return owedRefundFailed(tx, order, refund, finishedAt)
       await transition(tx, order, 'paid', `退款失败（${refund.refundNo}）`)
       return 'failed'
     }
@@ -149,22 +176,25 @@ export async function applyNotification(db: Db, providers: PayProvidersOf, chann
   return 'ignored'
 }
 
-/** Asks the provider to return a pending refund; a network failure leaves it pending for the next sweep. */
-export async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow): Promise<void> {
+/**
+ * Asks the provider to return a pending refund; a network failure leaves it pending for the next sweep. Answers what
+ * came of it when the provider answered at once (null otherwise).
+ */
+export async function submitRefund(db: Db, providers: PayProvidersOf, refund: RefundRow): Promise<RefundOutcome | null> {
   const [order] = await db.select().from(orders).where(eq(orders.id, refund.orderId))
-  if (!order?.channel) return
+  if (!order?.channel) return null
   const provider = providerOf(providers, order.channel)
-  if (!provider) return
+  if (!provider) return null
   let answer: RefundAnswer
   try {
     await returnInsurance(db, providers, order, refund)
     answer = await provider.refund({ orderNo: order.orderNo, refundNo: refund.refundNo, amountFen: refund.amountFen, totalFen: selfPayFen(order), reason: refund.reason })
   } catch {
-    return
+    return null
   }
   if (answer.providerRefundNo) await db.update(refunds).set({ providerRefundNo: answer.providerRefundNo }).where(eq(refunds.id, refund.id))
-  if (answer.status === 'pending') return
-  await applyRefundReport(
+  if (answer.status === 'pending') return null
+  return applyRefundReport(
     db,
     order.channel,
     { refundNo: refund.refundNo, orderNo: order.orderNo, amountFen: refund.amountFen, succeeded: answer.status === 'succeeded', providerRefundNo: answer.providerRefundNo },
@@ -193,14 +223,29 @@ export async function refundOrder(db: Db, providers: PayProvidersOf, orderId: nu
   return fresh!
 }
 
-/** Asks again about refunds still pending after `olderThanMs` (the provider is idempotent on the refund number). */
-export async function retryPendingRefunds(db: Db, providers: PayProvidersOf, now = new Date(), olderThanMs = 60_000): Promise<number> {
+/**
+ * Asks again about refunds still pending after `olderThanMs` (the provider is idempotent on the refund number);
+ * `onStuck` hears of each order whose owed refund the provider refused OWED_REFUND_ATTEMPTS times (staff must act).
+ */
+export async function retryPendingRefunds(
+  db: Db,
+  providers: PayProvidersOf,
+  now = new Date(),
+  olderThanMs = 60_000,
+  onStuck?: (orderId: number) => void,
+): Promise<number> {
   const pending = await db
     .select()
     .from(refunds)
-    .where(and(eq(refunds.status, 'pending'), lt(refunds.createdAt, new Date(now.getTime() - olderThanMs))))
+    .where(
+      and(
+        eq(refunds.status, 'pending'),
+        lt(refunds.createdAt, new Date(now.getTime() - olderThanMs)),
+        or(isNull(refunds.retryAt), lte(refunds.retryAt, now)),
+      ),
+    )
     .orderBy(refunds.id)
     .limit(100)
-  for (const r of pending) await submitRefund(db, providers, r)
+  for (const r of pending) if ((await submitRefund(db, providers, r)) === 'stuck') onStuck?.(r.orderId)
   return pending.length
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "refunds" ADD COLUMN "retry_at" timestamp with time zone;
