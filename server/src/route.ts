@@ -3,6 +3,14 @@ import { z } from 'zod'
 import { encodeSensitive } from './sensitive'
 import { Code, notBound, unauthenticated } from './errors'
 import type { AuthContext } from './domain/auth'
+import { patientIdsIn, recordAudit, type Actor, type AuditSubject } from './domain/audit'
+
+/** Who makes a call: a doctor or assistant at the workbench (its own token), else the signed-in patient. */
+function actorOf(req: FastifyRequest): Actor | null {
+  const staff = (req as FastifyRequest & { staff?: { staffId: number } | null }).staff
+  if (staff) return { kind: 'staff', id: staff.staffId }
+  return req.auth?.userId ? { kind: 'patient', id: req.auth.userId } : null
+}
 
 /** The envelope of spec §8, as documented in OpenAPI. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.number(), msg: z.string(), data })
@@ -32,6 +40,11 @@ export interface RouteSpec<B, Q, P, D extends z.ZodType, A extends AuthLevel> {
   data: D
   /** Per-route limit, e.g. sign-in and SMS calls. */
   rateLimit?: { max: number; timeWindow: number }
+  /**
+   * Health data or money: every successful call is recorded in the audit log (domain/audit.ts) before it is
+   * answered, with the patients its answer is about (patientIdsIn), unless `patients` names them.
+   */
+  audit?: AuditSubject | { subject: AuditSubject; patients: (ctx: RouteContext<B, Q, P, A>, data: z.input<D>) => Promise<number[]> }
   handler: (ctx: RouteContext<B, Q, P, A>) => Promise<z.input<D>>
 }
 
@@ -65,14 +78,30 @@ export function route<
       const auth = req.auth
       if ((spec.auth === 'identity' || spec.auth === 'user') && !auth) throw unauthenticated()
       if (spec.auth === 'user' && !auth?.userId) throw notBound()
-      const data = await spec.handler({
+      const ctx: RouteContext<B, Q, P, A> = {
         body: req.body as Infer<B>,
         query: req.query as Infer<Q>,
         params: req.params as Infer<P>,
         auth: auth as RouteContext<B, Q, P, A>['auth'],
         req,
         reply,
-      })
+      }
+      const data = await spec.handler(ctx)
+      if (spec.audit) {
+        const actor = actorOf(req)
+        if (actor) {
+          const audit = typeof spec.audit === 'string' ? { subject: spec.audit, patients: null } : spec.audit
+          await recordAudit(app.ctx.db, {
+            actor,
+            action: spec.method === 'GET' ? 'read' : 'change',
+            subject: audit.subject,
+            route: `${spec.method} ${spec.url}`,
+            patientIds: audit.patients ? await audit.patients(ctx, data) : patientIdsIn(audit.subject, data),
+            address: req.ip,
+            requestId: req.id,
+          })
+        }
+      }
       return { code: Code.OK, msg: 'success', data: encodeSensitive(data) }
     },
   })

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { eq, sql } from 'drizzle-orm'
-import { chatMessages, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
+import { auditLog, chatMessages, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
 import { USER_SIG_TTL_S, localSig } from '../../server/src/plugins/providers/im'
 import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
 import { pairKeyOf } from '../../server/src/domain/chat'
@@ -149,6 +149,25 @@ describe('GET /dld-im/ws (our own chat service)', () => {
     assert.equal(await closeCode(`${url}?sig=${encodeURIComponent(doctorSig(doctor, Math.floor(Date.now() / 1000) - 1))}`), 4401)
     const forged = localSig('some other secret', `0_${patient.userId}`, Math.floor(Date.now() / 1000) + 3600)
     assert.equal(await closeCode(`${url}?sig=${encodeURIComponent(forged)}`), 4401)
+  })
+
+  it('records each history read in the audit log, by the patient and by the doctor, as the patient’s data', async () => {
+    const reader = await signInUser(t.app)
+    const phone = await Client.open(await patientSig(reader))
+    const desk = await Client.open(doctorSig(doctor))
+    assert.equal((await phone.request({ op: 'history', peer: doctor })).ok, true)
+    assert.equal((await desk.request({ op: 'history', peer: `0_${reader.userId}` })).ok, true)
+    const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.userId, reader.userId)).orderBy(auditLog.id)
+    assert.deepEqual(
+      rows.map((r) => [r.actorKind, r.action, r.subject, r.route]),
+      [
+        ['patient', 'read', 'chat', 'WS /dld-im/ws history'],
+        ['staff', 'read', 'chat', 'WS /dld-im/ws history'],
+      ],
+    )
+    assert.equal(rows[0]!.actorId, reader.userId)
+    phone.close()
+    desk.close()
   })
 
   it('unbinding the mobile revokes the user’s chat signatures: the open connection is kicked and the old signature opens none; a later one does', async () => {

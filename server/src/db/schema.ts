@@ -831,6 +831,38 @@ export const staffSessions = pgTable(
 )
 
 /**
+ * Who read or changed health data and money, and when (domain/audit.ts): one row per patient touched by a call of a
+ * patient, a staff member at the workbench or an administrator. Append-only: the code has no path that changes or
+ * removes a row, and a trigger refuses UPDATE, DELETE and TRUNCATE (migration 0013). It holds ids, never content.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorKind: text('actor_kind').$type<'patient' | 'staff' | 'admin'>().notNull(),
+    /** The user (patient, admin) or the workbench account (staff). */
+    actorId: integer('actor_id').notNull(),
+    action: text('action').$type<'read' | 'change'>().notNull(),
+    /** What kind of data (audit.ts AuditSubject). */
+    subject: text('subject').notNull(),
+    /** The call: method and route pattern, e.g. `GET /dld-palm/api/patient/:id`. */
+    route: text('route').notNull(),
+    /** The patient whose data it was, when the data is a patient's. */
+    patientId: integer('patient_id'),
+    /** The account whose data it was, when it is the account's own (chat history). */
+    userId: integer('user_id'),
+    address: text('address').notNull(),
+    requestId: text('request_id').notNull(),
+  },
+  (t) => [
+    index('audit_log_patient_idx').on(t.patientId, t.at),
+    index('audit_log_user_idx').on(t.userId, t.at),
+    index('audit_log_actor_idx').on(t.actorKind, t.actorId, t.at),
+  ],
+)
+
+/**
  * The sandbox payment provider's own books (plugins/providers/pay.ts sandboxPay), standing in for the provider's side:
  * the trades it was told to collect and whether it took the money, the refunds it made, and the notifications it owes
  * this server. In the database, so that a payment the cashier confirmed survives a crash and every server process

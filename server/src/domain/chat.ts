@@ -2,9 +2,10 @@ import { and, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { ChatConversation, ChatMessage, ChatMessagePage, ChatSendInput } from '../../../types/api/chat'
 import type { Db, Tx } from '../db'
 import type { FieldCipher } from '../crypto'
-import { chatMessages, chatReads, chatRevocations, doctors, files, inquiries, physicianAssistants, users } from '../db/schema'
+import { chatMessages, chatReads, chatRevocations, doctors, staffAccounts, files, inquiries, physicianAssistants, users } from '../db/schema'
 import { badInput, forbidden } from '../errors'
 import { UPLOADED_PICTURE } from './file'
+import { recordAudit, type Actor } from './audit'
 
 /**
  * Our own chat service (the embedded default of spec §1's instant messaging): who may write to whom, storing a
@@ -35,6 +36,29 @@ export async function revokeChatSignatures(tx: Tx, account: string, now = new Da
 export async function signatureRevoked(db: Db, account: string, issuedAt: number): Promise<boolean> {
   const [row] = await db.select({ revokedAt: chatRevocations.revokedAt }).from(chatRevocations).where(eq(chatRevocations.account, account))
   return !!row && issuedAt <= Math.floor(row.revokedAt.getTime() / 1000)
+}
+
+/**
+ * Records a read of the chat between `account` and `peer` in the audit log: by the patient (their own), or by a
+ * doctor or assistant (through their workbench account), as the patient's data either way.
+ */
+export async function auditHistoryRead(db: Db, account: string, peer: string, at: { address: string; requestId: string }): Promise<void> {
+  const patient = idOf(account, PATIENT_PREFIX) ?? idOf(peer, PATIENT_PREFIX)
+  let actor: Actor | null = null
+  const self = idOf(account, PATIENT_PREFIX)
+  if (self !== null) actor = { kind: 'patient', id: self }
+  else {
+    const doctor = idOf(account, DOCTOR_PREFIX)
+    const assistant = idOf(account, ASSISTANT_PREFIX)
+    const [staff] = await db
+      .select({ id: staffAccounts.id })
+      .from(staffAccounts)
+      .where(doctor !== null ? eq(staffAccounts.doctorId, doctor) : eq(staffAccounts.assistantId, assistant ?? -1))
+      .limit(1)
+    if (staff) actor = { kind: 'staff', id: staff.id }
+  }
+  if (!actor) return
+  await recordAudit(db, { actor, action: 'read', subject: 'chat', route: 'WS /dld-im/ws history', patientIds: [], userId: patient, ...at })
 }
 
 /** spec §5 chat send. */

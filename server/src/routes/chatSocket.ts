@@ -171,8 +171,11 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         switch (parsed.op) {
           case 'send':
             return chat.sendMessage(db(), cipher, account, parsed.message, connection)
-          case 'history':
-            return chat.history(db(), cipher, account, parsed)
+          case 'history': {
+            const page = await chat.history(db(), cipher, account, parsed)
+            await chat.auditHistoryRead(db(), account, parsed.peer, { address: req.ip, requestId: `${connection}:${parsed.id}` })
+            return page
+          }
           case 'conversations':
             return chat.conversations(db(), cipher, account)
           case 'read':

@@ -64,6 +64,7 @@ export async function consultationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/inquiry/quickInquiry`,
+    audit: 'consultation',
     summary:
       '快速问诊: the server picks the online doctor of the department (or the hospital) accepting consultations with the fewest ' +
       'waiting inquiries, then orders as addInquiryInfo does (kind quick). The same idempotencyKey answers the same inquiry',
@@ -76,6 +77,7 @@ export async function consultationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/inquiry/chronicInquiry`,
+    audit: 'consultation',
     summary:
       '复诊续方 with a doctor the caller follows or who accepted a consultation of this patient before (kind chronic); the ' +
       'diagnosis and medicines are stored with the illness, encrypted',
@@ -100,6 +102,7 @@ export async function consultationRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/trade/checkListRecord/:id`,
     summary: 'The steps of one of the caller’s inquiries with their times: created, paid, accepted, finished/cancelled/closed, refunded',
+    audit: 'consultation',
     auth: 'user',
     params: z.object({ id }),
     data: z.object({
@@ -132,6 +135,7 @@ export async function consultationRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/manage/order/chatRecord/:id`,
     summary: 'The chat messages of one of the caller’s consultations (by inquiry id), oldest first, decrypted',
+    audit: 'chat',
     auth: 'user',
     params: z.object({ id }),
     data: z.object({
@@ -159,6 +163,7 @@ export async function consultationRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/core/historyList`,
     summary: 'The caller’s past consultations (paid or free, and over), newest first',
+    audit: 'consultation',
     auth: 'user',
     query: pageQuery,
     data: inquiryPage,
@@ -169,6 +174,7 @@ export async function consultationRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/core/chronic/historyList`,
     summary: 'The caller’s past renewals (复诊续方), newest first',
+    audit: 'consultation',
     auth: 'user',
     query: pageQuery,
     data: inquiryPage,

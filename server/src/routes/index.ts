@@ -21,6 +21,7 @@ import { evaluationRoutes } from './evaluation'
 import { giftRoutes } from './gift'
 import { messageRoutes } from './message'
 import { consultationRoutes } from './consultation'
+import { auditRoutes } from './audit'
 
 export async function registerRoutes(app: FastifyInstance) {
   await authRoutes(app)
@@ -45,6 +46,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await giftRoutes(app)
   await messageRoutes(app)
   await consultationRoutes(app)
+  await auditRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)

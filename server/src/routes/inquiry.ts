@@ -69,6 +69,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/inquiry/addInquiryInfo`,
+    audit: 'consultation',
     summary:
       'Order a 图文问诊 with an online doctor accepting consultations for one of the caller’s complete patients: unpaid with a ' +
       'payment order at the doctor’s price, or waiting at once when free. The same idempotencyKey answers the same inquiry',
@@ -100,6 +101,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/inquiry/order/list`,
     summary: 'The caller’s inquiries, newest first, with their payment orders and doctors',
+    audit: 'consultation',
     auth: 'user',
     query: z.object({
       status: status.optional(),
@@ -114,6 +116,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/inquiry/order/detail`,
     summary: 'One of the caller’s inquiries',
+    audit: 'consultation',
     auth: 'user',
     query: z.object({ id }),
     data: inquiryDto,
@@ -124,6 +127,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/trade/service/im/cancel`,
     summary: 'Cancel an inquiry: unpaid, its order is cancelled; paid and not accepted yet, refunded; accepted, refused',
+    audit: 'consultation',
     auth: 'user',
     query: z.object({ id }),
     data: inquiryDto,
@@ -144,6 +148,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/trade/service/im/user/close`,
     summary: 'The patient ends a consultation in progress (finished)',
+    audit: 'consultation',
     auth: 'user',
     query: z.object({ id }),
     data: inquiryDto,
@@ -166,6 +171,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/im/trade/medicalRecord`,
+    audit: 'consultation',
     summary:
       'The patient’s 问诊单 (offline visit and diagnosis, past history, allergies, current medication) for one of their inquiries ' +
       'while it is unpaid, waiting or in progress; saving again replaces it (stored encrypted)',

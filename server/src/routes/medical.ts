@@ -52,6 +52,7 @@ export async function medicalRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/medical/his/recordDetail`,
     summary: 'The medical record of one of the caller’s consultations, by its number (null until the doctor writes it)',
+    audit: 'medical_record',
     auth: 'user',
     query: z.object({ imOrderNo: orderNo }),
     data: medicalRecordDto.nullable(),
@@ -62,6 +63,7 @@ export async function medicalRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/im/medical/his/record`,
     summary: 'The caller’s medical records (of one of their patients, or all), newest first',
+    audit: 'medical_record',
     auth: 'user',
     query: z.object({
       patientId: id.optional(),
@@ -76,6 +78,7 @@ export async function medicalRoutes(app: FastifyInstance) {
     method: 'POST',
     url: `${H}/im/medical/recordByOrderNos`,
     summary: 'The medical records of some of the caller’s consultations (at most 20 numbers), in the order asked',
+    audit: 'medical_record',
     auth: 'user',
     body: z.object({ orderNos: z.array(orderNo).min(1, '请提供订单号').max(medical.ORDER_NOS_MAX, `一次最多查询${medical.ORDER_NOS_MAX}个订单`) }),
     data: z.array(medicalRecordDto),
@@ -104,6 +107,7 @@ export async function medicalRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/im/medical/send/record`,
+    audit: 'medical_record',
     summary:
       'Share one of the caller’s earlier medical records (by its consultation number, same patient) with the doctor of an open ' +
       'consultation: a chat message from the patient, stored once however often it is sent',
@@ -152,6 +156,7 @@ export async function medicalRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${H}/inquiry/medical/list`,
     summary: 'The patient’s finished consultations with a medical record, newest first (the diagnosis a follow-up continues)',
+    audit: 'medical_record',
     auth: 'user',
     query: z.object({ patientId: id }),
     data: z.array(

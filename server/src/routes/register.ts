@@ -198,6 +198,7 @@ export async function registrationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${A}/register`,
+    audit: 'registration',
     summary:
       'Book the lowest free slot of a time range for one of the caller’s complete patients: held while paying (holdExpiresAt), ' +
       'or booked at once when the fee is 0. The same idempotencyKey answers the same registration',
@@ -231,6 +232,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     method: 'POST',
     url: `${A}/confirm/:id`,
     summary: 'Back from the cashier: asks about the payment, then answers the registration as it now stands',
+    audit: 'registration',
     auth: 'user',
     params: z.object({ id }),
     data: registration,
@@ -241,6 +243,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     method: 'POST',
     url: `${A}/cancel`,
     summary: 'Cancel a registration: a hold gives its slot back; a paid one is refunded, only before the deadline (17:00 the day before by default)',
+    audit: 'registration',
     auth: 'user',
     body: z.object({ id, reason: z.string().trim().max(100, '取消原因不能超过100个字').optional() }),
     data: registration,
@@ -251,6 +254,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${A}/register/list`,
     summary: 'The caller’s registrations, newest first',
+    audit: 'registration',
     auth: 'user',
     query: z.object({
       hospitalCode: hospitalCode.optional(),
@@ -266,6 +270,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     method: 'GET',
     url: `${A}/register/detail`,
     summary: 'One of the caller’s registrations',
+    audit: 'registration',
     auth: 'user',
     query: z.object({ id }),
     data: registration,

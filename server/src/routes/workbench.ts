@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { id } from './schemas'
+import { inquiryPatients } from '../domain/audit'
 import { route } from '../route'
 import { notFound, unauthenticated } from '../errors'
 import { signUser } from '../plugins/providers/im'
@@ -140,6 +141,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'GET',
       url: `${P}/inquiries`,
       summary: 'The doctor’s paid consultations (an assistant’s: the hospital’s) by tab: 待接诊, 问诊中, 已结束',
+      audit: { subject: 'consultation', patients: (_ctx, data) => inquiryPatients(db(), data.records.map((r) => r.id)) },
       auth: 'none',
       query: z.object({
         status: z.enum(['waiting', 'inProgress', 'finished']),
@@ -154,6 +156,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'GET',
       url: `${P}/inquiries/:id`,
       summary: 'One consultation: the patient (masked), the illness, pictures, times and the medical record',
+      audit: { subject: 'consultation', patients: ({ params }) => inquiryPatients(db(), [params.id]) },
       auth: 'none',
       params: idParams,
       data: deskDetailDto,
@@ -164,6 +167,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'POST',
       url: `${P}/inquiries/:id/accept`,
       summary: 'Accept a waiting consultation (doctor only): in progress, the patient gets the `start` message and a notice',
+      audit: { subject: 'consultation', patients: ({ params }) => inquiryPatients(db(), [params.id]) },
       auth: 'none',
       params: idParams,
       data: deskDetailDto,
@@ -174,6 +178,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'POST',
       url: `${P}/inquiries/:id/busy`,
       summary: 'Tell the patient the doctor is busy (`doctorBusy` message), while waiting or in progress',
+      audit: { subject: 'consultation', patients: ({ params }) => inquiryPatients(db(), [params.id]) },
       auth: 'none',
       params: idParams,
       data: deskDetailDto,
@@ -184,6 +189,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'POST',
       url: `${P}/inquiries/:id/return`,
       summary: 'Decline (退诊) a waiting or in-progress consultation (doctor only): cancelled and refunded in full, `return` message and a notice',
+      audit: { subject: 'consultation', patients: ({ params }) => inquiryPatients(db(), [params.id]) },
       auth: 'none',
       params: idParams,
       body: z.object({ reason: z.string().trim().min(1, '请填写退诊原因').max(desk.REASON_MAX, `退诊原因不能超过${desk.REASON_MAX}个字`) }),
@@ -195,6 +201,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'POST',
       url: `${P}/inquiries/:id/finish`,
       summary: 'Finish a consultation in progress (doctor only): `orderFinished` message and a notice',
+      audit: { subject: 'consultation', patients: ({ params }) => inquiryPatients(db(), [params.id]) },
       auth: 'none',
       params: idParams,
       data: deskDetailDto,
@@ -205,6 +212,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
       method: 'PUT',
       url: `${P}/inquiries/:id/record`,
       summary: 'Write the medical record (doctor only) while in progress or within 24 h after finishing; fields stored encrypted',
+      audit: { subject: 'medical_record', patients: ({ params }) => inquiryPatients(db(), [params.id]) },
       auth: 'none',
       params: idParams,
       body: z.object({
