@@ -34,6 +34,7 @@ export const MAIN_PAGES = [
   'pages/doctor/index',
   'pages/message/index',
   'pages/medicalHistory/index',
+  'pages/accessLog/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [

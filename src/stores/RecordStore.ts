@@ -1,5 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/records'
+import { listAccessRecords } from '@/services/user'
 import { MSG } from '@/services/messages'
 import type { LoadState } from './KeywordSearch'
 import type { Page } from '../../types/api/hospital'
@@ -7,14 +8,17 @@ import type { Inquiry } from '../../types/api/inquiry'
 import type { ChatRecord, InquiryHistory } from '../../types/api/consultation'
 import type { MedicalHistoryItem, MedicalRecord, MedicalRecordFieldKey } from '../../types/api/medical'
 import type { UserMessage } from '../../types/api/message'
+import type { AccessRecord } from '../../types/api/audit'
 
 export const MESSAGE_PAGE_SIZE = 10
 export const RECORD_PAGE_SIZE = 10
 export const HISTORY_PAGE_SIZE = 10
+export const ACCESS_LOG_PAGE_SIZE = 20
 
 // The pages' addresses, in one place.
 export const MESSAGE_CENTRE_URL = '/pages/message/index'
 export const MEDICAL_HISTORY_URL = '/pages/medicalHistory/index'
+export const ACCESS_LOG_URL = '/pages/accessLog/index'
 export const medicalRecordUrl = (imOrderNo: string) => `${MEDICAL_HISTORY_URL}?imOrderNo=${encodeURIComponent(imOrderNo)}`
 export const CHAT_HISTORY_URL = '/internet/timHistory/index'
 export const chatRecordUrl = (inquiryId: number) => `${CHAT_HISTORY_URL}?inquiryId=${inquiryId}`
@@ -136,6 +140,9 @@ export class RecordStore {
   chatRecordState: LoadState = 'idle'
   private chatSeq = 0
 
+  // ----- 访问记录: who at the hospital opened the account's records -----
+  accessLog = new PagedList<AccessRecord>((q) => listAccessRecords(q), ACCESS_LOG_PAGE_SIZE)
+
   // ----- the cases a follow-up may continue -----
   casesPatientId: number | null = null
   cases: MedicalHistoryItem[] = []
@@ -148,6 +155,7 @@ export class RecordStore {
       messages: false,
       records: false,
       history: false,
+      accessLog: false,
       chatSeq: false,
       fetchMessages: false,
     })

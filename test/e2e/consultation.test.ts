@@ -198,6 +198,12 @@ describe('an online consultation in the browser: the patient on a phone, the doc
     await waitForPath(page, '/h5/internet/tim/gift/index')
     await seeText(page, /感谢您的心意/)
     await shot(page, 'consultation-7-gift')
+
+    // under mine, 访问记录 shows who at the hospital opened the patient's consultation and wrote the record
+    await page.goto('/h5/pages/accessLog/index')
+    await seeText(page, /姚秀英医生查看了问诊记录/)
+    await seeText(page, /姚秀英医生修改了病历/)
+    await shot(page, 'consultation-8-access-log')
   })
 
   test('a message sent while the server restarts fails visibly, and its resend arrives once', async () => {

@@ -9,11 +9,13 @@ import InquiryDetail from '../../src/pages/order/inquiry/detail'
 import TimHistory from '../../src/internet/timHistory'
 import HistoryCases from '../../src/internet/historyCases'
 import Complaint from '../../src/internet/complaint'
+import AccessLog from '../../src/pages/accessLog'
 import type { ChatMessage } from '../../types/api/chat'
 import type { InquiryHistory } from '../../types/api/consultation'
 import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
 import type { MedicalHistoryItem, MedicalRecord } from '../../types/api/medical'
 import type { UserMessage } from '../../types/api/message'
+import type { AccessRecord } from '../../types/api/audit'
 import type { Patient } from '../../types/api/patient'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
@@ -65,6 +67,7 @@ const notice = (id: number, extra: Partial<UserMessage> = {}): UserMessage => ({
 })
 
 let inquiries: Inquiry[] = []
+let accessRecords: AccessRecord[] = []
 const STATUS_TEXT: Record<InquiryStatus, string> = {
   unpaid: '待支付',
   waiting: '待接诊',
@@ -181,6 +184,9 @@ function serve() {
       return ok({ marked: marked.length, unread: notices.filter((n) => !n.read).length })
     }
 
+    // 访问记录
+    if (path === '/dld-user/user/access-log') return ok(pageOf(accessRecords, query))
+
     // medical records
     if (path === '/dld-hospital/im/medical/his/record') {
       const patientId = Number(query.patientId)
@@ -239,6 +245,7 @@ beforeEach(() => {
   patients = [...people]
   notices = []
   inquiries = []
+  accessRecords = []
   medicalRecords = []
   cases = {}
   chatMessages = {}
@@ -751,5 +758,54 @@ describe('投诉 /internet/complaint/index', () => {
     render(<Complaint />)
     expect(await screen.findByText('未支付的问诊无法投诉')).toBeTruthy()
     expect(screen.queryByText('提交投诉')).toBeNull()
+  })
+})
+
+// ---------- 访问记录 ----------
+
+describe('访问记录 /pages/accessLog/index', () => {
+  const open = async () => {
+    testing.setRouter('/pages/accessLog/index')
+    render(<AccessLog />)
+  }
+
+  test('who at the hospital opened the records, newest first, with the time; a page at a time', async () => {
+    accessRecords = Array.from({ length: 25 }, (_, i) => ({
+      id: 100 - i,
+      at: new Date(2026, 10, 24, 9, 59 - i).toISOString(),
+      who: i === 0 ? '姚秀英医生' : '林晓雯（医生助理）',
+      what: i === 0 ? '查看了病历' : '查看了问诊记录',
+    }))
+    await open()
+    const items = await screen.findAllByRole('listitem')
+    expect(items).toHaveLength(20)
+    expect(items[0]!.textContent).toBe('姚秀英医生查看了病历2026-11-24 09:59')
+    expect(items[1]!.textContent).toBe('林晓雯（医生助理）查看了问诊记录2026-11-24 09:58')
+    fireEvent.click(screen.getByText('加载更多'))
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(25))
+    expect(screen.getByText('没有更多了')).toBeTruthy()
+    expect(sent('/dld-user/user/access-log').map((r) => r.data)).toEqual([
+      { page: 1, size: 20 },
+      { page: 2, size: 20 },
+    ])
+  })
+
+  test('says so when nobody at the hospital has opened them', async () => {
+    await open()
+    expect(await screen.findByText('暂无医院工作人员访问您的信息')).toBeTruthy()
+  })
+
+  test('a failed first page offers a retry', async () => {
+    failing.add('/dld-user/user/access-log')
+    await open()
+    expect(await screen.findByText('加载失败')).toBeTruthy()
+  })
+
+  test('the mine page opens it', async () => {
+    testing.setRouter('/pages/sys/user/index')
+    render(<Mine />)
+    const entry = await waitFor(() => screen.getAllByRole('button').find((b) => b.textContent?.startsWith('访问记录'))!)
+    fireEvent.click(entry)
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/accessLog/index' }])
   })
 })
