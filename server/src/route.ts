@@ -4,6 +4,7 @@ import { encodeSensitive } from './sensitive'
 import { Code, notBound, unauthenticated } from './errors'
 import type { AuthContext } from './domain/auth'
 import { patientIdsIn, recordAudit, type Actor, type AuditSubject } from './domain/audit'
+import { takeCall, type CallerLimit } from './domain/limits'
 
 /** Who makes a call: a doctor or assistant at the workbench (its own token), else the signed-in patient. */
 function actorOf(req: FastifyRequest): Actor | null {
@@ -40,6 +41,8 @@ export interface RouteSpec<B, Q, P, D extends z.ZodType, A extends AuthLevel> {
   data: D
   /** Per-route limit, e.g. sign-in and SMS calls. */
   rateLimit?: { max: number; timeWindow: number }
+  /** Per-caller limit on a call that costs something (domain/limits.ts CALLER_LIMITS), counted in the database. */
+  callerLimit?: CallerLimit
   /**
    * Health data or money: every successful call is recorded in the audit log (domain/audit.ts) before it is
    * answered, with the patients its answer is about (patientIdsIn), unless `patients` names them.
@@ -78,6 +81,10 @@ export function route<
       const auth = req.auth
       if ((spec.auth === 'identity' || spec.auth === 'user') && !auth) throw unauthenticated()
       if (spec.auth === 'user' && !auth?.userId) throw notBound()
+      if (spec.callerLimit && auth) {
+        const caller = auth.userId ? `u${auth.userId}` : `i${auth.identityId}`
+        await takeCall(app.ctx.db, `${spec.method} ${spec.url} ${caller}`, spec.callerLimit)
+      }
       const ctx: RouteContext<B, Q, P, A> = {
         body: req.body as Infer<B>,
         query: req.query as Infer<Q>,

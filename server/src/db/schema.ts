@@ -831,6 +831,20 @@ export const staffSessions = pgTable(
 )
 
 /**
+ * Per-caller limits on costly calls (domain/limits.ts): how many calls one account made in one fixed window, in the
+ * database so that every server process counts the same calls. Old windows are pruned by the order sweep.
+ */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_counters_window_idx').on(t.windowStart)],
+)
+
+/**
  * Who read or changed health data and money, and when (domain/audit.ts): one row per patient touched by a call of a
  * patient, a staff member at the workbench or an administrator. Append-only: the code has no path that changes or
  * removes a row, and a trigger refuses UPDATE, DELETE and TRUNCATE (migration 0013). It holds ids, never content.

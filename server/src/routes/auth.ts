@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { appId, mobile, session } from './schemas'
 import { SMS_RESEND_MS, bindAlipay, bindMobile, cancelBind, changeMobile, refreshSession, sendBindCode, signIn } from '../domain/auth'
 import { saveIdentity } from '../domain/user'
@@ -84,6 +85,7 @@ export async function authRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: '/dld-auth/token/smsBindCode',
+    callerLimit: CALLER_LIMITS.sms,
     summary: "Send a 6-digit code to bind a mobile number ('bind') or to verify a patient's mobile ('patient')",
     auth: 'identity',
     rateLimit: { max: config.smsPerAddressPerMinute, timeWindow: 60_000 },

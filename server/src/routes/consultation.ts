@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { hospitalCode, id } from './schemas'
 import { inquiryDto } from './inquiry'
 import * as inquiry from '../domain/inquiry'
@@ -64,6 +65,7 @@ export async function consultationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/inquiry/quickInquiry`,
+    callerLimit: CALLER_LIMITS.order,
     audit: 'consultation',
     summary:
       '快速问诊: the server picks the online doctor of the department (or the hospital) accepting consultations with the fewest ' +
@@ -77,6 +79,7 @@ export async function consultationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/inquiry/chronicInquiry`,
+    callerLimit: CALLER_LIMITS.order,
     audit: 'consultation',
     summary:
       '复诊续方 with a doctor the caller follows or who accepted a consultation of this patient before (kind chronic); the ' +

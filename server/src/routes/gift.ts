@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { id } from './schemas'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { payActionDto } from './pay'
 import * as gift from '../domain/gift'
 import { registerBusiness } from '../domain/payment'
@@ -55,6 +56,7 @@ export async function giftRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/toPay`,
+    callerLimit: CALLER_LIMITS.order,
     summary:
       'Send a doctor a gift, optionally for one of the caller’s consultations with them: the gift (unpaid) and its payment ' +
       'order in one transaction, and how to pay it. The same idempotencyKey answers the same gift (pay null once paid or closed)',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { id } from './schemas'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { orderNo, payActionDto, payOrderDto } from './pay'
 import * as inquiry from '../domain/inquiry'
 import { registerBusiness } from '../domain/payment'
@@ -69,6 +70,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/inquiry/addInquiryInfo`,
+    callerLimit: CALLER_LIMITS.order,
     audit: 'consultation',
     summary:
       'Order a 图文问诊 with an online doctor accepting consultations for one of the caller’s complete patients: unpaid with a ' +
@@ -88,6 +90,7 @@ export async function inquiryRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${H}/im/trade/service/im/init/continuePay`,
+    callerLimit: CALLER_LIMITS.pay,
     summary: 'How to pay one of the caller’s unpaid inquiries, by id or by its order number (through the payment core)',
     auth: 'user',
     body: z

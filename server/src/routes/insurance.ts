@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { hospitalCode, id } from './schemas'
 import { orderNo, payActionDto, payInput } from './pay'
 import { insurance } from '../domain/payment'
@@ -95,6 +96,7 @@ export async function insuranceRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${A}/payment/yibao/init`,
+    callerLimit: CALLER_LIMITS.pay,
     summary: 'How to pay the cash part of an order whose fees were uploaded; the insurance part settles with the payment',
     audit: 'insurance',
     auth: 'user',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import * as payment from '../domain/payment'
 import type { PayProvider } from '../plugins/providers/pay'
 
@@ -48,6 +49,7 @@ export async function payRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: '/dld-pay/pay',
+    callerLimit: CALLER_LIMITS.pay,
     summary: 'How to pay one of the caller’s unpaid orders (a cashier page or WeChat JSAPI parameters)',
     audit: 'payment',
     auth: 'user',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { hospitalCode, id } from './schemas'
 import { payActionDto, payOrderDto } from './pay'
 import * as register from '../domain/register'
@@ -198,6 +199,7 @@ export async function registrationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${A}/register`,
+    callerLimit: CALLER_LIMITS.order,
     audit: 'registration',
     summary:
       'Book the lowest free slot of a time range for one of the caller’s complete patients: held while paying (holdExpiresAt), ' +
@@ -221,6 +223,7 @@ export async function registrationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${A}/register/pay`,
+    callerLimit: CALLER_LIMITS.pay,
     summary: 'How to pay one of the caller’s held registrations (through the payment core)',
     auth: 'user',
     body: z.object({ id, returnUrl: z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确') }),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
+import { CALLER_LIMITS } from '../domain/limits'
 import { hospitalCode } from './schemas'
 import { EMPTY_TEXT, MAX_TEXT, TEXT_TOO_LONG, triage } from '../domain/triage'
 
@@ -34,6 +35,7 @@ export async function triageRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: '/dld-palm/api/ai/triage',
+    callerLimit: CALLER_LIMITS.ai,
     summary:
       'Departments of the hospital (at most 3, each with up to 3 doctors) for a complaint; red flags answer emergency, ' +
       'questions about medicines or doses are refused; answered by the configured model or the built-in rules (source)',

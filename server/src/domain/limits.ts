@@ -1,0 +1,48 @@
+/**
+ * Per-caller limits on the calls that cost the hospital something: a model's answer, an SMS, an order or a payment.
+ * Counted per account (the user, or the WeChat/Alipay identity before a mobile is bound) in fixed windows kept in
+ * rate_counters, so every server process counts the same calls; the per-address limits of route.ts stay on top.
+ * A patient never meets them in ordinary use: they stop a script, or a stolen token, from running up costs.
+ */
+import { lt, sql } from 'drizzle-orm'
+import type { Db } from '../db'
+import { rateCounters } from '../db/schema'
+import { AppError, Code } from '../errors'
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+export interface CallerLimit {
+  max: number
+  windowMs: number
+}
+
+/** The limits, by what a call costs. */
+export const CALLER_LIMITS = {
+  /** 智能导诊: each answer may cost a model call. */
+  ai: { max: 30, windowMs: HOUR },
+  /** SMS codes asked by one account (each mobile has its own limits too, domain/auth.ts). */
+  sms: { max: 20, windowMs: HOUR },
+  /** Orders created: bookings, consultations, gifts (a family booking for everyone makes a handful). */
+  order: { max: 100, windowMs: HOUR },
+  /** Payments started (each opens a cashier or a provider's prepay). */
+  pay: { max: 200, windowMs: HOUR },
+} satisfies Record<string, CallerLimit>
+
+export const tooMany = (seconds: number) => new AppError(Code.TOO_MANY, `操作过于频繁，请${seconds}秒后再试`)
+
+/** Counts one call of `key` in the current window and refuses it past `limit.max`, saying when to try again. */
+export async function takeCall(db: Db, key: string, limit: CallerLimit, now = Date.now()): Promise<void> {
+  const windowStart = new Date(Math.floor(now / limit.windowMs) * limit.windowMs)
+  const [row] = await db
+    .insert(rateCounters)
+    .values({ key, windowStart, count: 1 })
+    .onConflictDoUpdate({ target: [rateCounters.key, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + 1` } })
+    .returning({ count: rateCounters.count })
+  if ((row?.count ?? 0) > limit.max) throw tooMany(Math.max(1, Math.ceil((windowStart.getTime() + limit.windowMs - now) / 1000)))
+}
+
+/** Forgets windows older than a day (the order sweep calls it). */
+export async function pruneRateCounters(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(rateCounters).where(lt(rateCounters.windowStart, new Date(now - 24 * HOUR)))
+}
