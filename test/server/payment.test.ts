@@ -2,16 +2,18 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, randomBytes, randomUUID, createVerify } from 'node:crypto'
 import { Writable } from 'node:stream'
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { hospitals, ledgerEntries, orderEvents, orders, paymentNotifications, refunds, sandboxPayOutbox } from '../../server/src/db/schema'
 import { badInput } from '../../server/src/errors'
 import {
+  DUPLICATE_PAYMENT_REFUND_REASON,
   LATE_PAYMENT_REFUND_REASON,
   UNDELIVERED_REFUND_REASON,
   cancelOrder,
   closeExpiredOrders,
   createOrder,
+  DUPLICATE_ACCOUNT,
   ledgerBalance,
   ledgerImbalance,
   refundOrder,
@@ -747,6 +749,59 @@ async function paidOrder(opts: Parameters<typeof newOrder>[1] = {}) {
   return o
 }
 
+describe('a second payment for an order already paid', () => {
+  it('is returned at once by its own transaction; the order, its business and its refunds stay as they are', async () => {
+    const order = await paidOrder({ amountFen: 2600 })
+    const asked: Parameters<SandboxPay['refund']>[0][] = []
+    const refund = sandbox.refund
+    sandbox.refund = async (req) => {
+      asked.push(req)
+      return { status: 'succeeded', providerRefundNo: 'SBXR-DUP-1' }
+    }
+    try {
+      const second = paidBody(order, { transaction_id: 'SBXDUPLICATE000001' })
+      assert.deepEqual((await notify(second)).json(), { code: 'SUCCESS' })
+      // the same second payment reported again (another notification id) is not returned twice
+      assert.deepEqual((await notify(paidBody(order, { transaction_id: 'SBXDUPLICATE000001' }))).json(), { code: 'SUCCESS' })
+    } finally {
+      sandbox.refund = refund
+    }
+    assert.deepEqual(
+      asked.map((r) => [r.orderNo, r.tradeNo, r.amountFen, r.reason]),
+      [[order.orderNo, 'SBXDUPLICATE000001', 2600, DUPLICATE_PAYMENT_REFUND_REASON]],
+    )
+    const after = await row(order.id)
+    assert.deepEqual([after.status, after.tradeNo], ['paid', order.tradeNo])
+    assert.equal(called.paid.get(order.id), 1)
+    const [returned, ...more] = await t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id))
+    assert.deepEqual(more, [])
+    assert.deepEqual([returned!.status, returned!.tradeNo, returned!.amountFen], ['succeeded', 'SBXDUPLICATE000001', 2600])
+    const view = await getOrder(order.orderNo)
+    assert.deepEqual([view.data.status, view.data.refundedFen], ['paid', 0])
+    const ledger = await t.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, order.id))
+    const byAccount = new Map<string, number>()
+    for (const l of ledger) byAccount.set(l.account, (byAccount.get(l.account) ?? 0) + l.amountFen)
+    assert.equal(byAccount.get(DUPLICATE_ACCOUNT), 0, 'the second payment was held for the payer and given back')
+    assert.equal(byAccount.get('channel:sandbox'), 2600, 'the channel holds the order’s payment only')
+  })
+
+  it('is asked again when the provider refuses to return it', async () => {
+    const order = await paidOrder({ amountFen: 1300 })
+    // the sandbox refuses a transaction it did not take
+    assert.deepEqual((await notify(paidBody(order, { transaction_id: 'SBXDUPLICATE000002' }))).json(), { code: 'SUCCESS' })
+    const rows = await t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id)).orderBy(refunds.id)
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.tradeNo]),
+      [
+        ['failed', 'SBXDUPLICATE000002'],
+        ['pending', 'SBXDUPLICATE000002'],
+      ],
+    )
+    assert.ok(rows[1]!.retryAt! > new Date())
+    assert.equal((await row(order.id)).status, 'paid')
+  })
+})
+
 describe('refundOrder', () => {
   it('refuses an order that is not paid', async () => {
     const order = await newOrder(owner)
@@ -986,7 +1041,10 @@ describe('the ledger', () => {
     const insurance = holding.reduce((s, o) => s + o.insuranceFen, 0)
     const total = holding.reduce((s, o) => s + o.amountFen, 0)
     assert.ok(holding.length > 5, 'earlier tests paid orders')
-    assert.equal(await ledgerBalance(db, 'channel:sandbox'), selfPay)
+    // and second payments not given back yet, owed to those who paid them (their refunds are still pending)
+    const owedBack = await db.select().from(refunds).where(and(isNotNull(refunds.tradeNo), eq(refunds.status, 'pending')))
+    assert.equal(-(await ledgerBalance(db, DUPLICATE_ACCOUNT)), owedBack.reduce((sum, r) => sum + r.amountFen, 0))
+    assert.equal(await ledgerBalance(db, 'channel:sandbox'), selfPay - (await ledgerBalance(db, DUPLICATE_ACCOUNT)))
     assert.equal(await ledgerBalance(db, 'insurance'), insurance)
     assert.equal(await ledgerBalance(db, `hospital:${DEMO.both.code}`), -total)
     // refunded orders net to zero on every account
@@ -1166,7 +1224,11 @@ describe('Alipay', () => {
 
   it('signs the wap pay redirect and checks signed answers', async () => {
     let answer = ''
-    const fakeFetch = (async () => new Response(answer, { status: 200 })) as unknown as typeof fetch
+    const sent: string[] = []
+    const fakeFetch = (async (_url: string, init?: { body?: unknown }) => {
+      sent.push(String(init?.body ?? ''))
+      return new Response(answer, { status: 200 })
+    }) as unknown as typeof fetch
     const provider = alipayPay(cfg, 'https://h.example', fakeFetch)
     const action = await provider.pay({ orderNo: 'P1', subject: '挂号费', hospitalName: '演示医院', amountFen: 1205, expiresAt: new Date('2026-11-23T02:15:00Z'), returnUrl: RETURN })
     assert.equal(action.kind, 'redirect')
@@ -1186,6 +1248,11 @@ describe('Alipay', () => {
     const refundInner = JSON.stringify({ code: '10000', msg: 'Success', trade_no: 'T9', fund_change: 'Y', refund_fee: '12.05' })
     answer = `{"alipay_trade_refund_response":${refundInner},"sign":"${rsaSign(refundInner, alipay.privateKey)}"}`
     assert.equal((await provider.refund({ orderNo: 'P1', refundNo: 'R1', amountFen: 1205, totalFen: 1205, reason: '退号' })).status, 'succeeded')
+    const bizOf = (body: string) => JSON.parse(new URLSearchParams(body).get('biz_content')!) as Record<string, string>
+    assert.equal(bizOf(sent.at(-1)!).out_trade_no, 'P1')
+    // a second payment of the order is returned by its own transaction number
+    await provider.refund({ orderNo: 'P1', refundNo: 'R2', tradeNo: 'T10', amountFen: 1205, totalFen: 1205, reason: '重复支付，自动退款' })
+    assert.deepEqual([bizOf(sent.at(-1)!).trade_no, bizOf(sent.at(-1)!).out_trade_no], ['T10', undefined])
   })
 
   it('reads amounts without floating point', () => {

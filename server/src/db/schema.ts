@@ -524,6 +524,11 @@ export const refunds = pgTable(
     createdAt: createdAt(),
     /** A refund the provider refused once is asked again no earlier than this (settlement.ts, refunds the patient is owed). */
     retryAt: timestamp('retry_at', { withTimezone: true }),
+    /**
+     * The provider's transaction this refund returns when it is not the order's own payment: a second payment for an
+     * order already paid (settlement.ts). Such a refund leaves the order as it is.
+     */
+    tradeNo: text('trade_no'),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('refunds_refund_no_key').on(t.refundNo), index('refunds_order_idx').on(t.orderId)],

@@ -115,7 +115,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): Promi
     const sums = await db
       .select({ orderId: refunds.orderId, total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
       .from(refunds)
-      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded')))
+      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
       .groupBy(refunds.orderId)
     for (const s of sums) refunded.set(s.orderId, Number(s.total))
   }

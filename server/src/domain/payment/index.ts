@@ -15,6 +15,7 @@ import { applyPaid, providerOf, type PayProvidersOf } from './settlement'
  * ledger (ledger.ts), and here what the patient's calls do.
  */
 export {
+  DUPLICATE_PAYMENT_REFUND_REASON,
   DUPLICATE_REQUEST,
   LATE_PAYMENT_REFUND_REASON,
   ORDER_EXPIRED,
@@ -47,7 +48,7 @@ export {
   type PayProvidersOf,
   type RefundOutcome,
 } from './settlement'
-export { ledgerBalance, ledgerImbalance } from './ledger'
+export { DUPLICATE_ACCOUNT, ledgerBalance, ledgerImbalance } from './ledger'
 export * as insurance from './insurance'
 
 /** `returnUrl` must be a page of this app (no open redirect): /h5/ followed by an app page path. */

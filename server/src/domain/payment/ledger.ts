@@ -27,6 +27,22 @@ export async function writeLedger(tx: Tx, order: OrderRow, channel: PayChannel, 
 
 
 
+/**
+ * A second payment for an order already paid: the channel holds it and owes it back to the payer (`duplicate`) until
+ * its refund writes the same rows reversed. The order's own rows are not touched.
+ */
+export async function writeDuplicateLedger(tx: Tx, order: OrderRow, channel: PayChannel, amountFen: number, refund: RefundRow | null): Promise<void> {
+  const sign = refund ? -1 : 1
+  const memo = refund ? `退还重复支付 ${refund.refundNo}` : `重复支付 ${order.orderNo}`
+  await tx.insert(ledgerEntries).values([
+    { account: `channel:${channel}`, amountFen: sign * amountFen, orderId: order.id, refundId: refund?.id ?? null, memo },
+    { account: DUPLICATE_ACCOUNT, amountFen: -sign * amountFen, orderId: order.id, refundId: refund?.id ?? null, memo },
+  ])
+}
+
+/** Money taken twice, owed back to those who paid it. */
+export const DUPLICATE_ACCOUNT = 'duplicate'
+
 /** An account's balance in fen: the sum of its rows. */
 export async function ledgerBalance(db: Tx, account: string): Promise<number> {
   const [row] = await db.select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountFen}), 0)` }).from(ledgerEntries).where(eq(ledgerEntries.account, account))

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { and, eq, inArray, lte, notInArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm'
 import type { OrderBusiness, OrderStatus, PayOrder } from '../../../../types/api/payment'
 import type { Db, Tx } from '../../db'
 import { orderEvents, orders, refunds } from '../../db/schema'
@@ -40,6 +40,8 @@ export interface OrderHandlers {
 export const LATE_PAYMENT_REFUND_REASON = '订单已关闭，自动退款'
 /** The reason a payment is given back when its business refused it in onPaid (e.g. the thing sold is gone). */
 export const UNDELIVERED_REFUND_REASON = '业务办理失败，自动退款'
+/** A second payment for an order already paid (refunds.tradeNo names it): returned, the order untouched. */
+export const DUPLICATE_PAYMENT_REFUND_REASON = '重复支付，自动退款'
 export const ORDER_EXPIRED = '订单已超时关闭'
 export const DUPLICATE_REQUEST = '重复的请求'
 
@@ -241,7 +243,7 @@ export async function refundedFenOf(db: Tx, orderId: number): Promise<number> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
     .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'succeeded')))
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
   return Number(row?.total ?? 0)
 }
 

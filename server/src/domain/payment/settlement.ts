@@ -6,6 +6,7 @@ import { orders, paymentNotifications, refunds } from '../../db/schema'
 import { AppError, badInput } from '../../errors'
 import type { PaidReport, PayNotification, PayProvider, RefundAnswer } from '../../plugins/providers/pay'
 import {
+  DUPLICATE_PAYMENT_REFUND_REASON,
   LATE_PAYMENT_REFUND_REASON,
   PAID,
   UNDELIVERED_REFUND_REASON,
@@ -17,7 +18,7 @@ import {
   type OrderRow,
   type RefundRow,
 } from './orders'
-import { writeLedger } from './ledger'
+import { writeDuplicateLedger, writeLedger } from './ledger'
 import { markInsuranceRefunded, returnInsurance, settleInsurance } from './insurance'
 
 /** Money arriving and going back: provider notifications (or query answers), refunds, and their ledger rows. */
@@ -69,7 +70,19 @@ export async function applyPaid(
       .onConflictDoNothing({ target: [paymentNotifications.channel, paymentNotifications.notifyId] })
       .returning({ id: paymentNotifications.id })
     if (!recorded) return 'copy'
-    if (PAID.includes(order.status)) return order.tradeNo === report.tradeNo ? 'copy' : 'double-payment'
+    if (PAID.includes(order.status)) {
+      if (order.tradeNo === report.tradeNo) return 'copy'
+      // the provider took a second payment for this order: it goes back at once, the order stays as it is
+      const [known] = await tx.select({ id: refunds.id }).from(refunds).where(and(eq(refunds.orderId, order.id), eq(refunds.tradeNo, report.tradeNo))).limit(1)
+      if (known) return 'copy'
+      await writeDuplicateLedger(tx, order, channel, report.amountFen, null)
+      const [refund] = await tx
+        .insert(refunds)
+        .values({ refundNo: newRefundNo(), orderId: order.id, amountFen: report.amountFen, status: 'pending', reason: DUPLICATE_PAYMENT_REFUND_REASON, tradeNo: report.tradeNo })
+        .returning()
+      refundToSubmit = refund!
+      return 'double-payment'
+    }
 
     const late = order.status === 'cancelled' || order.status === 'closed'
     const paid = await transition(tx, order, 'paid', late ? '订单关闭后收到支付' : '支付成功', {
@@ -101,7 +114,7 @@ export async function applyPaid(
  * Refunds of money the patient got nothing for (paid after the order closed, or the business could not deliver):
  * the order cannot go back to paid, since there is nothing to show for it.
  */
-const OWED_REFUND_REASONS = [LATE_PAYMENT_REFUND_REASON, UNDELIVERED_REFUND_REASON]
+const OWED_REFUND_REASONS = [LATE_PAYMENT_REFUND_REASON, UNDELIVERED_REFUND_REASON, DUPLICATE_PAYMENT_REFUND_REASON]
 
 /** retrying / stuck: a refund the patient is owed was refused (owedRefundFailed). */
 export type RefundOutcome = 'refunded' | 'failed' | 'retrying' | 'stuck' | 'copy'
@@ -116,11 +129,33 @@ async function owedRefundFailed(tx: Tx, order: OrderRow, refund: RefundRow, now:
   const [{ failures } = { failures: 0 }] = await tx
     .select({ failures: sql<number>`count(*)`.mapWith(Number) })
     .from(refunds)
-    .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'failed')))
+    .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'failed'), eq(refunds.reason, refund.reason)))
   if (failures >= OWED_REFUND_ATTEMPTS) return 'stuck'
   const retryAt = new Date(now.getTime() + 2 ** failures * 60_000)
-  await tx.insert(refunds).values({ refundNo: newRefundNo(now), orderId: order.id, amountFen: refund.amountFen, status: 'pending', reason: refund.reason, retryAt })
+  await tx
+    .insert(refunds)
+    .values({ refundNo: newRefundNo(now), orderId: order.id, amountFen: refund.amountFen, status: 'pending', reason: refund.reason, retryAt, tradeNo: refund.tradeNo })
   return 'retrying'
+}
+
+/** The provider's word on returning a second payment: the duplicate's ledger rows reversed, or asked again later. */
+async function settleDuplicateRefund(
+  tx: Tx,
+  order: OrderRow,
+  channel: PayChannel,
+  refund: RefundRow,
+  report: { succeeded: boolean; providerRefundNo: string | null },
+): Promise<RefundOutcome> {
+  if (refund.status !== 'pending') return 'copy'
+  const finishedAt = new Date()
+  const [done] = await tx
+    .update(refunds)
+    .set({ status: report.succeeded ? 'succeeded' : 'failed', finishedAt, providerRefundNo: report.providerRefundNo ?? refund.providerRefundNo })
+    .where(eq(refunds.id, refund.id))
+    .returning()
+  if (!report.succeeded) return owedRefundFailed(tx, order, refund, finishedAt)
+  await writeDuplicateLedger(tx, order, channel, refund.amountFen, done!)
+  return 'refunded'
 }
 
 /** A refund the provider reports: refunding -> refunded (ledger reversed, onRefunded), or back to paid when it failed. */
@@ -145,6 +180,7 @@ export async function applyRefundReport(
         .returning({ id: paymentNotifications.id })
       if (!recorded) return 'copy'
     }
+    if (refund.tradeNo) return settleDuplicateRefund(tx, order, channel, refund, report)
     if (refund.status !== 'pending' || order.status !== 'refunding') return 'copy'
     const finishedAt = new Date()
     if (!report.succeeded) {
@@ -187,8 +223,16 @@ export async function submitRefund(db: Db, providers: PayProvidersOf, refund: Re
   if (!provider) return null
   let answer: RefundAnswer
   try {
-    await returnInsurance(db, providers, order, refund)
-    answer = await provider.refund({ orderNo: order.orderNo, refundNo: refund.refundNo, amountFen: refund.amountFen, totalFen: selfPayFen(order), reason: refund.reason })
+    // a second payment was the patient's own money only: the order's insurance part stays settled
+    if (!refund.tradeNo) await returnInsurance(db, providers, order, refund)
+    answer = await provider.refund({
+      orderNo: order.orderNo,
+      refundNo: refund.refundNo,
+      ...(refund.tradeNo ? { tradeNo: refund.tradeNo } : {}),
+      amountFen: refund.amountFen,
+      totalFen: selfPayFen(order),
+      reason: refund.reason,
+    })
   } catch {
     return null
   }

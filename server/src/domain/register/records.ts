@@ -1,5 +1,5 @@
 /** The records (spec §2 Order pages, register): a registration as its patient sees it, the list and the detail. */
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Registration, RegistrationStatus } from '../../../../types/api/register'
 import type { Page } from '../../../../types/api/hospital'
 import type { Db, Tx } from '../../db'
@@ -76,7 +76,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
     const sums = await db
       .select({ orderId: refunds.orderId, total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
       .from(refunds)
-      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded')))
+      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
       .groupBy(refunds.orderId)
     for (const s of sums) refunded.set(s.orderId, Number(s.total))
   }

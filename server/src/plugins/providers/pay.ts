@@ -50,6 +50,8 @@ export type PayNotification =
 export interface RefundRequest {
   orderNo: string
   refundNo: string
+  /** The transaction to return, when the order was paid more than once; else the order's payment. */
+  tradeNo?: string
   /** Refunded now, and the total the order was paid with, in fen. */
   amountFen: number
   totalFen: number
@@ -292,7 +294,8 @@ export function sandboxPay(opts: { secret: string; db: Db; deliver: Deliver; ret
         const [existing] = await tx.select().from(sandboxPayRefunds).where(eq(sandboxPayRefunds.refundNo, req.refundNo))
         // the same refund number asked again is the same refund, answered with its outcome (as WeChat answers SUCCESS)
         if (existing) return { answer: { status: 'succeeded', providerRefundNo: existing.providerRefundNo }, owed: null }
-        if (!t?.tradeNo) return { answer: { status: 'failed', providerRefundNo: null }, owed: null }
+        // the sandbox takes one payment per order: another transaction is not one of its own
+        if (!t?.tradeNo || (req.tradeNo && req.tradeNo !== t.tradeNo)) return { answer: { status: 'failed', providerRefundNo: null }, owed: null }
         const [sum] = await tx
           .select({ fen: sql<number>`coalesce(sum(${sandboxPayRefunds.amountFen}), 0)`.mapWith(Number) })
           .from(sandboxPayRefunds)
@@ -575,7 +578,7 @@ export function wechatPay(cfg: WechatPaySettings, publicUrl: string, fetchImpl: 
     },
     async refund(req) {
       const { status, json } = await call('POST', '/v3/refund/domestic/refunds', {
-        out_trade_no: req.orderNo,
+        ...(req.tradeNo ? { transaction_id: req.tradeNo } : { out_trade_no: req.orderNo }),
         out_refund_no: req.refundNo,
         reason: byteSlice(req.reason, 80),
         notify_url: notifyUrl,
@@ -731,7 +734,7 @@ export function alipayPay(cfg: AlipaySettings, publicUrl: string, fetchImpl: Fet
     },
     async refund(req) {
       const a = await call('alipay.trade.refund', {
-        out_trade_no: req.orderNo,
+        ...(req.tradeNo ? { trade_no: req.tradeNo } : { out_trade_no: req.orderNo }),
         refund_amount: fenToYuan(req.amountFen),
         refund_reason: req.reason,
         out_request_no: req.refundNo,
