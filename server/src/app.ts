@@ -30,8 +30,13 @@ import { gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './pl
 import { offlineTriage, openAiCompatibleTriage, type AiTriageProvider } from './plugins/providers/ai'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { pruneLoginFailures } from './domain/staff'
+import { pruneRateCounters } from './domain/limits'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
+import { healthRoutes } from './routes/health'
+import type { Lifecycle } from './health'
+import { createMetrics, observeRequests, type Metrics } from './metrics'
+import { closeConnectionsWhileDraining } from './drain'
 
 z.config(z.locales.zhCN())
 
@@ -53,6 +58,8 @@ export interface AppContext {
   database: Database
   cipher: FieldCipher
   providers: Providers
+  lifecycle: Lifecycle
+  metrics: Metrics
 }
 
 declare module 'fastify' {
@@ -128,34 +135,45 @@ export async function buildApp(
     ai: config.ai ? openAiCompatibleTriage(config.ai) : offlineTriage(),
     ...overrides,
   }
-  app.decorate('ctx', { config, db: database.db, database, cipher, providers })
+  const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
+  app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics })
+  observeRequests(app, metrics)
+  closeConnectionsWhileDraining(app)
 
   // unpaid orders past their time close (and their slots free up) even when nobody looks at them
   let sweep: NodeJS.Timeout | null = null
+  /** The sweep under way, which closing waits for: it must not lose the database in the middle of an order. */
+  let sweeping: Promise<unknown> | null = null
   app.addHook('onReady', async () => {
     // what the sandbox cashier still owes this server (a crash between taking the money and telling it), not awaited:
     // its deliveries go through this app, which is ready only once this hook returns
     if (providers.pay.sandbox) void providers.pay.sandbox.deliverOwed().catch((err) => app.log.error({ err }, 'sandbox notifications failed'))
     if (config.orderSweepMs <= 0) return
-    let running = false
     sweep = setInterval(() => {
-      if (running) return
-      running = true
-      Promise.all([
-        closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')),
+      if (sweeping) return
+      sweeping = Promise.all([
+        closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')).then((n) =>
+          metrics.ordersClosed.inc(n),
+        ),
         retryPendingRefunds(database.db, providers, new Date(), undefined, (orderId) =>
           app.log.error({ orderId }, 'a refund the patient is owed was refused again and again: staff must return the money'),
-        ),
+        ).then((n) => metrics.refundsRetried.inc(n)),
         pruneLoginFailures(database.db),
+        pruneRateCounters(database.db),
         providers.pay.sandbox?.deliverOwed(),
       ])
-        .catch((err) => app.log.error({ err }, 'order sweep failed'))
-        .finally(() => (running = false))
+        .then(() => metrics.orderSweeps.inc({ outcome: 'ok' }))
+        .catch((err) => {
+          metrics.orderSweeps.inc({ outcome: 'failed' })
+          app.log.error({ err }, 'order sweep failed')
+        })
+        .finally(() => (sweeping = null))
     }, config.orderSweepMs)
     sweep.unref()
   })
   app.addHook('onClose', async () => {
     if (sweep) clearInterval(sweep)
+    await sweeping
     providers.pay.close()
   })
   app.decorateRequest('auth', null)
@@ -197,6 +215,8 @@ export async function buildApp(
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  // load balancer probes and Prometheus, outside the API's sign-in and envelope
+  await healthRoutes(app)
 
   // hostile input answers 400 before any schema or handler looks at it (inputGuards.ts)
   const parseJson = app.getDefaultJsonParser('error', 'error')

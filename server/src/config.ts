@@ -65,6 +65,10 @@ export interface Config {
    * null (no accounts seeded) in production unless STAFF_DEMO_PASSWORD is set.
    */
   staffDemoPassword: string | null
+  /** How long a SIGTERM drain may take (requests in flight, chat sockets, the database) before the process exits anyway. */
+  shutdownGraceMs: number
+  /** The bearer token that opens `GET /metrics` (Prometheus); without it there are no metrics to read. */
+  metricsToken: string | null
   logLevel: string
 }
 
@@ -187,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     staffDemoPassword: staffDemoPasswordOf(env),
+    shutdownGraceMs: (Number(env.SHUTDOWN_GRACE_SECONDS) > 0 ? Number(env.SHUTDOWN_GRACE_SECONDS) : 10) * 1000,
+    metricsToken: env.METRICS_TOKEN || null,
   }
   return { ...base, ...overrides }
 }

@@ -3,19 +3,14 @@ import { loadConfig } from './config'
 import { openDatabase } from './db'
 import { seedIfEmpty } from './seed'
 import { FieldCipher } from './crypto'
+import { drainOnSignals } from './drain'
 
 async function main() {
   const config = loadConfig()
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
   const app = await buildApp(config, database)
   if (await seedIfEmpty(database.db, new FieldCipher(config.dataKey))) app.log.info('demo data loaded')
-  const close = async () => {
-    await app.close()
-    await database.close()
-    process.exit(0)
-  }
-  process.on('SIGINT', close)
-  process.on('SIGTERM', close)
+  drainOnSignals(app, database, { graceMs: config.shutdownGraceMs })
   await app.listen({ host: config.host, port: config.port })
   const where = config.publicUrl ?? `http://localhost:${config.port}`
   app.log.info(`open ${where}/h5/ (database: ${database.kind})`)

@@ -1,5 +1,5 @@
 import Taro from './doubles/taro'
-import { CLOSE_BAD_SIGNATURE, LocalChatDriver, REQUEST_TIMEOUT_MS } from '../../src/services/chat/localDriver'
+import { CLOSE_BAD_SIGNATURE, CLOSE_GOING_AWAY, LocalChatDriver, RECONNECT_MIN_MS, REQUEST_TIMEOUT_MS } from '../../src/services/chat/localDriver'
 import type { ChatEvent, ChatMessage } from '../../types/api/chat'
 
 /** A stand-in for Taro's SocketTask: what the driver sends is recorded, what the service says is played in. */
@@ -166,6 +166,34 @@ describe('our own chat service driver', () => {
       ['networkStateChange', { state: 'connected' }],
       ['ready', undefined],
     ])
+  })
+
+  test('a server going away for a restart (1001) is a dropped connection: back with the usual backoff, nobody logged out', async () => {
+    jest.useFakeTimers()
+    const driver = new LocalChatDriver()
+    const events = record(driver)
+    await connected(driver, 'sig-3')
+    const waiting = driver.getConversationList()
+    events.length = 0
+    socket().drop(CLOSE_GOING_AWAY, 'server restarting')
+    await expect(waiting).rejects.toThrow('chat connection closed')
+    expect(events).toEqual([['networkStateChange', { state: 'disconnected' }]])
+    jest.advanceTimersByTime(RECONNECT_MIN_MS - 1)
+    await flush()
+    expect(sockets).toHaveLength(1)
+    jest.advanceTimersByTime(1)
+    await flush()
+    expect(sockets).toHaveLength(2)
+    expect(socket().url).toContain('sig=sig-3')
+    socket().open()
+    expect(events.slice(1)).toEqual([
+      ['networkStateChange', { state: 'connecting' }],
+      ['networkStateChange', { state: 'connected' }],
+      ['ready', undefined],
+    ])
+    // the new connection carries requests as before
+    void driver.getConversationList()
+    expect(socket().last()).toMatchObject({ op: 'conversations' })
   })
 
   test('a refused signature is a kick-out, with no reconnecting on the old one', async () => {

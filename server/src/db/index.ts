@@ -24,6 +24,8 @@ export interface Database {
    * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number }
   close(): Promise<void>
 }
 
@@ -71,6 +73,27 @@ export const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 
 export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
 
+/** The advisory lock every server process takes to migrate (any fixed number nothing else locks on: "h5mg"). */
+export const MIGRATION_LOCK_KEY = 0x68356d67
+
+/**
+ * Runs `migrate` under a PostgreSQL advisory lock held on a connection of its own: processes starting together on
+ * one empty database would otherwise race to create drizzle's schema and table (one of them fails) and apply a
+ * migration twice. The others wait, then find everything applied.
+ */
+async function migrateLocked(url: string, migrate: () => Promise<void>): Promise<void> {
+  const lock = new pg.Client({ connectionString: url })
+  await lock.connect()
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    await migrate()
+  } finally {
+    // ending the session releases the lock too; unlocking first frees the next process without waiting for that
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined)
+    await lock.end().catch(() => undefined)
+  }
+}
+
 /** PostgreSQL when a URL is given, otherwise PGlite in `dataDir/pgdata` (or an already open PGlite, for tests). */
 export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite }): Promise<Database> {
   if (opts.url) {
@@ -79,9 +102,16 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    await migratePg(db as never, { migrationsFolder })
+    await migrateLocked(opts.url, () => migratePg(db as never, { migrationsFolder }))
     const url = opts.url
-    return { db, kind: 'postgres', url, listen: (channel, handler) => pgListen(url, channel, handler), close: () => pool.end() }
+    return {
+      db,
+      kind: 'postgres',
+      url,
+      listen: (channel, handler) => pgListen(url, channel, handler),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => pool.end(),
+    }
   }
   let client = opts.pglite
   if (!client) {

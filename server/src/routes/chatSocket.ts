@@ -18,6 +18,11 @@ const RATE_LIMIT = 60
 const RATE_WINDOW_MS = 10_000
 export const CLOSE_BAD_SIGNATURE = 4401
 export const CLOSE_TOO_FAST = 4429
+/** A draining server (SIGTERM) closes with 1001 "going away": the app's driver reconnects, to another process. */
+export const CLOSE_GOING_AWAY = 1001
+const GOING_AWAY_REASON = 'server restarting'
+/** A client that has not answered the closing handshake by then (a phone out of coverage) is cut off: the drain waits for no one. */
+const CLOSE_HANDSHAKE_MS = 2000
 
 const frame = z.discriminatedUnion('op', [
   z.object({
@@ -60,7 +65,7 @@ const issuedAtOf = (sig: string) => Number(sig.split('.')[1]) - USER_SIG_TTL_S
  * to every connection of both parties on every server process, through NOTIFY on the database they share.
  */
 export async function chatSocketRoutes(app: FastifyInstance) {
-  const { cipher, config, database } = app.ctx
+  const { cipher, config, database, metrics } = app.ctx
   const db = () => app.ctx.db
   /** This process's connections by account; a patient may have the app open on two phones. */
   const online = new Map<string, Map<string, WebSocket>>()
@@ -99,7 +104,14 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   })
   app.addHook('onClose', async () => {
     await stopListening()
-    for (const sockets of online.values()) for (const ws of sockets.values()) ws.close(1001, 'server shutting down')
+  })
+  // before the websocket plugin's own preClose, which closes every socket without a code (1005: not a reconnect)
+  app.addHook('preClose', async () => {
+    const clients = [...app.websocketServer.clients]
+    for (const ws of clients) ws.close(CLOSE_GOING_AWAY, GOING_AWAY_REASON)
+    setTimeout(() => {
+      for (const ws of clients) ws.terminate()
+    }, CLOSE_HANDSHAKE_MS).unref()
   })
 
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } })
@@ -120,9 +132,11 @@ export async function chatSocketRoutes(app: FastifyInstance) {
           ws.close(CLOSE_BAD_SIGNATURE, 'signature revoked')
           return false
         }
+        if (ws.readyState !== ws.OPEN) return false // gone while it was checked: its close handler has run already
         const mine = online.get(account) ?? new Map<string, WebSocket>()
         online.set(account, mine)
         mine.set(connection, ws)
+        metrics.chatConnections.inc()
         return true
       })
       .catch((err: unknown) => {
@@ -195,7 +209,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       clearTimeout(expiry)
       clearInterval(heartbeat)
       const mine = online.get(account)
-      mine?.delete(connection)
+      if (mine?.delete(connection)) metrics.chatConnections.dec()
       if (mine && !mine.size) online.delete(account)
     })
   })

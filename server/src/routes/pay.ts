@@ -86,8 +86,13 @@ export async function payRoutes(app: FastifyInstance) {
       async (req, reply) => {
         const { channel } = req.params
         const provider: PayProvider | null = app.ctx.providers.pay[channel]
-        if (!provider) return reply.status(404).type('application/json').send(JSON.stringify({ code: 'FAIL', message: '未开通' }))
-        const answer = (ok: boolean) => {
+        const counted = (outcome: string) => app.ctx.metrics.paymentNotifications.inc({ provider: channel, outcome })
+        if (!provider) {
+          counted('not-configured')
+          return reply.status(404).type('application/json').send(JSON.stringify({ code: 'FAIL', message: '未开通' }))
+        }
+        const answer = (ok: boolean, outcome: string) => {
+          counted(outcome)
           const a = provider.ack(ok)
           return reply.status(a.status).type(a.contentType).send(a.body)
         }
@@ -100,26 +105,27 @@ export async function payRoutes(app: FastifyInstance) {
         }
         if (!notification) {
           req.log.warn({ channel }, 'payment notification refused: signature or format not valid')
-          return answer(false)
+          return answer(false, 'invalid')
         }
         try {
           const outcome = await payment.applyNotification(app.ctx.db, app.ctx.providers, channel, notification)
           if (outcome === 'double-payment') {
-            // the provider took money twice for one order: recorded, and needs a refund by hand
-            req.log.error({ channel, notifyId: notification.notifyId }, 'a second payment arrived for an order already paid')
+            // the provider took money twice for one order: the second payment is being returned (settlement.ts)
+            req.log.warn({ channel, notifyId: notification.notifyId }, 'a second payment arrived for an order already paid: returning it')
           } else if (outcome === 'stuck') {
             req.log.error({ channel, notifyId: notification.notifyId }, 'a refund the patient is owed was refused again and again: staff must return the money')
           } else {
             req.log.info({ channel, kind: notification.kind, outcome }, 'payment notification applied')
           }
-          return answer(true)
+          return answer(true, outcome)
         } catch (err) {
-          if (err instanceof payment.NotificationRefused) {
+          const refused = err instanceof payment.NotificationRefused
+          if (refused) {
             req.log.warn({ channel, why: err.message }, 'payment notification refused')
           } else {
             req.log.error({ err, channel }, 'payment notification failed')
           }
-          return answer(false)
+          return answer(false, refused ? 'refused' : 'error')
         }
       },
     )

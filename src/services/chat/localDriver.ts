@@ -9,6 +9,11 @@ export const RECONNECT_MIN_MS = 1000
 export const RECONNECT_MAX_MS = 30_000
 /** The service closes with this code for a bad or expired signature: the store logs in again with a fresh one. */
 export const CLOSE_BAD_SIGNATURE = 4401
+/**
+ * "Going away": a server draining for a restart closes every socket with it. The signature is still good, so it is a
+ * dropped connection like any other: connect again with the usual backoff (the load balancer picks another server).
+ */
+export const CLOSE_GOING_AWAY = 1001
 
 /** The service's address beside the API: same origin in H5, the configured API origin in the mini-programs. */
 export function chatSocketUrl(userSig: string): string {
@@ -108,6 +113,7 @@ export class LocalChatDriver implements ChatDriver {
               if (!opened) reject(new Error('chat signature refused'))
               return
             }
+            // CLOSE_GOING_AWAY included: only a refused signature ends the session
             this.emit('networkStateChange', { state: 'disconnected' })
             if (!opened) reject(new Error(`chat connection closed (${code})`))
             this.scheduleReconnect()
