@@ -20,13 +20,13 @@ import { AppError, Code } from './errors'
 import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
 import { NUL_CHARACTER, TOO_DEEP, holdsNul, isDataException, jsonDeeperThan } from './inputGuards'
 import { redeemOAuthCode, resolveToken, type AuthContext } from './domain/auth'
-import { realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './plugins/providers/oauth'
-import { httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
-import { sandboxOcr, tencentOcr, type OcrProvider } from './plugins/providers/ocr'
-import { sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './plugins/providers/healthCard'
-import { sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
+import { disabledAlipay, disabledWechat, realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './plugins/providers/oauth'
+import { disabledSms, httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
+import { disabledOcr, sandboxOcr, tencentOcr, type OcrProvider } from './plugins/providers/ocr'
+import { disabledHealthCard, sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './plugins/providers/healthCard'
+import { disabledLocation, sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
 import { buildPayProviders, type PayProviders } from './plugins/providers/pay'
-import { gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './plugins/providers/insurance'
+import { disabledInsurance, gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './plugins/providers/insurance'
 import { offlineTriage, openAiCompatibleTriage, type AiTriageProvider } from './plugins/providers/ai'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { pruneLoginFailures } from './domain/staff'
@@ -120,18 +120,24 @@ export async function buildApp(
 
   const cipher = new FieldCipher(config.dataKey)
   const redeem = (provider: 'wechat' | 'alipay') => (appId: string, code: string) => redeemOAuthCode(database.db, provider, appId, code)
+  // a provider without its settings is its sandbox on a demo server, and off anywhere else (productionCheck.ts)
+  const sandboxOrOff = <T>(sandbox: () => T, off: () => T): T => (config.demo ? sandbox() : off())
   const providers: Providers = {
     wechat: Object.keys(config.wechat).length
       ? realWechat(config.wechat)
-      : sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)),
-    alipay: config.alipay ? realAlipay(config.alipay) : sandboxAlipay(redeem('alipay')),
-    sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxSms(app.log),
-    ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOcr(),
-    healthCard: config.healthCard ? tencentHealthCard(config.healthCard, config.publicUrl) : sandboxHealthCard(database.db, cipher),
-    location: config.map ? tencentLocation(config.map) : sandboxLocation(database.db),
+      : sandboxOrOff(() => sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)), disabledWechat),
+    alipay: config.alipay ? realAlipay(config.alipay) : sandboxOrOff(() => sandboxAlipay(redeem('alipay')), disabledAlipay),
+    sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxOrOff(() => sandboxSms(app.log), disabledSms),
+    ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOrOff(sandboxOcr, disabledOcr),
+    healthCard: config.healthCard
+      ? tencentHealthCard(config.healthCard, config.publicUrl)
+      : sandboxOrOff(() => sandboxHealthCard(database.db, cipher), disabledHealthCard),
+    location: config.map ? tencentLocation(config.map) : sandboxOrOff(() => sandboxLocation(database.db), disabledLocation),
     // the sandbox delivers its notifications through this app, like a provider calling the notify URL
     pay: buildPayProviders(config, database.db, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
-    insurance: config.insurance ? gatewayInsurance(config.insurance, config.publicUrl) : sandboxInsurance(database.db, cipher, config.secret),
+    insurance: config.insurance
+      ? gatewayInsurance(config.insurance, config.publicUrl)
+      : sandboxOrOff(() => sandboxInsurance(database.db, cipher, config.secret), disabledInsurance),
     ai: config.ai ? openAiCompatibleTriage(config.ai) : offlineTriage(),
     ...overrides,
   }

@@ -5,6 +5,11 @@ import { join, resolve } from 'node:path'
 /** Every setting the server reads from the environment, documented in the README. */
 export interface Config {
   mode: 'production' | 'development' | 'test'
+  /**
+   * A demo or training server: sandboxes stand in for missing providers, the demo hospitals are seeded and the app
+   * shows 演示环境. Always outside production; in production only with DEMO=1 (productionCheck.ts).
+   */
+  demo: boolean
   host: string
   port: number
   /** Where the public pages live, e.g. https://hospital.example.com; used to build redirect URLs. */
@@ -44,8 +49,9 @@ export interface Config {
   /** Alipay (wap pay); patients signed in with Alipay pay with it. */
   alipayPay: AlipayPayConfig | null
   /**
-   * The sandbox payment provider (a cashier page on this server). On by default only while no real channel is
-   * configured, so a production server never lets anyone "pay" with it; PAY_SANDBOX=1 keeps it on beside them.
+   * The sandbox payment provider (a cashier page on this server). On by default only on a demo server while no real
+   * channel is configured, so a production server never lets anyone "pay" with it; PAY_SANDBOX=1 keeps it on beside
+   * them (refused in production without DEMO=1).
    */
   paySandbox: boolean
   /**
@@ -154,8 +160,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as Config['mode']
   const dataDir = resolve(env.DATA_DIR ?? 'data')
   const timId = env.TIM_SDK_APP_ID ? Number(env.TIM_SDK_APP_ID) : 0
+  const demo = mode !== 'production' || env.DEMO === '1' || env.DEMO === 'true'
   const base: Config = {
     mode,
+    demo,
     host: env.HOST ?? '0.0.0.0',
     port: Number(env.PORT ?? 8080),
     publicUrl: env.PUBLIC_URL ?? null,
@@ -187,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     alipayPay: requireFields<AlipayPayConfig>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
     insurance: insuranceConfig(parseJson('INSURANCE', env.INSURANCE)),
     ai: aiConfig(env),
-    paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : !env.WECHAT_PAY && !env.ALIPAY_PAY,
+    paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : demo && !env.WECHAT_PAY && !env.ALIPAY_PAY,
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     staffDemoPassword: staffDemoPasswordOf(env),

@@ -1,15 +1,18 @@
 import { buildApp } from './app'
 import { loadConfig } from './config'
 import { openDatabase } from './db'
-import { seedIfEmpty } from './seed'
+import { seedOnStart } from './seed'
+import { assertReadyForProduction } from './productionCheck'
 import { FieldCipher } from './crypto'
 import { drainOnSignals } from './drain'
 
 async function main() {
   const config = loadConfig()
+  // before the database opens: every missing setting in one error, not one per restart
+  assertReadyForProduction(config)
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
   const app = await buildApp(config, database)
-  if (await seedIfEmpty(database.db, new FieldCipher(config.dataKey))) app.log.info('demo data loaded')
+  if (await seedOnStart(config, database.db, new FieldCipher(config.dataKey))) app.log.info('demo data loaded')
   drainOnSignals(app, database, { graceMs: config.shutdownGraceMs })
   await app.listen({ host: config.host, port: config.port })
   const where = config.publicUrl ?? `http://localhost:${config.port}`

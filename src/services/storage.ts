@@ -8,6 +8,8 @@ export const LOCAL = {
   hospital: 'hospital',
   cachedHospital: 'cachedHospitalCode',
   main: 'main',
+  /** the server is a demo (the 演示环境 mark), kept for the pages that open without startup */
+  demo: 'demo',
   hospitalRole: 'hospitalRole',
   tabBar: 'tabBar',
   tabBarIndex: 'tabBarIndex',

@@ -49,6 +49,11 @@ export class HospitalStore {
   hospital: Hospital | null = local.get<Hospital>(LOCAL.hospital) ?? null
   cachedHospitalCode: string | null = local.get<string>(LOCAL.cachedHospital) ?? null
   main: boolean = local.get<boolean>(LOCAL.main) ?? false
+  /**
+   * The server is a demo or training server (homePageConfig's `demo`); every page shows 演示环境. Kept locally for the
+   * pages that open without startup (login, about), e.g. straight after the authorisation page reloads the app.
+   */
+  demo: boolean = local.get<boolean>(LOCAL.demo) ?? false
   role: HospitalRole = local.get<HospitalRole>(LOCAL.hospitalRole) ?? 'all'
   tabBarIndex: number = local.get<number>(LOCAL.tabBarIndex) ?? 0
   homeConfig: HomePageConfig | null = null
@@ -105,9 +110,11 @@ export class HospitalStore {
       this.main = !hospital
       this.hospital = hospital
       this.homeConfig = homeConfig
+      this.demo = homeConfig.demo === true
       this.setRole(roleOf(hospital?.configDto))
     })
     local.set(LOCAL.main, !hospital)
+    local.set(LOCAL.demo, this.demo)
     if (hospital) local.set(LOCAL.hospital, hospital)
     else local.remove(LOCAL.hospital)
   }

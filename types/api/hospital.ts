@@ -32,6 +32,8 @@ export interface HomePageConfig {
   banners: { image: string; title: string; url?: string }[]
   notice?: string
   menus: MenuEntry[]
+  /** The server is a demo or training server (sandboxes, demo hospitals): every page shows 演示环境. */
+  demo: boolean
 }
 
 export interface ArticleSummary {

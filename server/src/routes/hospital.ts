@@ -11,6 +11,8 @@ const homeConfig = z.object({
   banners: z.array(z.object({ image: z.string(), title: z.string(), url: z.string().optional() })),
   notice: z.string().optional(),
   menus: z.array(menuEntry),
+  /** A demo or training server (config.demo): the app marks every page 演示环境. */
+  demo: z.boolean(),
 })
 
 const articleSummary = z.object({
@@ -69,7 +71,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
     auth: 'none',
     query: z.object({ hospitalCode: hospitalCode.optional() }),
     data: homeConfig,
-    handler: async ({ query }) => hospital.homePageConfig(db(), query.hospitalCode),
+    handler: async ({ query }) => ({ ...(await hospital.homePageConfig(db(), query.hospitalCode)), demo: app.ctx.config.demo }),
   })
 
   route(app, {

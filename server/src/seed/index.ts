@@ -8,7 +8,7 @@ import { seedRegions } from './regions'
 import { ensureSchedules, seedRegistration } from './register'
 import { seedInternet } from './internet'
 import { seedStaff } from './staff'
-import { staffDemoPasswordOf } from '../config'
+import { staffDemoPasswordOf, type Config } from '../config'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
 export const DEMO = {
@@ -64,6 +64,17 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   await seedStaff(db, staffPassword)
   await ensureSchedules(db, hospitalToday(now), now)
   return empty
+}
+
+/**
+ * What a starting server seeds, decided here only: the demo platform on a demo server (config.demo: outside
+ * production, or DEMO=1), never on a hospital's production database; every server gets the administrative divisions,
+ * which the address forms need and which are facts, not demo data. Answers whether the demo hospitals were created now.
+ */
+export async function seedOnStart(config: Pick<Config, 'demo' | 'staffDemoPassword'>, db: Db, cipher: FieldCipher, now = new Date()): Promise<boolean> {
+  if (config.demo) return seedIfEmpty(db, cipher, now, config.staffDemoPassword)
+  await seedRegions(db)
+  return false
 }
 
 async function seedHospitals(db: Db, cipher: FieldCipher) {

@@ -7,6 +7,7 @@ import { MSG } from '@/services/messages'
 import { pathOf } from '@/utils/routeRules'
 import NavBar from '../NavBar'
 import TabBar from '../TabBar'
+import DemoMark from './DemoMark'
 import './index.scss'
 
 /** spec §2, §9: the loading placeholder shows after 200 ms, the load-error one after 60 s. */
@@ -70,6 +71,7 @@ function PageShell({ title, tab, back, onReady, children }: Props) {
   return (
     <View className={`page-shell${tab ? ' page-shell--tab' : ''}`}>
       <NavBar title={title} back={back} />
+      <DemoMark />
       {phase === 'ready' && children}
       {phase === 'starting' && slow && (
         <View className='page-shell__placeholder' role='status'>

@@ -21,7 +21,7 @@ export interface HealthCardHolder {
 
 /** Tencent electronic health card (电子健康卡): an authorisation redirect that returns a one-time healthCode. */
 export interface HealthCardProvider {
-  readonly kind: 'sandbox' | 'real'
+  readonly kind: 'sandbox' | 'real' | 'disabled'
   /** Where to send the browser; it comes back to `redirect` with `healthCode` added to the query. */
   authorizeUrl(input: { hospitalCode: string; redirect: string }): Promise<string>
   /** Exchanges a one-time code for the card holder; a used or expired code fails. */
@@ -31,6 +31,8 @@ export interface HealthCardProvider {
 /** One-time health codes live 5 minutes, like the OAuth codes they stand in for. */
 export const HEALTH_CODE_TTL_MS = 5 * 60 * 1000
 export const HEALTH_CODE_REFUSED = '健康卡授权已失效，请重新授权'
+/** What a hospital without the electronic health card is told (the real platform per hospital, or no platform at all). */
+export const HEALTH_CARD_OFF = '该医院暂未开通电子健康卡'
 
 /**
  * The sandbox provider's card holders (fictional, valid identity numbers). 王小明's card carries a mobile;
@@ -68,6 +70,19 @@ export function sandboxHealthCard(db: Db, cipher: FieldCipher): HealthCardProvid
         .returning()
       if (!row) throw badInput(HEALTH_CODE_REFUSED)
       return JSON.parse(cipher.decrypt(row.holderEnc)) as HealthCardHolder
+    },
+  }
+}
+
+/** No health-card platform on a server that is not a demo: no sandbox page handing out its demo card holders. */
+export function disabledHealthCard(): HealthCardProvider {
+  return {
+    kind: 'disabled',
+    async authorizeUrl() {
+      throw badInput(HEALTH_CARD_OFF)
+    },
+    async redeem() {
+      throw badInput(HEALTH_CARD_OFF)
     },
   }
 }
@@ -151,7 +166,7 @@ export function tencentHealthCard(cfg: NonNullable<Config['healthCard']>, public
     kind: 'real',
     async authorizeUrl({ hospitalCode, redirect }) {
       const hospitalId = cfg.hospitalIds[hospitalCode]
-      if (!hospitalId) throw badInput('该医院暂未开通电子健康卡')
+      if (!hospitalId) throw badInput(HEALTH_CARD_OFF)
       if (!publicUrl) throw new Error('PUBLIC_URL must be set for the electronic health card to return to the app')
       const back = `${publicUrl.replace(/\/$/, '')}/h5${redirect}`
       return `${AUTHORIZE_PAGE}?${new URLSearchParams({ redirect_uri: back, hospitalId }).toString()}`

@@ -42,7 +42,7 @@ export interface FeeSplit {
 }
 
 export interface InsuranceProvider {
-  readonly kind: 'sandbox' | 'real'
+  readonly kind: 'sandbox' | 'real' | 'disabled'
   /** The platform's authorisation page; it comes back to `/h5{redirect}` with `authCode` added to the query. */
   authorizeUrl(input: { channel: InsuranceChannel; hospitalCode: string; redirect: string }): Promise<string>
   /** A one-time code for the insured person and a payAuthNo; a used or expired code fails. */
@@ -60,6 +60,8 @@ export const AUTH_CODE_TTL_MS = 5 * 60 * 1000
 export const PAY_AUTH_TTL_MS = 2 * 60 * 60 * 1000
 export const AUTH_CODE_REFUSED = '医保授权已失效，请重新授权'
 export const PAY_AUTH_REFUSED = '医保授权已过期，请重新授权'
+/** What a hospital without insurance mobile payment is told (the gateway's per hospital, or no gateway at all). */
+export const INSURANCE_OFF = '该医院暂未开通医保移动支付'
 
 const person = (name: string, first17: string, insuType: string, insuTypeName: string): InsuredPerson => ({
   name,
@@ -137,6 +139,17 @@ export function sandboxInsurance(db: Db, cipher: FieldCipher, secret: string): I
 }
 
 /**
+ * No insurance gateway on a server that is not a demo: no sandbox fund paying 70 % / 50 % of real bills and no test
+ * person handed out. Nothing was settled through it, so there is nothing it could be asked to refund.
+ */
+export function disabledInsurance(): InsuranceProvider {
+  const off = async (): Promise<never> => {
+    throw badInput(INSURANCE_OFF)
+  }
+  return { kind: 'disabled', authorizeUrl: off, userQuery: off, uploadFees: off, refund: off, testUser: () => null }
+}
+
+/**
  * A hospital's insurance gateway (医保前置机): the national platform's interfaces (user query, 6201 fee upload, 6203
  * refund) need the hospital's own certificates and encryption, so hospitals reach them through a gateway on their
  * network. This server speaks one small JSON contract to it, each body signed with HMAC-SHA256 of the app secret:
@@ -164,7 +177,7 @@ export function gatewayInsurance(cfg: NonNullable<Config['insurance']>, publicUr
     kind: 'real',
     async authorizeUrl({ channel, hospitalCode, redirect }) {
       const template = cfg.authorizePages[channel]
-      if (!template || !cfg.orgCodes[hospitalCode]) throw badInput('该医院暂未开通医保移动支付')
+      if (!template || !cfg.orgCodes[hospitalCode]) throw badInput(INSURANCE_OFF)
       if (!publicUrl) throw new Error('PUBLIC_URL must be set for the insurance authorisation to return to the app')
       const back = `${publicUrl.replace(/\/$/, '')}/h5${redirect}`
       return template.replace('{orgCode}', encodeURIComponent(cfg.orgCodes[hospitalCode]!)).replace('{redirect}', encodeURIComponent(back))
@@ -176,7 +189,7 @@ export function gatewayInsurance(cfg: NonNullable<Config['insurance']>, publicUr
     },
     async uploadFees({ payAuthNo, person: who, hospitalCode, orderNo, items }) {
       const orgCode = cfg.orgCodes[hospitalCode]
-      if (!orgCode) throw badInput('该医院暂未开通医保移动支付')
+      if (!orgCode) throw badInput(INSURANCE_OFF)
       return call<FeeSplit>('/fee-upload', { payAuthNo, name: who.name, idCard: who.idCard, orgCode, orderNo, items })
     },
     async refund(input) {

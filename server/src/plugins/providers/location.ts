@@ -7,11 +7,13 @@ import { badInput } from '../../errors'
 
 /** Reverse geocoding: coordinates to an address (`/dld-system/map/getLocation`). */
 export interface LocationProvider {
-  readonly kind: 'sandbox' | 'real'
+  readonly kind: 'sandbox' | 'real' | 'disabled'
   reverseGeocode(latitude: number, longitude: number): Promise<Location>
 }
 
 export const OUT_OF_SERVICE = '当前位置不在服务范围内'
+/** The location page adds "，请重试或手动选择所在地区。" to it. */
+export const LOCATION_OFF = '暂不支持自动定位'
 
 /** Farther than this from every provincial capital is taken to be outside China (the sandbox knows nothing else). */
 export const SANDBOX_MAX_DISTANCE_KM = 1000
@@ -107,6 +109,16 @@ export function sandboxLocation(db: Db): LocationProvider {
         cityCode: names.has(nearest.cityCode) ? nearest.cityCode : null,
         districtCode: names.has(nearest.districtCode) ? nearest.districtCode : null,
       }
+    },
+  }
+}
+
+/** No map service on a server that is not a demo: the patient picks the region by hand instead of a capital's centre. */
+export function disabledLocation(): LocationProvider {
+  return {
+    kind: 'disabled',
+    async reverseGeocode() {
+      throw badInput(LOCATION_OFF)
     },
   }
 }

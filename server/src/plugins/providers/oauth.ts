@@ -1,5 +1,6 @@
 import { createSign } from 'node:crypto'
 import type { Config } from '../../config'
+import { badInput } from '../../errors'
 
 /** What an authorisation provider tells us about the person who authorised. */
 export interface OAuthProfile {
@@ -18,7 +19,8 @@ export interface AuthorizeRequest {
 
 /** WeChat or Alipay web authorisation: where to send the browser, and how to turn the returned code into a person. */
 export interface OAuthProvider {
-  readonly kind: 'sandbox' | 'real'
+  /** disabled: a channel the hospital does not use, on a server that is not a demo (productionCheck.ts). */
+  readonly kind: 'sandbox' | 'real' | 'disabled'
   authorizeUrl(req: AuthorizeRequest): string
   exchangeCode(appId: string, code: string): Promise<OAuthProfile>
 }
@@ -48,6 +50,40 @@ export function sandboxAlipay(redeem: Redeem): OAuthProvider {
     kind: 'sandbox',
     authorizeUrl: (r) => `/sandbox/alipay/authorize?${qs({ app_id: r.appId, redirect_uri: r.redirectUri, scope: r.scope, state: r.state })}`,
     exchangeCode: redeem,
+  }
+}
+
+export const WECHAT_SIGN_IN_OFF = '暂不支持微信登录'
+export const ALIPAY_SIGN_IN_OFF = '暂不支持支付宝登录'
+
+/**
+ * A sign-in channel without its settings on a server that is not a demo: it answers that the channel is not offered,
+ * instead of a sandbox page that would let anyone in as anybody.
+ */
+export function disabledWechat(): WechatProvider {
+  return {
+    kind: 'disabled',
+    authorizeUrl: () => {
+      throw badInput(WECHAT_SIGN_IN_OFF)
+    },
+    exchangeCode: async () => {
+      throw badInput(WECHAT_SIGN_IN_OFF)
+    },
+    jsapiTicket: async () => {
+      throw badInput(WECHAT_SIGN_IN_OFF)
+    },
+  }
+}
+
+export function disabledAlipay(): OAuthProvider {
+  return {
+    kind: 'disabled',
+    authorizeUrl: () => {
+      throw badInput(ALIPAY_SIGN_IN_OFF)
+    },
+    exchangeCode: async () => {
+      throw badInput(ALIPAY_SIGN_IN_OFF)
+    },
   }
 }
 

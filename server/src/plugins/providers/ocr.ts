@@ -2,11 +2,12 @@ import { createHash, createHmac } from 'node:crypto'
 import { z } from 'zod'
 import type { IdCardOcrResult } from '../../../../types/api/patient'
 import type { Config } from '../../config'
+import { badInput } from '../../errors'
 import { isValidIdCard, parseIdCard } from '../../../../src/utils/idCard'
 
 /** Reads the front of a mainland identity card from a photo. */
 export interface OcrProvider {
-  readonly kind: 'sandbox' | 'real'
+  readonly kind: 'sandbox' | 'real' | 'disabled'
   /** null when the picture is not a readable identity card. */
   readIdCard(image: Buffer): Promise<IdCardOcrResult | null>
 }
@@ -60,6 +61,18 @@ export function sandboxOcr(): OcrProvider {
       } catch {
         return null
       }
+    },
+  }
+}
+
+export const OCR_OFF = '暂不支持拍照识别，请手动填写'
+
+/** No OCR service on a server that is not a demo: the patient types the name and number instead of a demo card being "read". */
+export function disabledOcr(): OcrProvider {
+  return {
+    kind: 'disabled',
+    async readIdCard() {
+      throw badInput(OCR_OFF)
     },
   }
 }

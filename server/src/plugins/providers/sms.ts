@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config'
+import { badInput } from '../../errors'
 
 export interface SmsProvider {
-  readonly kind: 'sandbox' | 'real'
+  readonly kind: 'sandbox' | 'real' | 'disabled'
   sendCode(mobile: string, code: string): Promise<void>
 }
 
@@ -12,6 +13,21 @@ export function sandboxSms(log: FastifyBaseLogger): SmsProvider {
     kind: 'sandbox',
     async sendCode(mobile, code) {
       log.info({ sandboxSms: `${mobile.slice(0, 3)}****${mobile.slice(-4)}`, sandboxSmsCode: code }, 'sandbox SMS sent')
+    },
+  }
+}
+
+export const SMS_OFF = '短信服务暂未开通'
+
+/**
+ * No gateway on a server that is not a demo: a code only written to the log would leave the patient waiting for a
+ * message that never comes. (A production server does not start without SMS_URL; this covers an app built without that check.)
+ */
+export function disabledSms(): SmsProvider {
+  return {
+    kind: 'disabled',
+    async sendCode() {
+      throw badInput(SMS_OFF)
     },
   }
 }
