@@ -1143,13 +1143,14 @@ describe('POST /dld-palm/api/register under concurrency', () => {
   it('(PostgreSQL) 1,000 concurrent attempts at 10 slots book exactly 10; slots, registrations and orders agree', async () => {
     if (!process.env.TEST_DATABASE_URL) return
     const s = await makeSchedule({ ranges: ['08:00-08:30'], perRange: 10, feeFen: 1200 })
-    const u = await signInUser(t.app)
+    // 1,000 complete patients already filed at the hospital, written directly, of 20 accounts (one account's hour
+    // allows 100 orders: domain/limits.ts)
+    const accounts = await Promise.all(Array.from({ length: 20 }, () => signInUser(t.app)))
     const cipher = t.app.ctx.cipher
-    // 1,000 complete patients already filed at the hospital, written directly
     const rows = Array.from({ length: 1000 }, (_, i) => {
       const idCard = newIdCard('1985-01-01')
       return {
-        userId: u.userId,
+        userId: accounts[i % accounts.length]!.userId,
         nameEnc: cipher.encrypt(`并发${i}`),
         idCardEnc: cipher.encrypt(idCard),
         personIndex: `race-${i}-${randomBytes(4).toString('hex')}`,
@@ -1165,7 +1166,7 @@ describe('POST /dld-palm/api/register under concurrency', () => {
       .insert(patientCards)
       .values(people.map((p, i) => ({ patientId: p.id, hospitalId: s.dept.hospitalId, cardNoEnc: cipher.encrypt(`10392${String(90000000 + i)}`) })))
     const answers = await Promise.all(
-      people.map((p) => book(u, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') })),
+      people.map((p, i) => book(accounts[i % accounts.length]!, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') })),
     )
     const ok = answers.filter((a) => a.code === 200)
     assert.equal(ok.length, 10)
