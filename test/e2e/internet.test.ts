@@ -39,8 +39,10 @@ describe('finding a doctor online in the browser', () => {
     await shot(page, 'internet-1-doctor-list')
 
     // sorting by price puts the cheapest first
+    // listened for before the tap: on a fast server the answer may come before a listener set up after it
+    const sorted = page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-hospital/index/doctorList' && new URL(r.url()).searchParams.get('sort') === 'price')
     await visible(page.getByText('价格低', { exact: true })).first().click()
-    await page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-hospital/index/doctorList' && new URL(r.url()).searchParams.get('sort') === 'price')
+    await sorted
     await page.waitForTimeout(300)
     const prices = (await visible(page.locator('.doctor-card__price')).allInnerTexts()).map((t) => (t.includes('免费') ? 0 : Number(t.replace(/[^\d.]/g, ''))))
     assert.deepEqual(prices, [...prices].sort((a, b) => a - b), `sorted by price: ${prices}`)
