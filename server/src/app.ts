@@ -34,6 +34,7 @@ import { pruneRateCounters } from './domain/limits'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
 import { healthRoutes } from './routes/health'
+import { backupRoutes } from './routes/backup'
 import type { Lifecycle } from './health'
 import { createMetrics, observeRequests, type Metrics } from './metrics'
 import { closeConnectionsWhileDraining } from './drain'
@@ -223,6 +224,8 @@ export async function buildApp(
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   // load balancer probes and Prometheus, outside the API's sign-in and envelope
   await healthRoutes(app)
+  // `npm run backup` while this process holds the embedded database (backup.ts)
+  await backupRoutes(app)
 
   // hostile input answers 400 before any schema or handler looks at it (inputGuards.ts)
   const parseJson = app.getDefaultJsonParser('error', 'error')
