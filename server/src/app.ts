@@ -30,7 +30,7 @@ import { disabledInsurance, gatewayInsurance, sandboxInsurance, type InsurancePr
 import { offlineTriage, openAiCompatibleTriage, type AiTriageProvider } from './plugins/providers/ai'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { pruneLoginFailures } from './domain/staff'
-import { pruneRateCounters } from './domain/limits'
+import { databaseRateStore, pruneRateCounters } from './domain/limits'
 import { sandboxTicket } from './routes/sandbox'
 import { registerRoutes } from './routes'
 import { healthRoutes } from './routes/health'
@@ -208,6 +208,8 @@ export async function buildApp(
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } })
   await app.register(rateLimit, {
     global: false,
+    // counted in the database, so that every server process on it counts the same calls (domain/limits.ts)
+    store: databaseRateStore(() => app.ctx.db),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: Code.TOO_MANY, message: `操作过于频繁，请${Math.ceil(ctx.ttl / 1000)}秒后再试` }),
   })
   await app.register(formbody)

@@ -60,3 +60,24 @@ describe('per-caller limits on costly calls, kept in the database', () => {
     assert.deepEqual(rows.map((r) => r.count).sort(), [1, 3])
   })
 })
+
+describe('per-address limits, kept in the database', () => {
+  it('sign-in: 30 a minute from one address, counted across server processes; another address is not affected', async () => {
+    const twin = await t.twin()
+    // clear of the top of the minute, so that all 31 calls fall in one window
+    const left = 60_000 - (Date.now() % 60_000)
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100))
+    const ip = randomIp()
+    const refresh = (app: TestApp['app'], from = ip) =>
+      app.inject({ method: 'POST', url: '/dld-auth/token/refresh/force', remoteAddress: from, payload: { refreshToken: 'not-a-token' } }).then(envelopeOf)
+    // each process alone would allow 30: together they allow 30
+    for (let i = 0; i < 30; i++) assert.equal((await refresh(i % 2 ? twin.app : t.app)).code, 401, `call ${i + 1}`)
+    const refused = await refresh(twin.app)
+    assert.equal(refused.code, 429)
+    assert.match(refused.msg, /^操作过于频繁，请\d+秒后再试$/)
+    assert.equal((await refresh(t.app)).code, 429)
+    assert.equal((await refresh(t.app, randomIp())).code, 401)
+    const [row] = await t.database.db.select().from(rateCounters).where(like(rateCounters.key, `addr POST /dld-auth/token/refresh/force ${ip}`))
+    assert.equal(row?.count, 32)
+  })
+})

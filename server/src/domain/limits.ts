@@ -4,7 +4,7 @@
  * rate_counters, so every server process counts the same calls; the per-address limits of route.ts stay on top.
  * A patient never meets them in ordinary use: they stop a script, or a stolen token, from running up costs.
  */
-import { lt, sql } from 'drizzle-orm'
+import { and, eq, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db'
 import { rateCounters } from '../db/schema'
 import { AppError, Code } from '../errors'
@@ -45,4 +45,51 @@ export async function takeCall(db: Db, key: string, limit: CallerLimit, now = Da
 /** Forgets windows older than a day (the order sweep calls it). */
 export async function pruneRateCounters(db: Db, now = Date.now()): Promise<void> {
   await db.delete(rateCounters).where(lt(rateCounters.windowStart, new Date(now - 24 * HOUR)))
+}
+
+type RateResult = { current: number; ttl: number }
+type RateCallback = (err: Error | null, res?: RateResult) => void
+
+/**
+ * The store of @fastify/rate-limit's per-address limits (sign-in, SMS, uploads), in rate_counters beside the
+ * per-caller limits: its own in-memory store would let each server process count alone, so N processes would allow
+ * N times the limit. Fixed windows, one row per (route, address, window); the order sweep prunes old ones.
+ */
+export function databaseRateStore(db: () => Db) {
+  return class DatabaseRateStore {
+    private readonly route: string
+    /** The plugin's options; a route's child store has `routeInfo` (its method and url) among them. */
+    constructor(options: object = {}) {
+      const info = (options as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo
+      this.route = info?.url ? `${[info.method ?? ''].flat().join(',')} ${info.url}` : 'all'
+    }
+
+    private at(key: string, timeWindow: number, now: number) {
+      const windowStart = Math.floor(now / timeWindow) * timeWindow
+      return { key: `addr ${this.route} ${key}`, windowStart: new Date(windowStart), ttl: windowStart + timeWindow - now }
+    }
+
+    incr(key: string, cb: RateCallback, timeWindow: number) {
+      const { ttl, ...row } = this.at(key, timeWindow, Date.now())
+      db()
+        .insert(rateCounters)
+        .values({ ...row, count: 1 })
+        .onConflictDoUpdate({ target: [rateCounters.key, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + 1` } })
+        .returning({ count: rateCounters.count })
+        .then(([counted]) => cb(null, { current: counted?.count ?? 1, ttl }), (err: Error) => cb(err))
+    }
+
+    read(key: string, cb: RateCallback, timeWindow: number) {
+      const { ttl, ...row } = this.at(key, timeWindow, Date.now())
+      db()
+        .select({ count: rateCounters.count })
+        .from(rateCounters)
+        .where(and(eq(rateCounters.key, row.key), eq(rateCounters.windowStart, row.windowStart)))
+        .then(([counted]) => cb(null, { current: counted?.count ?? 0, ttl: counted ? ttl : 0 }), (err: Error) => cb(err))
+    }
+
+    child(routeOptions: object) {
+      return new DatabaseRateStore(routeOptions)
+    }
+  }
 }
