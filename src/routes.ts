@@ -35,6 +35,7 @@ export const MAIN_PAGES = [
   'pages/message/index',
   'pages/medicalHistory/index',
   'pages/accessLog/index',
+  'pages/privacy/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [

@@ -32,6 +32,11 @@ export interface Platform {
   stripParams(names: string[]): void
   /** Hands a payment to the channel: opens the cashier, or WeChat's payment sheet. */
   pay(action: PayAction): Promise<PayOutcome>
+  /**
+   * Hands the patient a text file to keep (账号与隐私's copy of their data): the browser downloads it; a
+   * mini-program, which has no downloads folder, copies it to the clipboard.
+   */
+  saveTextFile(name: string, text: string, mime: string): Promise<'downloaded' | 'copied'>
   /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
   session: SessionStore
 }

@@ -94,6 +94,18 @@ const platform: Platform = {
     }
     return wechatPay(action.params)
   },
+  async saveTextFile(name, text, mime) {
+    const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }))
+    const link = document.createElement('a')
+    link.href = url
+    link.download = name
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    // the download has its own copy; the page keeps no reference to the data
+    setTimeout(() => URL.revokeObjectURL(url), 60_000)
+    return 'downloaded'
+  },
   session: sessionCache(window.sessionStorage),
 }
 

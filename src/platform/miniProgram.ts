@@ -40,6 +40,10 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
         return /cancel/i.test((e as { errMsg?: string }).errMsg ?? '') ? 'cancelled' : 'failed'
       }
     },
+    async saveTextFile(_name, text) {
+      await Taro.setClipboardData({ data: text })
+      return 'copied'
+    },
     session: sessionCache(memoryBackend()),
   }
 }

@@ -1,10 +1,12 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import platform from '@/platform'
 import * as auth from '@/services/auth'
+import * as account from '@/services/user'
 import { LOCAL, SESSION, local, session, type LifeData } from '@/services/storage'
 import { MSG } from '@/services/messages'
 import { toastError } from '@/services/request'
 import type { Session, UserInfo } from '../../types/api/auth'
+import type { AccountClosure } from '../../types/api/account'
 
 /** More than this many trips to authorisation within a minute means something is wrong: stop instead of looping. */
 export const MAX_AUTH_TRIPS = 3
@@ -15,6 +17,8 @@ type Scope = 'snsapi_base' | 'snsapi_userinfo' | 'auth_base' | 'auth_user'
 export class UserStore {
   user: UserInfo | null = local.get<UserInfo>(LOCAL.user) ?? null
   token: string | null = local.get<string>(LOCAL.token) ?? null
+  /** 账号与隐私: where the account's codes go and what keeps it from being closed (null until loaded). */
+  closure: AccountClosure | null = null
 
   constructor() {
     makeAutoObservable(this)
@@ -115,6 +119,32 @@ export class UserStore {
 
   async bind(mobile: string, code: string, sourceType: number) {
     await auth.bindMobile(mobile, code, sourceType)
+    return this.loadUser()
+  }
+
+  async loadClosure() {
+    const closure = await account.closureStatus()
+    runInAction(() => {
+      this.closure = closure
+    })
+  }
+
+  /** A code to the account's own mobile, to download its data or close it. */
+  sendAccountCode(purpose: account.AccountCodePurpose) {
+    return account.sendAccountCode(purpose)
+  }
+
+  /** Everything the hospital holds about the account (server/src/domain/account.ts). */
+  exportAccount(code: string) {
+    return account.exportAccount(code)
+  }
+
+  /** Closes the account; this phone stays signed in to WeChat/Alipay, without an account (id 0). */
+  async closeAccount(code: string) {
+    await account.closeAccount(code)
+    runInAction(() => {
+      this.closure = null
+    })
     return this.loadUser()
   }
 }

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test'
 import { join } from 'node:path'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { WAIT_MS, bindMobile, confirmModal, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { readFileSync } from 'node:fs'
+import { WAIT_MS, bindMobile, bindPatient, confirmModal, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const LIST = '/h5/pages/patient/index'
 const ADD = '/h5/pages/addPatient/index'
@@ -248,5 +249,62 @@ describe('patients in the browser', () => {
     await seeText(page, '已解除')
     await seeText(page, '还没有陪护人')
     await shot(page, 'patient-3-escort-unbound')
+  })
+
+  test('4. 账号与隐私: download everything held about the account, then close it; the patients are out of reach', async () => {
+    const { page } = await newPhone()
+    const mobile = uniqueMobile()
+    const person = { name: '韩淑珍', idCard: '110105196203154422' }
+    await page.goto(LIST)
+    await bindMobile(page, mobile)
+    await waitForPath(page, LIST)
+    await bindPatient(page, '10392', person, mobile)
+
+    await page.goto('/h5/pages/sys/user/index')
+    await visible(page.getByText('账号与隐私', { exact: true })).first().click()
+    await waitForPath(page, '/h5/pages/privacy/index')
+    await seeText(page, /依法由医院继续保存/)
+
+    /** Opens a step's code form, asks for the code (the test server answers it as devCode) and types it. */
+    const codeFor = async (button: string) => {
+      await tapButton(page, button)
+      await seeText(page, masked(mobile))
+      const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dld-user/user/accountCode')
+      await visible(page.getByText('获取验证码', { exact: true })).first().click()
+      const body = (await (await answer).json()) as { code: number; msg: string; data: { devCode?: string } | null }
+      assert.equal(body.code, 200, body.msg)
+      await seeText(page, /^\d{1,2}秒后重新获取$/)
+      await type(page, '请输入验证码', body.data!.devCode!)
+    }
+
+    // the copy: a file with the patient's whole identity number, readable
+    await codeFor('下载我的数据')
+    const download = page.waitForEvent('download')
+    await tapButton(page, '验证并下载')
+    const file = await download
+    assert.match(file.suggestedFilename(), /^我的数据-\d{4}-\d{2}-\d{2}\.json$/)
+    const copy = JSON.parse(readFileSync((await file.path())!, 'utf8')) as { account: { mobile: string }; patients: { name: string; idCard: string }[] }
+    assert.equal(copy.account.mobile, mobile)
+    assert.deepEqual(
+      copy.patients.map((p) => [p.name, p.idCard]),
+      [[person.name, person.idCard]],
+    )
+    await seeText(page, '已开始下载')
+    await shot(page, 'patient-4-privacy')
+
+    // closing asks once more, then the phone is a WeChat user without an account
+    await codeFor('注销账号')
+    await tapButton(page, '验证并注销')
+    await seeText(page, /注销后无法恢复/)
+    await confirmModal(page)
+    await waitForPath(page, '/h5/pages/sys/index')
+    await page.goto('/h5/pages/sys/user/index')
+    await seeText(page, '绑定手机号，使用全部服务 ›')
+
+    // the patients are out of reach: the list asks for a mobile first (binding it again makes a new, empty
+    // account: test/server/privacy.test.ts)
+    await page.goto(LIST)
+    await waitForPath(page, '/h5/pages/login/index')
+    await shot(page, 'patient-4-closed')
   })
 })

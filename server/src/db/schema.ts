@@ -106,6 +106,11 @@ export const users = pgTable(
     realNameEnc: text('real_name_enc'),
     idCardEnc: text('id_card_enc'),
     createdAt: createdAt(),
+    /**
+     * The holder closed the account (domain/account.ts): the personal fields are cleared, `mobileIndex` holds
+     * `closed:<id>` so the mobile can make a new account, and the records the law keeps still join on the id.
+     */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('users_mobile_index_key').on(t.mobileIndex)],
 )

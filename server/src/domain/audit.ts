@@ -20,6 +20,7 @@ export const AUDIT_SUBJECTS = {
   registration: '挂号记录',
   payment: '支付记录',
   insurance: '医保信息',
+  account: '账号信息',
 } as const
 export type AuditSubject = keyof typeof AUDIT_SUBJECTS
 

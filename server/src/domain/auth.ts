@@ -171,8 +171,9 @@ export function generateSmsCode(): string {
 }
 
 /**
- * Stores a new code for the mobile, refusing a second one within the resend window and more than
- * SMS_PER_MOBILE_PER_DAY a day. Both are read and written under a per-mobile lock, so a burst of requests cannot
+ * Stores a new code for the mobile, refusing a second one for the same purpose within the resend window and more
+ * than SMS_PER_MOBILE_PER_DAY a day of any purpose (a patient who has just bound the number may ask at once for a
+ * code to download the account's data; nobody can send a number more than the day's codes). Both are read and written under a per-mobile lock, so a burst of requests cannot
  * slip several codes (and with them fresh sets of guesses) past either limit.
  */
 export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string, purpose: string): Promise<string> {
@@ -182,7 +183,7 @@ export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string,
     const now = Date.now()
     const [counts] = await tx
       .select({
-        recent: sql<number>`count(*) filter (where ${smsCodes.createdAt} > ${new Date(now - SMS_RESEND_MS)})`.mapWith(Number),
+        recent: sql<number>`count(*) filter (where ${smsCodes.purpose} = ${purpose} and ${smsCodes.createdAt} > ${new Date(now - SMS_RESEND_MS)})`.mapWith(Number),
         today: sql<number>`count(*)`.mapWith(Number),
       })
       .from(smsCodes)

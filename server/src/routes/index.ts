@@ -22,6 +22,7 @@ import { giftRoutes } from './gift'
 import { messageRoutes } from './message'
 import { consultationRoutes } from './consultation'
 import { auditRoutes } from './audit'
+import { accountRoutes } from './account'
 
 export async function registerRoutes(app: FastifyInstance) {
   await authRoutes(app)
@@ -47,6 +48,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await messageRoutes(app)
   await consultationRoutes(app)
   await auditRoutes(app)
+  await accountRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)

@@ -3,16 +3,19 @@ import { View, Text, Input } from '@tarojs/components'
 import { sendBindCode, type SmsPurpose } from '@/services/auth'
 import { toastError, toastSuccess } from '@/services/request'
 import { COUNTDOWN_SECONDS, PHONE_CODE_LENGTH, countdownText, isMobile } from '@/utils/phoneCode'
-import { FormField } from '../FormField'
+import { FormField, FormValue } from '../FormField'
 import './index.scss'
 
 interface Props {
   mobile: string
   code: string
-  onMobileChange: (mobile: string) => void
+  /** Without it the mobile is shown, not typed: a code to the account's own (masked) number, sent by `send`. */
+  onMobileChange?: (mobile: string) => void
   onCodeChange: (code: string) => void
   /** What the code proves: the account's own mobile, or a patient's. */
   purpose?: SmsPurpose
+  /** Sends the code another way than a bind code to `mobile` (账号与隐私's codes to the account's own number). */
+  send?: () => Promise<unknown>
   /** 'boxed': two white rounded rows (bind page); 'form': labelled rows inside a FormGroup. */
   variant?: 'boxed' | 'form'
 }
@@ -21,7 +24,7 @@ interface Props {
  * A mobile number and its 6-digit SMS code (spec §5, §9): the code button counts down 60 s and reads
  * 获取验证码 / N秒后重新获取 / 重新获取.
  */
-export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChange, purpose = 'bind', variant = 'boxed' }: Props) {
+export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChange, purpose = 'bind', variant = 'boxed', send }: Props) {
   const [remaining, setRemaining] = useState(0)
   const [started, setStarted] = useState(false)
   const [sending, setSending] = useState(false)
@@ -34,10 +37,10 @@ export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChang
 
   const sendCode = async () => {
     if (remaining > 0 || sending) return
-    if (!isMobile(mobile)) return toastError('请输入正确的手机号')
+    if (!send && !isMobile(mobile)) return toastError('请输入正确的手机号')
     setSending(true)
     try {
-      await sendBindCode(mobile, purpose)
+      await (send ? send() : sendBindCode(mobile, purpose))
     } finally {
       setSending(false)
     }
@@ -46,7 +49,9 @@ export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChang
     toastSuccess('验证码已发送')
   }
 
-  const mobileInput = (
+  const mobileInput = !onMobileChange ? (
+    <FormValue value={mobile} />
+  ) : (
     <Input className='sms-field__input' type='number' maxlength={11} placeholder='请输入手机号' value={mobile} onInput={(e) => onMobileChange(e.detail.value.trim())} />
   )
   const codeInput = (

@@ -9,6 +9,8 @@ const storage = new Map<string, unknown>()
 export const calls = {
   toasts: [] as { title: string; icon?: string; duration?: number }[],
   navigations: [] as { kind: string; url: string }[],
+  /** The confirm modals shown (each is answered 确定). */
+  modals: [] as string[],
   loading: 0,
   requests: [] as { url: string; method: string; data: unknown; header: Record<string, string> }[],
 }
@@ -27,6 +29,7 @@ export const testing = {
     storage.clear()
     calls.toasts.length = 0
     calls.navigations.length = 0
+    calls.modals.length = 0
     calls.requests.length = 0
     calls.loading = 0
   },
@@ -43,7 +46,7 @@ const Taro = {
   showToast: async (o: { title: string; icon?: string; duration?: number }) => void calls.toasts.push(o),
   showLoading: async () => void calls.loading++,
   hideLoading: () => undefined,
-  showModal: async () => ({ confirm: true, cancel: false }),
+  showModal: async (o: { content?: string }) => (calls.modals.push(o.content ?? ''), { confirm: true, cancel: false }),
   navigateTo: nav('navigateTo'),
   redirectTo: nav('redirectTo'),
   reLaunch: nav('reLaunch'),

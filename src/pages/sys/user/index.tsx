@@ -21,6 +21,7 @@ const ENTRIES = [
   { title: '收货地址', url: '/pages/address/list' },
   { title: '消息中心', url: '/pages/message/index' },
   { title: '访问记录', url: '/pages/accessLog/index' },
+  { title: '账号与隐私', url: '/pages/privacy/index' },
   { title: '切换医院', url: '/pages/hospital/index' },
   { title: '更多', url: '/pages/about/index' },
 ]
