@@ -35,7 +35,8 @@ export interface Config {
   trustProxy: string[]
   defaultAppId: string
   wechat: Record<string, string> // appId -> appSecret for the real OAuth and JS-SDK
-  alipay: { appId: string; privateKey: string; alipayPublicKey: string } | null
+  /** Alipay web authorisation (sign-in); the same kind of settings as payment, possibly another Alipay app. */
+  alipay: AlipaySettings | null
   tim: { sdkAppId: number; secretKey: string } | null
   sms: { provider: 'sandbox' } | { provider: 'http'; url: string; token: string }
   /** Tencent Cloud OCR for identity-card photos; the sandbox reads the demo cards the seed ships. */
@@ -45,9 +46,9 @@ export interface Config {
   /** Tencent Location Service web API key for reverse geocoding; the sandbox knows city centres. */
   map: { key: string } | null
   /** WeChat Pay API v3 (JSAPI) merchant; patients signed in with WeChat under `appId` pay with it. */
-  wechatPay: WechatPayConfig | null
+  wechatPay: WechatPaySettings | null
   /** Alipay (wap pay); patients signed in with Alipay pay with it. */
-  alipayPay: AlipayPayConfig | null
+  alipayPay: AlipaySettings | null
   /**
    * The sandbox payment provider (a cashier page on this server). On by default only on a demo server while no real
    * channel is configured, so a production server never lets anyone "pay" with it; PAY_SANDBOX=1 keeps it on beside
@@ -88,7 +89,7 @@ export interface InsuranceConfig {
   authorizePages: Partial<Record<'wechat' | 'alipay', string>>
 }
 
-export interface WechatPayConfig {
+export interface WechatPaySettings {
   mchId: string
   appId: string
   /** Serial number of the merchant API certificate. */
@@ -100,7 +101,8 @@ export interface WechatPayConfig {
   platformPublicKey: string
 }
 
-export interface AlipayPayConfig {
+/** An app on the Alipay open platform (providers/alipay.ts): sign-in (ALIPAY) and payment (ALIPAY_PAY). */
+export interface AlipaySettings {
   appId: string
   /** Application private key (PEM, or the bare base64 PKCS#8 body Alipay's tool gives). */
   privateKey: string
@@ -178,13 +180,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: (env.TRUST_PROXY ?? '').split(',').map((a) => a.trim()).filter(Boolean),
     defaultAppId: env.DEFAULT_APP_ID ?? 'wxdemo0000000000',
     wechat: parseJson<Record<string, string>>('WECHAT_APPS', env.WECHAT_APPS) ?? {},
-    alipay: parseJson('ALIPAY', env.ALIPAY),
+    alipay: requireFields<AlipaySettings>('ALIPAY', parseJson('ALIPAY', env.ALIPAY), ['appId', 'privateKey', 'alipayPublicKey']),
     tim: timId && env.TIM_SECRET_KEY ? { sdkAppId: timId, secretKey: env.TIM_SECRET_KEY } : null,
     sms: env.SMS_URL ? { provider: 'http', url: env.SMS_URL, token: env.SMS_TOKEN ?? '' } : { provider: 'sandbox' },
     ocr: env.OCR_SECRET_ID && env.OCR_SECRET_KEY ? { secretId: env.OCR_SECRET_ID, secretKey: env.OCR_SECRET_KEY, region: env.OCR_REGION ?? 'ap-guangzhou' } : null,
     healthCard: parseJson('HEALTH_CARD', env.HEALTH_CARD),
     map: env.MAP_KEY ? { key: env.MAP_KEY } : null,
-    wechatPay: requireFields<WechatPayConfig>('WECHAT_PAY', parseJson('WECHAT_PAY', env.WECHAT_PAY), [
+    wechatPay: requireFields<WechatPaySettings>('WECHAT_PAY', parseJson('WECHAT_PAY', env.WECHAT_PAY), [
       'mchId',
       'appId',
       'serialNo',
@@ -192,7 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       'apiV3Key',
       'platformPublicKey',
     ]),
-    alipayPay: requireFields<AlipayPayConfig>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
+    alipayPay: requireFields<AlipaySettings>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
     insurance: insuranceConfig(parseJson('INSURANCE', env.INSURANCE)),
     ai: aiConfig(env),
     paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : demo && !env.WECHAT_PAY && !env.ALIPAY_PAY,

@@ -24,11 +24,8 @@ import {
 } from '../../server/src/domain/payment'
 import {
   alipayPay,
-  alipaySignContent,
   decryptWechatResource,
   encryptWechatResource,
-  rawJsonValue,
-  rsaSign,
   sandboxPay,
   verifyWechatSignature,
   wechatAuthorization,
@@ -38,6 +35,8 @@ import {
   type PayProviders,
   type SandboxPay,
 } from '../../server/src/plugins/providers/pay'
+import { alipaySignContent, rawJsonValue } from '../../server/src/plugins/providers/alipay'
+import { rsaSign } from '../../server/src/plugins/providers/rsa'
 import type { PayAction, PayOrder } from '../../types/api/payment'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, DEMO, type Envelope, type TestApp } from './harness'
 import type { Db } from '../../server/src/db'

@@ -1,5 +1,5 @@
-import { createSign } from 'node:crypto'
-import type { Config } from '../../config'
+import type { AlipaySettings, Config } from '../../config'
+import { alipayGateway } from './alipay'
 import { badInput } from '../../errors'
 
 /** What an authorisation provider tells us about the person who authorised. */
@@ -151,38 +151,22 @@ export function realWechat(apps: Config['wechat']): WechatProvider {
   }
 }
 
-/** Alipay web authorisation: `alipay.system.oauth.token` and `alipay.user.info.share`, signed with RSA2. */
-export function realAlipay(cfg: NonNullable<Config['alipay']>): OAuthProvider {
-  const call = async (method: string, extra: Record<string, string>) => {
-    const params: Record<string, string> = {
-      app_id: cfg.appId,
-      method,
-      format: 'JSON',
-      charset: 'utf-8',
-      sign_type: 'RSA2',
-      timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19),
-      version: '1.0',
-      ...extra,
-    }
-    const content = Object.keys(params)
-      .sort()
-      .map((k) => `${k}=${params[k]}`)
-      .join('&')
-    params.sign = createSign('RSA-SHA256').update(content).sign(cfg.privateKey, 'base64')
-    const res = await fetch(`https://openapi.alipay.com/gateway.do?${qs(params)}`, { signal: AbortSignal.timeout(10_000) })
-    return (await res.json()) as Record<string, Record<string, string> | undefined>
-  }
+/**
+ * Alipay web authorisation: `alipay.system.oauth.token` and `alipay.user.info.share` through the one Alipay gateway
+ * (providers/alipay.ts), which signs with RSA2 in Beijing time and checks the answers' signatures.
+ */
+export function realAlipay(cfg: AlipaySettings, fetchImpl: typeof fetch = fetch): OAuthProvider {
+  const gateway = alipayGateway(cfg, fetchImpl)
   return {
     kind: 'real',
     authorizeUrl: (r) =>
       `https://openauth.alipay.com/oauth2/publicAppAuthorize.htm?${qs({ app_id: r.appId, scope: r.scope, redirect_uri: r.redirectUri, state: r.state })}`,
     async exchangeCode(_appId, code) {
-      const t = (await call('alipay.system.oauth.token', { grant_type: 'authorization_code', code }))
-        .alipay_system_oauth_token_response
-      const userId = t?.user_id ?? t?.open_id
-      if (!t?.access_token || !userId) throw new Error(`Alipay code exchange: ${t?.code} ${t?.sub_msg ?? t?.msg}`)
-      const u = (await call('alipay.user.info.share', { auth_token: t.access_token })).alipay_user_info_share_response
-      return { subject: userId, scope: 'auth_user', nickname: u?.nick_name, avatar: u?.avatar }
+      const t = await gateway.call('alipay.system.oauth.token', { grant_type: 'authorization_code', code })
+      const userId = t.user_id ?? t.open_id
+      if (!t.access_token || !userId) throw new Error(`Alipay code exchange: ${t.code} ${t.sub_msg ?? t.msg}`)
+      const u = await gateway.call('alipay.user.info.share', { auth_token: t.access_token })
+      return { subject: userId, scope: 'auth_user', nickname: u.nick_name, avatar: u.avatar }
     },
   }
 }

@@ -1,6 +1,8 @@
-import { createCipheriv, createDecipheriv, createHmac, createSign, createVerify, randomBytes, randomInt, randomUUID } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import type { PayAction, PayChannel } from '../../../../types/api/payment'
-import type { Config } from '../../config'
+import type { AlipaySettings, Config, WechatPaySettings } from '../../config'
+import { rsaSign, rsaVerify } from './rsa'
+import { alipayGateway, alipaySignContent, alipayTime, fromAlipayTime } from './alipay'
 import { safeEqual } from '../../crypto'
 import { eq, isNull, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db'
@@ -386,9 +388,9 @@ export function returnWithOrderNo(returnUrl: string, orderNo: string): string {
 }
 
 /** `2026-11-23T10:34:56+08:00` (WeChat) or `2026-11-23 10:34:56` (Alipay): hospital time, whole seconds. */
-function shanghaiTime(d: Date, style: 'rfc3339' | 'alipay'): string {
-  const s = new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19)
-  return style === 'rfc3339' ? `${s}+08:00` : s.replace('T', ' ')
+/** RFC 3339 in Beijing time, e.g. `2026-11-23T10:15:00+08:00` (WeChat Pay's `time_expire`). */
+function shanghaiTime(d: Date): string {
+  return `${new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`
 }
 
 /** Cuts text to at most `max` UTF-8 bytes without splitting a character (WeChat's description is 127 bytes). */
@@ -401,39 +403,11 @@ function byteSlice(text: string, max: number): string {
   return out
 }
 
-function pem(key: string, kind: 'PRIVATE' | 'PUBLIC'): string {
-  const k = key.trim()
-  if (k.startsWith('-----BEGIN')) return k.replace(/\\n/g, '\n')
-  return `-----BEGIN ${kind} KEY-----\n${k.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n').trim()}\n-----END ${kind} KEY-----\n`
-}
-
 type FetchLike = typeof fetch
 
 // ---- WeChat Pay API v3 --------------------------------------------------------------------------------------------
 
-export interface WechatPaySettings {
-  mchId: string
-  appId: string
-  serialNo: string
-  privateKey: string
-  apiV3Key: string
-  platformPublicKey: string
-}
-
 const WECHAT_API = 'https://api.mch.weixin.qq.com'
-
-/** RSA-SHA256 (SHA256withRSA), base64: how WeChat Pay v3 signs requests, JSAPI parameters and its own messages. */
-export function rsaSign(message: string, privateKey: string): string {
-  return createSign('RSA-SHA256').update(message).sign(pem(privateKey, 'PRIVATE'), 'base64')
-}
-
-export function rsaVerify(message: string, signature: string, publicKey: string): boolean {
-  try {
-    return createVerify('RSA-SHA256').update(message).verify(pem(publicKey, 'PUBLIC'), signature, 'base64')
-  } catch {
-    return false
-  }
-}
 
 /** The `Authorization` header of a v3 request: the merchant signs `METHOD\nPATH?QUERY\nTIMESTAMP\nNONCE\nBODY\n`. */
 export function wechatAuthorization(
@@ -535,7 +509,7 @@ export function wechatPay(cfg: WechatPaySettings, publicUrl: string, fetchImpl: 
         mchid: cfg.mchId,
         description: byteSlice(`${req.hospitalName}-${req.subject}`, 127),
         out_trade_no: req.orderNo,
-        time_expire: shanghaiTime(req.expiresAt, 'rfc3339'),
+        time_expire: shanghaiTime(req.expiresAt),
         notify_url: notifyUrl,
         amount: { total: req.amountFen, currency: 'CNY' },
         payer: { openid: req.openId },
@@ -599,110 +573,33 @@ export function wechatPay(cfg: WechatPaySettings, publicUrl: string, fetchImpl: 
 
 // ---- Alipay -------------------------------------------------------------------------------------------------------
 
-export interface AlipaySettings {
-  appId: string
-  privateKey: string
-  alipayPublicKey: string
-  gateway?: string
-}
-
-const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do'
-
-/** Alipay's string to sign: every non-empty parameter but `sign` (and `sign_type` for notifications), sorted, `k=v&...`. */
-export function alipaySignContent(params: Record<string, string>, forNotification = false): string {
-  return Object.keys(params)
-    .filter((k) => k !== 'sign' && !(forNotification && k === 'sign_type') && params[k] !== '' && params[k] !== undefined)
-    .sort()
-    .map((k) => `${k}=${params[k]}`)
-    .join('&')
-}
-
-/** The raw text of `"key": {...}` in an Alipay answer: its signature covers exactly those characters. */
-export function rawJsonValue(text: string, key: string): string | null {
-  const at = text.indexOf(`"${key}"`)
-  if (at < 0) return null
-  const start = text.indexOf('{', at + key.length + 2)
-  if (start < 0) return null
-  let depth = 0
-  let inString = false
-  for (let i = start; i < text.length; i++) {
-    const c = text[i]
-    if (inString) {
-      if (c === '\\') i++
-      else if (c === '"') inString = false
-    } else if (c === '"') inString = true
-    else if (c === '{') depth++
-    else if (c === '}' && --depth === 0) return text.slice(start, i + 1)
-  }
-  return null
-}
-
-/** Beijing time `yyyy-MM-dd HH:mm:ss` as a Date. */
-function fromAlipayTime(s: string | undefined): Date {
-  const m = s && /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(s)
-  return m ? new Date(`${m[1]}T${m[2]}+08:00`) : new Date()
-}
-
 /**
  * Alipay for patients inside Alipay: `alipay.trade.wap.pay` as a signed page redirect, RSA2 notifications,
  * `alipay.trade.query` and `alipay.trade.refund` (synchronous: its answer is final).
  */
 export function alipayPay(cfg: AlipaySettings, publicUrl: string, fetchImpl: FetchLike = fetch): PayProvider {
-  const gateway = cfg.gateway ?? ALIPAY_GATEWAY
+  const gateway = alipayGateway(cfg, fetchImpl)
   const base = publicUrl.replace(/\/$/, '')
   const notifyUrl = `${base}/dld-pay/notify/alipay`
-
-  function signed(method: string, biz: Record<string, unknown>, extra: Record<string, string> = {}): Record<string, string> {
-    const params: Record<string, string> = {
-      app_id: cfg.appId,
-      method,
-      format: 'JSON',
-      charset: 'utf-8',
-      sign_type: 'RSA2',
-      timestamp: shanghaiTime(new Date(), 'alipay'),
-      version: '1.0',
-      ...extra,
-      biz_content: JSON.stringify(biz),
-    }
-    return { ...params, sign: rsaSign(alipaySignContent(params), cfg.privateKey) }
-  }
-
-  async function call(method: string, biz: Record<string, unknown>): Promise<Record<string, string>> {
-    const res = await fetchImpl(`${gateway}?charset=utf-8`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
-      body: new URLSearchParams(signed(method, biz)).toString(),
-      signal: AbortSignal.timeout(10_000),
-    })
-    if (!res.ok) throw new Error(`Alipay answered HTTP ${res.status}`)
-    const text = await res.text()
-    const key = `${method.replace(/\./g, '_')}_response`
-    const raw = rawJsonValue(text, key)
-    const body = JSON.parse(text) as { sign?: string } & Record<string, Record<string, string>>
-    const answer = body[key]
-    if (!raw || !answer) throw new Error(`Alipay answer has no ${key}`)
-    // error answers about the request itself (bad signature, app id) may come unsigned; success must be signed
-    if (body.sign ? !rsaVerify(raw, body.sign, cfg.alipayPublicKey) : answer.code === '10000') throw new Error('Alipay answer signature is not valid')
-    return answer
-  }
+  const call = (method: string, biz: Record<string, unknown>) => gateway.call(method, { biz_content: JSON.stringify(biz) })
 
   return {
     channel: 'alipay',
     async pay(req) {
       const back = `${base}${returnWithOrderNo(req.returnUrl, req.orderNo)}`
-      const params = signed(
-        'alipay.trade.wap.pay',
-        {
+      const params = gateway.signed('alipay.trade.wap.pay', {
+        notify_url: notifyUrl,
+        return_url: back,
+        biz_content: JSON.stringify({
           out_trade_no: req.orderNo,
           total_amount: fenToYuan(req.amountFen),
           subject: `${req.hospitalName}-${req.subject}`.slice(0, 128),
           product_code: 'QUICK_WAP_WAY',
-          time_expire: shanghaiTime(req.expiresAt, 'alipay'),
+          time_expire: alipayTime(req.expiresAt),
           quit_url: back,
-        },
-        { notify_url: notifyUrl, return_url: back },
-      )
-      return { kind: 'redirect', channel: 'alipay', url: `${gateway}?${new URLSearchParams(params).toString()}` }
+        }),
+      })
+      return { kind: 'redirect', channel: 'alipay', url: `${gateway.url}?${new URLSearchParams(params).toString()}` }
     },
     verifyNotification(_headers, rawBody) {
       const form = Object.fromEntries(new URLSearchParams(rawBody).entries())
