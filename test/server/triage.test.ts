@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { and, asc, eq, isNull } from 'drizzle-orm'
 import { departments, doctors, hospitals } from '../../server/src/db/schema'
-import { openAiCompatibleTriage } from '../../server/src/plugins/providers/ai'
+import { openAiCompatibleModel } from '../../server/src/plugins/providers/ai'
 import type { TriageAnswer } from '../../types/api/triage'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, LogCapture, DEMO, type Envelope, type TestApp, assertBadInput } from './harness'
 
@@ -399,7 +399,7 @@ describe('POST /dld-palm/api/ai/triage with a model (AI_BASE_URL)', () => {
     const baseUrl = `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`
     const slow = await startTestApp({
       config: { logLevel: 'info' },
-      providers: { ai: openAiCompatibleTriage({ baseUrl, apiKey: '', model: 'triage-test' }, { timeoutMs: 300 }) },
+      providers: { ai: openAiCompatibleModel({ baseUrl, apiKey: '', model: 'triage-test' }, { timeoutMs: 300 }) },
       logStream: modelLog,
     })
     try {

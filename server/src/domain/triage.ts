@@ -1,16 +1,17 @@
 /**
  * The doctor AI agent's rules (智能导诊, spec §1 Palm service, §2 /palm/ds/index): which of the hospital's departments
  * a complaint belongs to, red flags that send the patient to the emergency department, and the refusal of any
- * question about medicines or doses. The configured model (providers/ai.ts) is held to the same rules; these built-in
- * rules answer when there is no model, when it fails, and always for red flags and medicine questions.
+ * question about medicines or doses. The configured model (providers/ai.ts) is asked here and held to the same rules;
+ * these built-in rules answer when there is no model, when it fails, and always for red flags and medicine questions.
  */
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm'
+import { z } from 'zod'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TriageAnswer, TriageDepartment, TriageSource } from '../../../types/api/triage'
 import type { Db } from '../db'
 import { departments, diseases, doctors } from '../db/schema'
 import { badInput } from '../errors'
-import type { AiTriageProvider } from '../plugins/providers/ai'
+import { AiFailure, type AiProvider } from '../plugins/providers/ai'
 import { findHospitalByCode } from './hospital'
 import { doctorAvatarUrl } from './register/catalogue'
 
@@ -398,17 +399,87 @@ async function withDoctors(db: Db, hospitalId: number, c: TriageCatalogue, s: Tr
   return { reply: s.reply, emergency: s.emergency, departments: result, disclaimer: DISCLAIMER, source: s.source }
 }
 
+// ---- the model ------------------------------------------------------------------------------------------------------
+
+/** What the model is asked to answer (see systemPrompt). */
+const modelAnswer = z.object({
+  departments: z
+    .array(z.object({ name: z.string().trim().min(1).max(50), reason: z.string().trim().max(200).optional() }))
+    .max(10),
+  emergency: z.boolean(),
+  reply: z.string().trim().min(1).max(600),
+})
+
+/** The instructions: the hospital's departments to choose from, the rules, and JSON only. */
+export function systemPrompt(c: TriageCatalogue): string {
+  return [
+    `你是${c.hospitalName}的智能导诊助手，只根据患者描述的症状推荐本院的就诊科室。你不是医生，不做诊断。`,
+    `本院可预约的科室只有：${c.departments.map((d) => d.name).join('、')}。`,
+    '规则：',
+    `1. departments 只能从上面的科室中选择1至${MAX_DEPARTMENTS}个，最相关的在前，每个附一句不超过30字的理由 reason。`,
+    '2. 绝不推荐或提及任何药品名称、用药剂量或治疗方案；不要自称医生。',
+    '3. 如有危及生命的表现（如胸痛伴大汗或呼吸困难、昏迷、大出血、抽搐、自杀念头），emergency 为 true，reply 请患者立即前往急诊或拨打120。',
+    '4. reply 是给患者的一段话，不超过150字，使用简体中文。',
+    '只输出一个 JSON 对象，不要输出任何其他文字或代码块标记，格式为：',
+    '{"departments":[{"name":"科室名称","reason":"理由"}],"emergency":false,"reply":"给患者的回复"}',
+  ].join('\n')
+}
+
+/** The JSON object in a reply, even when the model wrapped it in a code fence or a sentence. */
+function jsonObjectOf(content: string): unknown {
+  const start = content.indexOf('{')
+  const end = content.lastIndexOf('}')
+  if (start < 0 || end <= start) throw new AiFailure('the reply holds no JSON object')
+  try {
+    return JSON.parse(content.slice(start, end + 1))
+  } catch {
+    // JSON.parse quotes the text it failed on
+    throw new AiFailure('the reply is not valid JSON')
+  }
+}
+
+/**
+ * The model's answer, checked like the rules' own: departments the hospital does not have are dropped, a red flag
+ * becomes the fixed emergency answer, and a reply that names a medicine or a dose, or that is not the JSON asked
+ * for, or no department of the hospital, is refused (AiFailure).
+ */
+async function modelSuggestion(ai: AiProvider, text: string, c: TriageCatalogue): Promise<TriageSuggestion> {
+  const answer = modelAnswer.safeParse(jsonObjectOf(await ai.chat(systemPrompt(c), text)))
+  if (!answer.success) throw new AiFailure('the reply is not the JSON asked for')
+  if (answer.data.emergency) return emergencySuggestion(c, 'model')
+  const byName = new Map(c.departments.map((d) => [d.name, d]))
+  const departments: TriageSuggestion['departments'] = []
+  for (const d of answer.data.departments) {
+    const dept = byName.get(d.name)
+    if (!dept || departments.some((x) => x.deptId === dept.id)) continue
+    departments.push({ deptId: dept.id, reason: d.reason || `建议就诊${dept.name}` })
+    if (departments.length === MAX_DEPARTMENTS) break
+  }
+  if (departments.length === 0) throw new AiFailure('the reply names none of the hospital’s departments')
+  if (mentionsMedicine([answer.data.reply, ...departments.map((d) => d.reason)].join('\n'))) throw new AiFailure('the reply mentions a medicine or a dose')
+  return { reply: answer.data.reply, emergency: false, departments, source: 'model' }
+}
+
 /**
  * POST /dld-palm/api/ai/triage: red flags and medicine questions are answered by the rules at once (an emergency does
- * not wait for a model, and a medicine question never reaches one); anything else goes to the configured provider,
- * which falls back to the rules itself.
+ * not wait for a model, and a medicine question never reaches one); anything else goes to the configured model, and
+ * to the rules when there is none or its answer fails (logged without anything the patient or the model wrote).
  */
-export async function triage(db: Db, ai: AiTriageProvider, log: FastifyBaseLogger, input: { hospitalCode: string; text: string }): Promise<TriageAnswer> {
+export async function triage(db: Db, ai: AiProvider, log: FastifyBaseLogger, input: { hospitalCode: string; text: string }): Promise<TriageAnswer> {
   const hospital = await findHospitalByCode(db, input.hospitalCode)
   if (!hospital) throw badInput(UNKNOWN_HOSPITAL)
   const catalogue = await loadCatalogue(db, hospital)
   const text = input.text.trim()
-  const suggestion =
-    hasRedFlag(text) || asksAboutMedicine(text) ? offlineSuggestion(text, catalogue) : await ai.suggest(text, catalogue, log)
+  let suggestion: TriageSuggestion
+  if (ai.kind === 'offline' || hasRedFlag(text) || asksAboutMedicine(text)) suggestion = offlineSuggestion(text, catalogue)
+  else {
+    try {
+      suggestion = await modelSuggestion(ai, text, catalogue)
+    } catch (err) {
+      const reason = err instanceof AiFailure ? err.message : 'the reply could not be read'
+      log.warn({ aiModel: ai.model, reason }, 'AI triage model failed; answered with the built-in rules')
+      suggestion = offlineSuggestion(text, catalogue)
+    }
+  }
   return withDoctors(db, hospital.id, catalogue, suggestion)
 }
