@@ -19,19 +19,11 @@ import type { Database, Db } from './db'
 import { AppError, Code } from './errors'
 import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
 import { NUL_CHARACTER, TOO_DEEP, holdsNul, isDataException, jsonDeeperThan } from './inputGuards'
-import { redeemOAuthCode, resolveToken, type AuthContext } from './domain/auth'
-import { disabledAlipay, disabledWechat, realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './plugins/providers/oauth'
-import { disabledSms, httpSms, sandboxSms, type SmsProvider } from './plugins/providers/sms'
-import { disabledOcr, sandboxOcr, tencentOcr, type OcrProvider } from './plugins/providers/ocr'
-import { disabledHealthCard, sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './plugins/providers/healthCard'
-import { disabledLocation, sandboxLocation, tencentLocation, type LocationProvider } from './plugins/providers/location'
-import { buildPayProviders, type PayProviders } from './plugins/providers/pay'
-import { disabledInsurance, gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './plugins/providers/insurance'
-import { offlineTriage, openAiCompatibleTriage, type AiTriageProvider } from './plugins/providers/ai'
-import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
-import { pruneLoginFailures } from './domain/staff'
-import { databaseRateStore, pruneRateCounters } from './domain/limits'
-import { sandboxTicket } from './routes/sandbox'
+import { resolveToken, type AuthContext } from './domain/auth'
+import { buildProviders, type Providers } from './plugins/providers'
+import { databaseRateStore } from './domain/limits'
+import { registerPaymentBusinesses } from './domain/businesses'
+import { startJobs } from './jobs'
 import { registerRoutes } from './routes'
 import { healthRoutes } from './routes/health'
 import { backupRoutes } from './routes/backup'
@@ -40,18 +32,6 @@ import { createMetrics, observeRequests, type Metrics } from './metrics'
 import { closeConnectionsWhileDraining } from './drain'
 
 z.config(z.locales.zhCN())
-
-export interface Providers {
-  wechat: WechatProvider
-  alipay: OAuthProvider
-  sms: SmsProvider
-  ocr: OcrProvider
-  healthCard: HealthCardProvider
-  location: LocationProvider
-  pay: PayProviders
-  insurance: InsuranceProvider
-  ai: AiTriageProvider
-}
 
 export interface AppContext {
   config: Config
@@ -120,69 +100,19 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler)
 
   const cipher = new FieldCipher(config.dataKey)
-  const redeem = (provider: 'wechat' | 'alipay') => (appId: string, code: string) => redeemOAuthCode(database.db, provider, appId, code)
-  // a provider without its settings is its sandbox on a demo server, and off anywhere else (productionCheck.ts)
-  const sandboxOrOff = <T>(sandbox: () => T, off: () => T): T => (config.demo ? sandbox() : off())
   const providers: Providers = {
-    wechat: Object.keys(config.wechat).length
-      ? realWechat(config.wechat)
-      : sandboxOrOff(() => sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)), disabledWechat),
-    alipay: config.alipay ? realAlipay(config.alipay) : sandboxOrOff(() => sandboxAlipay(redeem('alipay')), disabledAlipay),
-    sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxOrOff(() => sandboxSms(app.log), disabledSms),
-    ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOrOff(sandboxOcr, disabledOcr),
-    healthCard: config.healthCard
-      ? tencentHealthCard(config.healthCard, config.publicUrl)
-      : sandboxOrOff(() => sandboxHealthCard(database.db, cipher), disabledHealthCard),
-    location: config.map ? tencentLocation(config.map) : sandboxOrOff(() => sandboxLocation(database.db), disabledLocation),
-    // the sandbox delivers its notifications through this app, like a provider calling the notify URL
-    pay: buildPayProviders(config, database.db, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
-    insurance: config.insurance
-      ? gatewayInsurance(config.insurance, config.publicUrl)
-      : sandboxOrOff(() => sandboxInsurance(database.db, cipher, config.secret), disabledInsurance),
-    ai: config.ai ? openAiCompatibleTriage(config.ai) : offlineTriage(),
+    // the sandbox cashier delivers its notifications through this app, like a provider calling the notify URL
+    ...buildProviders(config, database.db, cipher, app.log, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
     ...overrides,
   }
   const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
+  registerPaymentBusinesses()
   app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics })
   observeRequests(app, metrics)
   closeConnectionsWhileDraining(app)
 
-  // unpaid orders past their time close (and their slots free up) even when nobody looks at them
-  let sweep: NodeJS.Timeout | null = null
-  /** The sweep under way, which closing waits for: it must not lose the database in the middle of an order. */
-  let sweeping: Promise<unknown> | null = null
-  app.addHook('onReady', async () => {
-    // what the sandbox cashier still owes this server (a crash between taking the money and telling it), not awaited:
-    // its deliveries go through this app, which is ready only once this hook returns
-    if (providers.pay.sandbox) void providers.pay.sandbox.deliverOwed().catch((err) => app.log.error({ err }, 'sandbox notifications failed'))
-    if (config.orderSweepMs <= 0) return
-    sweep = setInterval(() => {
-      if (sweeping) return
-      sweeping = Promise.all([
-        closeExpiredOrders(database.db, new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')).then((n) =>
-          metrics.ordersClosed.inc(n),
-        ),
-        retryPendingRefunds(database.db, providers, new Date(), undefined, (orderId) =>
-          app.log.error({ orderId }, 'a refund the patient is owed was refused again and again: staff must return the money'),
-        ).then((n) => metrics.refundsRetried.inc(n)),
-        pruneLoginFailures(database.db),
-        pruneRateCounters(database.db),
-        providers.pay.sandbox?.deliverOwed(),
-      ])
-        .then(() => metrics.orderSweeps.inc({ outcome: 'ok' }))
-        .catch((err) => {
-          metrics.orderSweeps.inc({ outcome: 'failed' })
-          app.log.error({ err }, 'order sweep failed')
-        })
-        .finally(() => (sweeping = null))
-    }, config.orderSweepMs)
-    sweep.unref()
-  })
-  app.addHook('onClose', async () => {
-    if (sweep) clearInterval(sweep)
-    await sweeping
-    providers.pay.close()
-  })
+  // every timer of the server: order sweep, overdue consultations, the schedule window (jobs.ts)
+  startJobs(app)
   app.decorateRequest('auth', null)
 
   app.addHook('onSend', async (req, reply) => {

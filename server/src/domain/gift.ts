@@ -16,7 +16,8 @@ import { doctors, gifts, inquiries, onlineDoctors, orders, patients, users } fro
 import { AppError, Code, badInput, conflict, notFound } from '../errors'
 import type { AuthContext } from './auth'
 import { requireOwnInquiry } from './inquiry'
-import { DUPLICATE_REQUEST, createOrder, isReturnUrl, startPayment, type OrderHandlers, type PayProvidersOf } from './payment'
+import { DUPLICATE_REQUEST, createOrder, isReturnUrl, startPayment, type OrderHandlers } from './payment'
+import type { PayProvidersOf } from '../plugins/providers'
 import { newBusinessNo } from './payment/orders'
 import { addUserMessage } from './userMessage'
 

@@ -5,7 +5,6 @@ import { route } from '../route'
 import { CALLER_LIMITS } from '../domain/limits'
 import { payActionDto } from './pay'
 import * as gift from '../domain/gift'
-import { registerBusiness } from '../domain/payment'
 
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
 const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
@@ -30,10 +29,6 @@ const giftDto = z.object({
   paidAt: z.string().nullable(),
   createdAt: z.string(),
 })
-
-// Registered when this module loads rather than when the routes are: the payment core's own tests register a stand-in
-// business 'gift' after their imports, and it must stay theirs.
-registerBusiness('gift', gift.giftOrderHandlers)
 
 /**
  * Gifts to doctors (心意), `/dld-hospital/im/gift` (spec §7 Internet hospital → Evaluation and gifts): the catalogue,

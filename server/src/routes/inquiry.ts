@@ -5,7 +5,6 @@ import { route } from '../route'
 import { CALLER_LIMITS } from '../domain/limits'
 import { orderNo, payActionDto, payOrderDto } from './pay'
 import * as inquiry from '../domain/inquiry'
-import { registerBusiness } from '../domain/payment'
 
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
 const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
@@ -53,19 +52,15 @@ export const inquiryDto = z.object({
   createdAt: z.string(),
 })
 
-/** How often the consultations whose service window ran out are closed (check closes one on the spot too). */
-const SWEEP_MS = 60 * 1000
-
 /**
  * Inquiry orders (图文问诊), `/dld-hospital` (spec §7 Internet hospital → Inquiry and Conversation orders): ordering a
  * consultation with an online doctor, paying it through the payment core, the list and the detail, cancelling (with a
  * refund while no doctor has accepted), checking, ending it, and one complaint.
  */
 export async function inquiryRoutes(app: FastifyInstance) {
-  const { cipher, providers, config } = app.ctx
+  const { cipher, providers } = app.ctx
   const db = () => app.ctx.db
   const H = '/dld-hospital'
-  registerBusiness('inquiry', inquiry.inquiryOrderHandlers)
 
   route(app, {
     method: 'POST',
@@ -190,20 +185,4 @@ export async function inquiryRoutes(app: FastifyInstance) {
     data: inquiryDto,
     handler: async ({ body, auth }) => inquiry.saveInquiryIntake(db(), cipher, auth.userId, body, new Date()),
   })
-
-  // consultations whose service window ran out close (and are refunded when never accepted) without anyone checking
-  if (config.mode !== 'test') {
-    let timer: NodeJS.Timeout | null = null
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        inquiry
-          .closeOverdueInquiries(app.ctx.db, providers, new Date(), (inquiryId, err) => app.log.error({ err, inquiryId }, 'closing an overdue inquiry failed'))
-          .catch((err) => app.log.error({ err }, 'closing overdue inquiries failed'))
-      }, SWEEP_MS)
-      timer.unref()
-    })
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer)
-    })
-  }
 }

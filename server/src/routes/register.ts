@@ -6,8 +6,6 @@ import { CALLER_LIMITS } from '../domain/limits'
 import { hospitalCode, id } from './schemas'
 import { payActionDto, payOrderDto } from './pay'
 import * as register from '../domain/register'
-import { registerBusiness } from '../domain/payment'
-import { ensureSchedules } from '../seed/register'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
@@ -110,18 +108,14 @@ const bookingBody = z.object({
   idempotencyKey,
 })
 
-/** Checks the rolling window of schedules once an hour and fills it when the Shanghai date has moved on. */
-const WINDOW_CHECK_MS = 60 * 60 * 1000
-
 /**
  * Appointment registration, `/dld-palm/api` (spec §7 "Registration"): the clinic tree, search, doctors, schedules,
  * booking with a hold while the patient pays, free bookings, cancelling, and the records.
  */
 export async function registrationRoutes(app: FastifyInstance) {
-  const { cipher, providers, config } = app.ctx
+  const { cipher, providers } = app.ctx
   const db = () => app.ctx.db
   const A = '/dld-palm/api'
-  registerBusiness('register', register.registrationOrderHandlers)
 
   route(app, {
     method: 'GET',
@@ -290,23 +284,4 @@ export async function registrationRoutes(app: FastifyInstance) {
       return reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'public, max-age=86400').send(svg)
     },
   )
-
-  // the rolling window of schedules moves on with the date (seeding fills it at start)
-  if (config.mode !== 'test') {
-    let filledFor = register.hospitalToday(new Date())
-    let timer: NodeJS.Timeout | null = null
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        const today = register.hospitalToday(new Date())
-        if (today === filledFor) return
-        ensureSchedules(app.ctx.db, today)
-          .then(() => (filledFor = today))
-          .catch((err) => app.log.error({ err }, 'filling the schedule window failed'))
-      }, WINDOW_CHECK_MS)
-      timer.unref()
-    })
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer)
-    })
-  }
 }

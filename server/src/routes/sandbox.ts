@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { hmacHex, randomToken } from '../crypto'
+import { randomToken } from '../crypto'
 import { createOAuthCode } from '../domain/auth'
 import { findHospitalByAppId } from '../domain/hospital'
 import { escapeHtml } from './sandboxHealthCard'
@@ -14,9 +14,6 @@ import { escapeHtml } from './sandboxHealthCard'
  */
 const BROWSER_COOKIE = 'sandbox_wx_browser'
 
-export function sandboxTicket(secret: string, appId: string): string {
-  return hmacHex(secret, `jsapi-ticket:${appId}`).slice(0, 40)
-}
 
 function browserId(req: FastifyRequest, reply: FastifyReply): string {
   const cookies = Object.fromEntries(

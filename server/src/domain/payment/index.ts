@@ -1,18 +1,7 @@
-import { eq } from 'drizzle-orm'
-import type { OrderStatus, PayAction, PayInput, PayOrder } from '../../../../types/api/payment'
-import type { Db, Tx } from '../../db'
-import { hospitals, identities, orders } from '../../db/schema'
-import { badInput, forbidden } from '../../errors'
-import type { AuthContext } from '../auth'
-import { isAppPagePath } from '../patientRules'
-import type { PaidReport, PayProvider } from '../../plugins/providers/pay'
-import { ORDER_EXPIRED, UNPAID, closeIfExpired, lockOrder, refundedFenOf, selfPayFen, toPayOrder, transition, type OrderRow } from './orders'
-import { applyPaid, providerOf, type PayProvidersOf } from './settlement'
-
 /**
  * The payment core every paid flow uses (registration now; outpatient bills, recharges, consultations, gifts and
  * pharmacy later): one order model (orders.ts), payment and refund settlement (settlement.ts), a double-entry
- * ledger (ledger.ts), and here what the patient's calls do.
+ * ledger (ledger.ts), and what the patient's calls do (checkout.ts).
  */
 export {
   DUPLICATE_PAYMENT_REFUND_REASON,
@@ -45,110 +34,9 @@ export {
   startRefund,
   submitRefund,
   type PaidOutcome,
-  type PayProvidersOf,
   type RefundOutcome,
 } from './settlement'
 export { DUPLICATE_ACCOUNT, ledgerBalance, ledgerImbalance } from './ledger'
 export * as insurance from './insurance'
 
-/** `returnUrl` must be a page of this app (no open redirect): /h5/ followed by an app page path. */
-export function isReturnUrl(url: string): boolean {
-  return url.startsWith('/h5/') && isAppPagePath(url.slice(3))
-}
-
-/** The caller's own order, or 2999 that says nothing about whether the number exists. */
-async function ownOrder(db: Tx, userId: number, orderNo: string): Promise<OrderRow> {
-  const [order] = await db.select().from(orders).where(eq(orders.orderNo, orderNo))
-  if (!order || order.userId !== userId) throw forbidden()
-  return order
-}
-
-/**
- * The channel for this caller: a WeChat identity under the merchant's app id pays with WeChat Pay JSAPI, an Alipay
- * identity with Alipay, anyone else with the sandbox when it is on. A server with a real channel configured keeps
- * the sandbox off (config), so nobody can "pay" with it there.
- */
-async function chooseChannel(db: Db, providers: PayProvidersOf, caller: AuthContext): Promise<{ provider: PayProvider; openId?: string }> {
-  const pay = providers.pay
-  if (caller.provider === 'wechat' && pay.wechat) {
-    const [identity] = await db.select().from(identities).where(eq(identities.id, caller.identityId))
-    // an openid belongs to one app id: only an identity of the merchant's app can pay with JSAPI
-    if (identity && identity.appId === pay.wechat.appId) return { provider: pay.wechat, openId: identity.subject }
-  }
-  if (caller.provider === 'alipay' && pay.alipay) return { provider: pay.alipay }
-  if (pay.sandbox) return { provider: pay.sandbox }
-  throw badInput('当前环境暂不支持在线支付，请到医院窗口缴费')
-}
-
-/**
- * Asks the provider about an order still paying and applies what it says exactly as a notification would (the
- * notification that follows is then a copy that changes nothing). An unreachable provider changes nothing.
- */
-async function settleByQuery(db: Db, providers: PayProvidersOf, order: OrderRow): Promise<void> {
-  if (order.status !== 'paying' || !order.channel) return
-  const provider = providerOf(providers, order.channel)
-  let report: PaidReport | null = null
-  try {
-    report = provider ? await provider.query(order.orderNo) : null
-  } catch {
-    return // its notification will still come
-  }
-  if (report) await applyPaid(db, providers, order.channel, { ...report, notifyId: `query:${report.tradeNo}`, payload: { source: 'query' } })
-}
-
-const NOT_PAYABLE: Partial<Record<OrderStatus, string>> = {
-  paid: '订单已支付',
-  refunding: '订单已支付',
-  refunded: '订单已退款',
-  cancelled: '订单已取消',
-  closed: ORDER_EXPIRED,
-}
-
-/** How to pay one of the caller's orders (what POST /dld-pay/pay answers); other flows (/register/pay) call it too. */
-export async function startPayment(db: Db, providers: PayProvidersOf, caller: AuthContext, input: PayInput): Promise<PayAction> {
-  if (!caller.userId) throw forbidden()
-  if (!isReturnUrl(input.returnUrl)) throw badInput('返回页面不正确')
-  let order = await ownOrder(db, caller.userId, input.orderNo)
-  const now = new Date()
-  if (UNPAID.includes(order.status) && order.expiresAt.getTime() <= now.getTime()) {
-    // paid at the last moment? then it is paid, not closed (closing it would send the money back)
-    await settleByQuery(db, providers, order)
-    if (await closeIfExpired(db, order.id, now)) throw badInput(ORDER_EXPIRED)
-    order = await ownOrder(db, caller.userId, input.orderNo)
-  }
-  if (!UNPAID.includes(order.status)) throw badInput(NOT_PAYABLE[order.status] ?? '订单状态不允许支付')
-  const { provider, openId } = await chooseChannel(db, providers, caller)
-  // one order, one channel: paying it again elsewhere could take the money twice
-  if (order.channel && order.channel !== provider.channel) throw badInput('该订单已在其他支付方式发起支付，请在原支付方式完成支付')
-
-  const paying = await db.transaction(async (tx) => {
-    const locked = await lockOrder(tx, { id: order.id })
-    if (!locked || !UNPAID.includes(locked.status)) throw badInput(NOT_PAYABLE[locked?.status ?? 'closed'] ?? '订单状态不允许支付')
-    if (locked.status === 'created') return transition(tx, locked, 'paying', `发起支付（${provider.channel}）`, { channel: provider.channel })
-    return locked
-  })
-  const [hospital] = await db.select({ name: hospitals.name }).from(hospitals).where(eq(hospitals.id, paying.hospitalId))
-  return provider.pay({
-    orderNo: paying.orderNo,
-    subject: paying.subject,
-    hospitalName: hospital?.name ?? '',
-    amountFen: selfPayFen(paying),
-    expiresAt: paying.expiresAt,
-    returnUrl: input.returnUrl,
-    ...(openId ? { openId } : {}),
-  })
-}
-
-/** The caller's order, after asking the provider when it is still paying (what GET /dld-pay/order answers). */
-export async function refreshOrder(db: Db, providers: PayProvidersOf, userId: number, orderNo: string): Promise<PayOrder> {
-  let order = await ownOrder(db, userId, orderNo)
-  await settleByQuery(db, providers, order)
-  const now = new Date()
-  const [fresh] = await db.select().from(orders).where(eq(orders.id, order.id))
-  order = fresh ?? order
-  if (UNPAID.includes(order.status) && order.expiresAt.getTime() <= now.getTime() && (await closeIfExpired(db, order.id, now))) {
-    const [closed] = await db.select().from(orders).where(eq(orders.id, order.id))
-    order = closed ?? order
-  }
-  return toPayOrder(order, await refundedFenOf(db, order.id))
-}
+export { isReturnUrl, refreshOrder, startPayment } from './checkout'

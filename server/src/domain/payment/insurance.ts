@@ -9,8 +9,8 @@ import type { AuthContext } from '../auth'
 import { requireOwnPatient } from '../patient'
 import { isAppPagePath } from '../patientRules'
 import { handlersOf, lockOrder, type OrderRow } from './orders'
-import type { PayProvidersOf } from './settlement'
-import { startPayment } from './index'
+import type { PayProvidersOf } from '../../plugins/providers'
+import { startPayment } from './checkout'
 
 /**
  * Health insurance (医保移动支付) on the payment core: the patient's authorisation, the fee upload that splits an
@@ -206,29 +206,4 @@ export async function payWithInsurance(db: Db, providers: PayProvidersOf, caller
   const found = await settlementOf(db, order.id)
   if (!found || found.s.status !== 'uploaded') throw badInput(NOT_UPLOADED)
   return startPayment(db, providers, caller, input)
-}
-
-// ---- the settlement's life with its order (inside the order's transactions) ----------------------------------------
-
-const setStatus = (tx: Tx, orderId: number, from: SettlementRow['status'], to: SettlementRow['status']) =>
-  tx
-    .update(insuranceSettlements)
-    .set({ status: to, updatedAt: new Date() })
-    .where(and(eq(insuranceSettlements.orderId, orderId), eq(insuranceSettlements.status, from)))
-
-/** The order is paid: the insurance part is settled with it. */
-export const settleInsurance = (tx: Tx, orderId: number) => setStatus(tx, orderId, 'uploaded', 'settled')
-/** The order closed unpaid: the uploaded split is void. */
-export const voidInsurance = (tx: Tx, orderId: number) => setStatus(tx, orderId, 'uploaded', 'void')
-/** The order's refund succeeded: the insurance part was given back before it (returnInsurance). */
-export const markInsuranceRefunded = (tx: Tx, orderId: number) => setStatus(tx, orderId, 'settled', 'refunded')
-
-/**
- * Before the cash goes back, the insurance part is given back to the platform (idempotent on the refund number); a
- * platform that cannot be reached leaves the refund pending for the next sweep.
- */
-export async function returnInsurance(db: Db, providers: PayProvidersOf, order: OrderRow, refund: { refundNo: string; reason: string }): Promise<void> {
-  const [s] = await db.select().from(insuranceSettlements).where(eq(insuranceSettlements.orderId, order.id))
-  if (!s || s.status !== 'settled') return
-  await providers.insurance.refund({ payOrdId: s.payOrdId, orderNo: order.orderNo, refundNo: refund.refundNo, reason: refund.reason })
 }

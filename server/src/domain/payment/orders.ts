@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../db'
 import { orderEvents, orders, refunds } from '../../db/schema'
 import { badInput, conflict } from '../../errors'
 import type { FeeItem } from '../../plugins/providers/insurance'
-import { voidInsurance } from './insurance'
+import { voidInsurance } from './insuranceState'
 
 /** Orders, their state machine and the businesses that sell through them. */
 export type OrderRow = typeof orders.$inferSelect

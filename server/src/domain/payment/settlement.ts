@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { PayChannel } from '../../../../types/api/payment'
-import type { Providers } from '../../app'
+import type { PayProvidersOf } from '../../plugins/providers'
 import type { Db, Tx } from '../../db'
 import { orders, paymentNotifications, refunds } from '../../db/schema'
 import { AppError, badInput } from '../../errors'
@@ -19,13 +19,11 @@ import {
   type RefundRow,
 } from './orders'
 import { writeDuplicateLedger, writeLedger } from './ledger'
-import { markInsuranceRefunded, returnInsurance, settleInsurance } from './insurance'
+import { markInsuranceRefunded, returnInsurance, settleInsurance } from './insuranceState'
 
 /** Money arriving and going back: provider notifications (or query answers), refunds, and their ledger rows. */
 
 /** The core needs only the payment providers; the app's whole set fits. */
-export type PayProvidersOf = Pick<Providers, 'pay' | 'insurance'>
-
 export function providerOf(providers: PayProvidersOf, channel: PayChannel): PayProvider | null {
   return providers.pay[channel] ?? null
 }
