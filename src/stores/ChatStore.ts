@@ -1,29 +1,18 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { action, computed, makeObservable, observable, runInAction } from 'mobx'
 import * as auth from '@/services/auth'
-import * as hospitalApi from '@/services/hospital'
 import * as inquiryApi from '@/services/inquiry'
 import { conversationIDOf, isOrderDescription, type ChatDriver } from '@/services/chat/driver'
-import { LocalChatDriver } from '@/services/chat/localDriver'
-import { packNickname, type NicknameParts } from '@/utils/nickname'
 import { newIdempotencyKey } from '@/utils/register'
-import type { UserSig } from '../../types/api/auth'
-import type { ChatConversation, ChatEvents, ChatMessage, ChatMessagePage, ChatMessageType, OrderDescription } from '../../types/api/chat'
+import { ChatConnection } from './ChatConnection'
+import { Latest } from './base/Latest'
+import type { ChatEvents, ChatMessage, ChatMessagePage, ChatMessageType, OrderDescription } from '../../types/api/chat'
 import type { ConsultationItem } from '../../types/api/hospital'
 import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
 
-/** The patient's IM account: prefix 0_ plus the user id (spec §2). */
-export const imAccountOf = (userId: number) => `0_${userId}`
-
-/** spec §9: re-login attempts stay under 5. */
-export const RELOGIN_LIMIT = 5
-/** spec §9: conversation refresh delay. */
-export const CONVERSATION_REFRESH_MS = 1000
+export { CONVERSATION_REFRESH_MS, READY_WAIT_MS, RELOGIN_LIMIT, imAccountOf, type ChatProfile } from './ChatConnection'
 
 /** spec §5 chat send; `ended` when the consultation is over and the room takes no more messages. */
 export const CHAT_MSG = { noReceiver: '接收人不能为空', emptyContent: '发送内容不能为空', ended: '本次问诊已结束，无法发送消息' } as const
-
-/** A message sent before the driver is ready waits this long for it, then fails (and can be sent again). */
-export const READY_WAIT_MS = 10_000
 
 /** Our chat service stores a text of at most this many characters (server domain/chat TEXT_MAX). */
 export const CHAT_TEXT_MAX = 2000
@@ -45,30 +34,13 @@ const peerOf = (m: ChatMessage, me: string) => (m.from === me ? m.to : m.from)
 const byTime = (a: ChatMessage, b: ChatMessage) => a.time - b.time
 
 
-/** The IM profile: nick and avatar, plus the patient's sex, age and order type once a consultation knows them (spec §3). */
-export type ChatProfile = { nick: string; avatar: string } & Partial<Omit<NicknameParts, 'nick'>>
-
-/** spec §4: the server's consultations with the unread counts of their IM conversations merged in. */
-const mergeUnread = (list: ConsultationItem[], conversations: ChatConversation[]): ConsultationItem[] => {
-  const unread = new Map(conversations.map((c) => [c.conversationID, c.unreadCount]))
-  return list.map((c) => {
-    const n = c.conversationID === undefined ? undefined : unread.get(c.conversationID)
-    return n === undefined ? c : { ...c, unreadCount: n }
-  })
-}
-
 /**
- * Chat state of spec §3 and the chat session of spec §4, over whichever driver is attached (the Tencent IM SDK or
- * our own chat service, loaded with the pages that chat). Without a driver it still holds the signature and the
- * server's consultation list.
+ * The consultation room of spec §4 over the chat connection: the chat open with one doctor (or assistant) for one
+ * inquiry, its order, its messages with the older history, the draft, and sending (text and pictures) with the
+ * created → sendSuccess / sendFail states. The connection's `ready` reloads the room; its messages land here.
  */
-export class ChatStore {
-  userID = ''
+export class ChatStore extends ChatConnection {
   toUserID = ''
-  signature: UserSig | null = null
-  conversationList: ConsultationItem[] = []
-  /** The IM service's own conversations (doctors and assistants), as last listed; empty without a driver. */
-  imConversations: ChatConversation[] = []
   selectedConversation: ConsultationItem | null = null
   /** The room's consultation order (the inquiry detail), reloaded when the doctor side marks a turn (spec §4). */
   order: Inquiry | null = null
@@ -83,65 +55,61 @@ export class ChatStore {
   olderFailed = false
   scrollTop = 0
   doctorInfo: unknown = null
-  loading = false
-  loadFailed = false
-  /** the driver is logged in and has said it is ready */
-  ready = false
-  /** the driver's connection is up (its last network state); a ready driver may be reconnecting */
-  connected = true
   /**
    * Called (after the store has started reloading `order` itself) when the doctor side marks a turn in the order of
    * the open chat: for whoever else shows the consultation (the order lists).
    */
   onOrderChanged: (() => void) | null = null
 
-  private driver: ChatDriver | null = null
-  private profile: ChatProfile | null = null
-  private hospitalCode: string | undefined = undefined
-  private reloginAttempts = 0
-  private relogging = false
-  private refreshTimer: ReturnType<typeof setTimeout> | null = null
   /** The driver's cursor for the history older than what the room shows; null when nothing older is left. */
   private cursor: string | null = null
   /** The newest page of the open chat has been loaded at least once. */
   private historyLoaded = false
   /** Pictures of the room not uploaded yet: message id -> the local file chosen. */
   private readonly pendingUploads = new Map<string, string>()
-  /** Answers to older order loads are dropped when a newer one was asked for. */
-  private orderSeq = 0
-  /** Sends waiting for the driver to be ready (each settles with whether it became ready in time). */
-  private readonly readyWaiters = new Set<(ready: boolean) => void>()
+  /** Answers to older order loads (and order actions) are dropped when a newer one was asked for. */
+  private readonly orderAnswers = new Latest()
 
   constructor(driver?: ChatDriver) {
-    makeAutoObservable<ChatStore, 'driver' | 'reloginAttempts' | 'relogging' | 'refreshTimer' | 'pendingUploads' | 'orderSeq' | 'readyWaiters'>(
+    super(driver)
+    makeObservable<ChatStore, 'cursor' | 'historyLoaded' | 'loadHistory' | 'markRead' | 'clearRoom' | 'updateOrder' | 'deliver' | 'finishSend'>(
       this,
       {
-        onOrderChanged: false,
-        driver: false,
-        reloginAttempts: false,
-        relogging: false,
-        refreshTimer: false,
-        pendingUploads: false,
-        orderSeq: false,
-        readyWaiters: false,
+        toUserID: observable,
+        selectedConversation: observable,
+        order: observable,
+        inquiryId: observable,
+        orderFailed: observable,
+        messageList: observable,
+        draft: observable,
+        loadingOlder: observable,
+        olderFailed: observable,
+        scrollTop: observable,
+        doctorInfo: observable,
+        cursor: observable,
+        historyLoaded: observable,
+        hasMore: computed,
+        canSend: computed,
+        orderEnded: computed,
+        openChat: action.bound,
+        closeChat: action.bound,
+        setDraft: action.bound,
+        send: action.bound,
+        sendImage: action.bound,
+        appendSent: action.bound,
+        resend: action.bound,
+        loadOlder: action.bound,
+        loadOrder: action.bound,
+        finishOrder: action.bound,
+        checkOrder: action.bound,
+        loadHistory: action.bound,
+        markRead: action.bound,
+        clearRoom: action.bound,
+        updateOrder: action.bound,
+        deliver: action.bound,
+        finishSend: action.bound,
       },
-      { autoBind: true },
     )
-    if (driver) this.attach(driver)
-  }
-
-  get unreadTotal() {
-    return this.conversationList.reduce((n, c) => n + c.unreadCount, 0)
-  }
-
-  /** The IM unread count of the conversation with one account (an assistant's `a_<id>`). */
-  unreadWith(account: string): number {
-    return this.imConversations.find((c) => c.conversationID === conversationIDOf(account))?.unreadCount ?? 0
-  }
-
-  /** Messages can go out now: the driver is ready and connected. */
-  get online() {
-    return this.ready && this.connected
   }
 
   /** Older history can be fetched for the open chat (loadOlder). */
@@ -159,54 +127,6 @@ export class ChatStore {
     return !!this.order && ENDED_STATUSES.includes(this.order.status)
   }
 
-  /** Connects a driver; logs in at once when startup has already fetched the signature. */
-  attach(driver: ChatDriver) {
-    this.dispose()
-    this.driver = driver
-    this.listen(driver, 'on')
-    if (this.signature) void this.login()
-  }
-
-  /** Drops the pending refresh and lets go of the driver, so nothing outlives the store. */
-  dispose() {
-    if (this.refreshTimer) clearTimeout(this.refreshTimer)
-    this.refreshTimer = null
-    for (const settle of [...this.readyWaiters]) settle(false)
-    if (this.driver) this.listen(this.driver, 'off')
-    this.driver = null
-    this.ready = false
-  }
-
-  /**
-   * spec §2 startup: the signature of IM account 0_ + user id; with a driver attached, the login follows, and the
-   * profile (packed nickname and avatar) is set once the driver is ready.
-   */
-  async requestSignature(userId: number, profile?: ChatProfile) {
-    const sig = await auth.getUserSig(imAccountOf(userId))
-    runInAction(() => {
-      this.userID = sig.imAccount
-      this.signature = sig
-      if (profile) this.profile = profile
-    })
-    if (this.driver) await this.login()
-    // the signature says which service: ours is built in (attaching logs in); Tencent IM's driver and SDK load
-    // now, in a chunk of their own; if they cannot, the store goes on without chat
-    else if (sig.driver === 'local') this.attach(new LocalChatDriver())
-    else if (sig.driver === 'tim') {
-      try {
-        const { TimChatDriver } = await import(/* webpackChunkName: "tim" */ '@/services/chat/timDriver')
-        if (!this.driver && this.userID === sig.imAccount) this.attach(new TimChatDriver(sig.sdkAppId))
-      } catch (e) {
-        console.warn('chat SDK not loaded', e)
-      }
-    }
-  }
-
-  loadConversations(hospitalCode?: string) {
-    this.hospitalCode = hospitalCode
-    return this.refreshConversations()
-  }
-
   /**
    * The room opens the chat with one doctor, for one inquiry: its order loads, and the history once the driver is
    * ready; messages from that account are appended from now on. Without an account the order's doctor is the peer.
@@ -216,7 +136,7 @@ export class ChatStore {
     this.inquiryId = inquiryId ?? null
     this.order = null
     this.orderFailed = false
-    this.orderSeq += 1 // an answer for the room opened before does not land in this one
+    this.orderAnswers.drop() // an answer for the room opened before does not land in this one
     this.clearRoom()
     const history = toUserID && this.ready ? this.loadHistory() : Promise.resolve()
     const [order] = await Promise.all([this.loadOrder(), history])
@@ -234,7 +154,7 @@ export class ChatStore {
     this.inquiryId = null
     this.order = null
     this.orderFailed = false
-    this.orderSeq += 1
+    this.orderAnswers.drop()
     this.clearRoom()
   }
 
@@ -321,18 +241,18 @@ export class ChatStore {
   async loadOrder(): Promise<Inquiry | null> {
     const id = this.inquiryId
     if (!id) return null
-    const seq = ++this.orderSeq
+    const current = this.orderAnswers.next()
     try {
       const order = await inquiryApi.getInquiry(id)
       runInAction(() => {
-        if (seq !== this.orderSeq) return
+        if (!current()) return
         this.order = order
         this.orderFailed = false
       })
       return order
     } catch {
       runInAction(() => {
-        if (seq === this.orderSeq) this.orderFailed = true
+        if (current()) this.orderFailed = true
       })
       return null
     }
@@ -348,59 +268,18 @@ export class ChatStore {
     return this.updateOrder(inquiryApi.checkInquiry)
   }
 
-  /** Signs out of chat: the user changed or signed out. */
-  reset() {
-    if (this.driver && this.ready) void this.driver.logout().catch((e) => console.warn('chat logout failed', e))
-    if (this.refreshTimer) clearTimeout(this.refreshTimer)
-    this.refreshTimer = null
-    for (const settle of [...this.readyWaiters]) settle(false)
-    this.ready = false
-    this.userID = ''
-    this.signature = null
-    this.profile = null
-    this.conversationList = []
-    this.imConversations = []
+  /** Signed out of chat: the room closes with it. */
+  protected override onSignedOut() {
     this.closeChat()
   }
 
-  private listen(driver: ChatDriver, method: 'on' | 'off') {
-    driver[method]('ready', this.handleReady)
-    driver[method]('kickedOut', this.handleLost)
-    driver[method]('error', this.handleLost)
-    driver[method]('networkStateChange', this.handleNetworkState)
-    driver[method]('messageReceived', this.handleMessages)
-    driver[method]('conversationListUpdated', this.handleConversationsUpdated)
-  }
-
-  private handleReady() {
-    this.ready = true
-    this.connected = true
-    this.reloginAttempts = 0
-    for (const settle of [...this.readyWaiters]) settle(true)
-    void this.refreshConversations()
-    void this.pushProfile()
-    // after a reconnect the room shows the history again, and the order as it is now (turns may have been missed)
+  /** After a reconnect the room shows the history again, and the order as it is now (turns may have been missed). */
+  protected override onReady() {
     if (this.toUserID) void this.loadHistory()
     void this.loadOrder()
   }
 
-  private handleLost(why: ChatEvents['kickedOut'] | ChatEvents['error']) {
-    console.warn('chat lost, logging in again', why)
-    this.ready = false
-    void this.relogin()
-  }
-
-  /**
-   * spec §4: network states do not log in again (the driver reconnects by itself); the store logs them and keeps
-   * whether the connection is up, so the room says so and a message waits for it instead of failing at once.
-   */
-  private handleNetworkState({ state }: ChatEvents['networkStateChange']) {
-    console.info('chat network', state)
-    this.connected = state === 'connected'
-    if (this.online) for (const settle of [...this.readyWaiters]) settle(true)
-  }
-
-  private handleMessages(messages: ChatEvents['messageReceived']) {
+  protected override onMessages(messages: ChatEvents['messageReceived']) {
     if (!this.toUserID) return
     // a message of this chat either comes from the doctor or is our own, sent from another device; one the room
     // shows already (history reloaded after a reconnect) is not shown twice
@@ -413,84 +292,6 @@ export class ChatStore {
     if (inChat.some((m) => isOrderDescription(m.description))) {
       void this.loadOrder()
       this.onOrderChanged?.()
-    }
-  }
-
-  /** Updates come in bursts: the first one schedules the refresh, the rest of that second ride along. */
-  private handleConversationsUpdated() {
-    if (this.refreshTimer) return
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null
-      void this.refreshConversations()
-    }, CONVERSATION_REFRESH_MS)
-  }
-
-  private async login() {
-    const { driver, signature } = this
-    if (!driver || !signature) return
-    try {
-      await driver.login(signature.imAccount, signature.userSig)
-    } catch (e) {
-      console.warn('chat login failed', e)
-      await this.relogin() // spec §8: a failed start logs in again
-    }
-  }
-
-  /** spec §4: a fresh signature each time, fewer than 5 attempts until the driver is ready again. */
-  private async relogin() {
-    const driver = this.driver
-    if (!driver || this.relogging || !this.userID) return
-    this.relogging = true
-    try {
-      while (this.driver === driver && this.reloginAttempts < RELOGIN_LIMIT) {
-        this.reloginAttempts += 1
-        try {
-          const sig = await auth.getUserSig(this.userID)
-          runInAction(() => {
-            this.signature = sig
-          })
-          await driver.login(sig.imAccount, sig.userSig)
-          return
-        } catch (e) {
-          console.warn(`chat re-login ${this.reloginAttempts} failed`, e)
-        }
-      }
-    } finally {
-      this.relogging = false
-    }
-  }
-
-  private async refreshConversations() {
-    this.loading = true
-    this.loadFailed = false
-    // the server's own counts stand when IM cannot answer
-    const fromIm = this.driver && this.ready ? this.driver.getConversationList().catch(() => null) : Promise.resolve(null)
-    void fromIm.then((conversations) => {
-      if (conversations) runInAction(() => (this.imConversations = conversations))
-    })
-    try {
-      const [list, conversations] = await Promise.all([hospitalApi.listConsultations(this.hospitalCode), fromIm])
-      runInAction(() => {
-        this.conversationList = mergeUnread(list, conversations ?? [])
-      })
-    } catch {
-      runInAction(() => {
-        this.loadFailed = true
-      })
-    } finally {
-      runInAction(() => {
-        this.loading = false
-      })
-    }
-  }
-
-  private async pushProfile() {
-    if (!this.driver || !this.profile) return
-    const { nick, avatar, sex = '', age = '', orderType = '' } = this.profile
-    try {
-      await this.driver.updateProfile({ nick: packNickname({ nick, sex, age, orderType }), avatar })
-    } catch (e) {
-      console.warn('chat profile update failed', e)
     }
   }
 
@@ -527,12 +328,8 @@ export class ChatStore {
 
   /** Everything of the open chat is read: on the service, and at once in the consultation list. */
   private async markRead() {
-    const driver = this.driver
-    if (!driver || !this.ready || !this.toUserID) return
-    const conversationID = conversationIDOf(this.toUserID)
-    this.conversationList = this.conversationList.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
-    this.imConversations = this.imConversations.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
-    await driver.setMessageRead(conversationID).catch((e: unknown) => console.warn('chat read mark failed', e))
+    if (!this.driver || !this.ready || !this.toUserID) return
+    await this.markConversationRead(conversationIDOf(this.toUserID))
   }
 
   private clearRoom() {
@@ -563,31 +360,16 @@ export class ChatStore {
   private async updateOrder(call: (id: number) => Promise<Inquiry>): Promise<boolean> {
     const id = this.inquiryId
     if (!id) return false
-    const seq = ++this.orderSeq
+    const current = this.orderAnswers.next()
     try {
       const order = await call(id)
       runInAction(() => {
-        if (seq === this.orderSeq) this.order = order
+        if (current()) this.order = order
       })
       return true
     } catch {
       return false
     }
-  }
-
-  /** Resolves true once the driver is ready and connected, false when it is not within READY_WAIT_MS (or there is none). */
-  private whenReady(): Promise<boolean> {
-    if (this.online) return Promise.resolve(true)
-    if (!this.driver) return Promise.resolve(false)
-    return new Promise((resolve) => {
-      const settle = (ready: boolean) => {
-        clearTimeout(timer)
-        this.readyWaiters.delete(settle)
-        resolve(ready)
-      }
-      const timer = setTimeout(() => settle(false), READY_WAIT_MS)
-      this.readyWaiters.add(settle)
-    })
   }
 
   /**

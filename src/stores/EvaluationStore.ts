@@ -6,9 +6,9 @@ import { getInquiry } from '@/services/inquiry'
 import { getOnlineDoctor } from '@/services/internet'
 import { getPayOrder } from '@/services/pay'
 import { ApiError, outcomeUnknown, toastError, toastSuccess } from '@/services/request'
-import { newIdempotencyKey } from '@/utils/register'
-import type { LoadState } from './KeywordSearch'
-import type { OnlineDoctorInfo } from '../../types/api/internet'
+import { IdempotentAttempt } from './base/IdempotentAttempt'
+import { Loadable } from './base/Loadable'
+import { PagedList } from './base/PagedList'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { PayOrder } from '../../types/api/payment'
 import type {
@@ -16,7 +16,6 @@ import type {
   Evaluation,
   EvaluationAdded,
   EvaluationSummary,
-  EvaluationTags,
   Gift,
   GiftItem,
   ReceivedGift,
@@ -50,56 +49,6 @@ export const giftPageUrl = (doctorId: number, inquiryId?: number) => `/internet/
 export const giftReturnUrl = (doctorId: number, inquiryId?: number) => `/h5${giftPageUrl(doctorId, inquiryId)}`
 
 
-/** A list a page at a time (spec §8 加载中... / 没有更多了 / 加载失败); answers for a list left behind are dropped. */
-class PagedList<T, R extends { records: T[]; total: number } = { records: T[]; total: number }> {
-  items: T[] = []
-  state: LoadState = 'idle'
-  key = 0
-  private page = 0
-  private seq = 0
-
-  constructor(
-    private readonly fetch: (key: number, page: number) => Promise<R>,
-    private readonly size: number,
-    private readonly onPage: (res: R) => void = () => undefined,
-  ) {
-    makeAutoObservable<PagedList<T, R>, 'page' | 'seq' | 'fetch' | 'size' | 'onPage'>(this, { page: false, seq: false, fetch: false, size: false, onPage: false })
-  }
-
-  /** Starts over for `key` (a doctor) and loads its first page. */
-  async open(key: number) {
-    this.key = key
-    this.items = []
-    this.page = 0
-    this.state = 'idle'
-    this.seq++
-    await this.loadMore(true)
-  }
-
-  /** The next page; `retry` also after a failed page. */
-  async loadMore(retry = false) {
-    if (!this.key || this.state === 'loading' || this.state === 'done') return
-    if (this.state === 'failed' && !retry) return
-    const seq = ++this.seq
-    const page = this.page + 1
-    this.state = 'loading'
-    try {
-      const res = await this.fetch(this.key, page)
-      runInAction(() => {
-        if (seq !== this.seq) return
-        this.items = [...this.items, ...res.records]
-        this.page = page
-        this.state = page * this.size >= res.total || res.records.length === 0 ? 'done' : 'idle'
-        this.onPage(res)
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.seq) this.state = 'failed'
-      })
-    }
-  }
-}
-
 /**
  * Rating doctors and gifts to doctors (spec §2 /internet/tim/evaluate, /tim/gift, /internet/moreEvaluation,
  * /internet/score; §7 Evaluation and gifts): the rating form of one consultation, a doctor's ratings with their summary,
@@ -107,15 +56,13 @@ class PagedList<T, R extends { records: T[]; total: number } = { records: T[]; t
  */
 export class EvaluationStore {
   /** The doctor the score and gift pages show. */
-  doctor: OnlineDoctorInfo | null = null
-  doctorState: LoadState = 'idle'
+  readonly doctor = new Loadable((id: number) => getOnlineDoctor(id))
 
   // ----- the rating form -----
   inquiryId = 0
   /** The consultation rated (its doctor, whether it was rated already); the form works without it. */
   inquiry: Inquiry | null = null
-  tags: EvaluationTags | null = null
-  tagsState: LoadState = 'idle'
+  readonly tags = new Loadable(() => api.getEvaluationTags())
   score = 0
   chosenTags: string[] = []
   content = ''
@@ -127,52 +74,57 @@ export class EvaluationStore {
   refusal: string | null = null
 
   // ----- a doctor's ratings -----
+  /** The doctor whose ratings `evaluations` holds; 0 before one is opened. */
+  evaluationsFor = 0
   summary: EvaluationSummary | null = null
   readonly evaluations = new PagedList<Evaluation, DoctorEvaluations>(
-    (doctorId, page) => api.listDoctorEvaluations({ doctorId, page, size: EVALUATION_PAGE_SIZE }),
+    (q) => api.listDoctorEvaluations({ doctorId: this.evaluationsFor, ...q }),
     EVALUATION_PAGE_SIZE,
-    (res) => {
-      this.summary = res.summary
+    {
+      canLoad: () => this.evaluationsFor !== 0,
+      onPage: (res) => {
+        this.summary = res.summary
+      },
     },
   )
 
   // ----- the gift attempt -----
   giftDoctorId = 0
   giftInquiryId: number | undefined = undefined
-  catalogue: GiftItem[] = []
-  catalogueState: LoadState = 'idle'
+  readonly catalogue = new Loadable(() => api.listGifts())
   giftCode: string | null = null
   message = ''
   /** One key per attempt: a retry of an answer that never came sends the same key, so the server makes one gift. */
-  giftKey = newIdempotencyKey()
-  sending = false
+  readonly giftAttempt = new IdempotentAttempt()
   /** What the attempt made; paying again pays the same gift. */
   gift: Gift | null = null
   /** The gift's payment order as the payment core answers it after paying (the cashier's return, WeChat's sheet). */
-  paidOrder: PayOrder | null = null
-  paidState: LoadState = 'idle'
-  readonly received = new PagedList<ReceivedGift>((doctorId, page) => api.listDoctorGifts({ doctorId, page, size: GIFT_PAGE_SIZE }), GIFT_PAGE_SIZE)
+  readonly paidOrder = new Loadable(async (orderNo: string): Promise<PayOrder | null> => {
+    const order = await getPayOrder(orderNo)
+    return order.business === 'gift' ? order : null
+  })
+  readonly received = new PagedList<ReceivedGift>((q) => api.listDoctorGifts({ doctorId: this.giftDoctorId, ...q }), GIFT_PAGE_SIZE, {
+    canLoad: () => this.giftDoctorId !== 0,
+  })
 
   /** `onEvaluated` tells whoever shows the consultation (the room) that it was rated. */
   constructor(private readonly onEvaluated: (inquiryId: number) => void = () => undefined) {
-    makeAutoObservable<EvaluationStore, 'onEvaluated'>(this, { onEvaluated: false, evaluations: false, received: false })
+    makeAutoObservable<EvaluationStore, 'onEvaluated'>(this, {
+      onEvaluated: false,
+      doctor: false,
+      tags: false,
+      evaluations: false,
+      catalogue: false,
+      giftAttempt: false,
+      paidOrder: false,
+      received: false,
+    })
   }
 
   /** The doctor by id (the score page's level, the gift page's name). */
   async loadDoctor(id: number) {
-    if (this.doctor?.id !== id) this.doctor = null
-    this.doctorState = 'loading'
-    try {
-      const doctor = await getOnlineDoctor(id)
-      runInAction(() => {
-        this.doctor = doctor
-        this.doctorState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        this.doctorState = 'failed'
-      })
-    }
+    if (this.doctor.value?.id !== id) this.doctor.reset()
+    await this.doctor.load(id).catch(() => undefined)
   }
 
   // ----- the rating form -----
@@ -196,24 +148,14 @@ export class EvaluationStore {
   }
 
   async loadTags() {
-    this.tagsState = 'loading'
-    try {
-      const tags = await api.getEvaluationTags()
-      runInAction(() => {
-        this.tags = tags
-        this.tagsState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        this.tagsState = 'failed'
-      })
-    }
+    await this.tags.load().catch(() => undefined)
   }
 
   /** The tags that go with the stars chosen: good ones for 4–5, bad ones for 1–3, none before a score. */
   get tagOptions(): string[] {
-    if (!this.tags || this.score < 1) return []
-    return this.score >= GOOD_SCORE ? this.tags.good : this.tags.bad
+    const tags = this.tags.value
+    if (!tags || this.score < 1) return []
+    return this.score >= GOOD_SCORE ? tags.good : tags.bad
   }
 
   /** Tapping a star; tags of the other kind are dropped when the rating crosses between good and bad. */
@@ -281,8 +223,9 @@ export class EvaluationStore {
 
   /** A doctor's ratings from the newest, with the summary (the score page, the doctor's home, the full list). */
   async openDoctorEvaluations(doctorId: number) {
-    if (this.evaluations.key !== doctorId) this.summary = null
-    await this.evaluations.open(doctorId)
+    if (this.evaluationsFor !== doctorId) this.summary = null
+    this.evaluationsFor = doctorId
+    await this.evaluations.reload()
   }
 
   /** The newest ratings the doctor's home and the score page show. */
@@ -302,38 +245,26 @@ export class EvaluationStore {
     this.giftCode = null
     this.message = ''
     this.gift = null
-    this.paidOrder = null
-    this.paidState = 'idle'
-    this.giftKey = newIdempotencyKey()
+    this.paidOrder.reset()
+    this.giftAttempt.renew()
     await Promise.all([
       this.loadDoctor(doctorId),
       this.loadCatalogue(),
-      this.received.open(doctorId),
+      this.received.reload(),
       returnedOrderNo ? this.checkPaid(returnedOrderNo) : undefined,
     ])
   }
 
   async loadCatalogue() {
-    this.catalogueState = 'loading'
-    try {
-      const items = await api.listGifts()
-      runInAction(() => {
-        this.catalogue = items
-        this.catalogueState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        this.catalogueState = 'failed'
-      })
-    }
+    await this.catalogue.load().catch(() => undefined)
   }
 
   /** The gift chosen; another gift is another attempt (a new key), so the server never mistakes one for the other. */
   chooseGift(code: string) {
-    if (this.sending || code === this.giftCode) return
+    if (this.giftAttempt.inFlight || code === this.giftCode) return
     this.giftCode = code
     this.gift = null
-    this.giftKey = newIdempotencyKey()
+    this.giftAttempt.renew()
   }
 
   setMessage(text: string) {
@@ -341,12 +272,12 @@ export class EvaluationStore {
   }
 
   get chosenGift(): GiftItem | null {
-    return this.catalogue.find((g) => g.code === this.giftCode) ?? null
+    return this.catalogue.value?.find((g) => g.code === this.giftCode) ?? null
   }
 
   /** Paid: the thanks the page shows. */
   get paid(): boolean {
-    return this.paidOrder?.status === 'paid'
+    return this.paidOrder.value?.status === 'paid'
   }
 
   /**
@@ -356,52 +287,46 @@ export class EvaluationStore {
    * the cashier comes back to this page, which asks then.
    */
   async sendGift(): Promise<PayOutcome | null> {
-    if (this.sending || !this.giftDoctorId) return null
+    if (this.giftAttempt.inFlight || !this.giftDoctorId) return null
     const item = this.chosenGift
     if (!item) {
       toastError(NO_GIFT)
       return null
     }
-    this.sending = true
     try {
-      const res = await api.giftToPay({
-        doctorId: this.giftDoctorId,
-        inquiryId: this.giftInquiryId,
-        giftCode: item.code,
-        message: this.message.trim(),
-        idempotencyKey: this.giftKey,
-        returnUrl: giftReturnUrl(this.giftDoctorId, this.giftInquiryId),
-      })
-      runInAction(() => {
-        this.gift = res.gift
-      })
-      if (!res.pay) {
-        // paid meanwhile, or its payment ran out: a closed gift is over, the next tap starts a new one
-        if (res.gift.status === 'paid' && res.gift.orderNo) await this.checkPaid(res.gift.orderNo)
-        else {
-          runInAction(() => {
-            this.gift = null
-            this.giftKey = newIdempotencyKey()
-          })
-          toastError(GIFT_CLOSED)
+      return await this.giftAttempt.run(async (idempotencyKey) => {
+        const res = await api.giftToPay({
+          doctorId: this.giftDoctorId,
+          inquiryId: this.giftInquiryId,
+          giftCode: item.code,
+          message: this.message.trim(),
+          idempotencyKey,
+          returnUrl: giftReturnUrl(this.giftDoctorId, this.giftInquiryId),
+        })
+        runInAction(() => {
+          this.gift = res.gift
+        })
+        if (!res.pay) {
+          // paid meanwhile, or its payment ran out: a closed gift is over, the next tap starts a new one
+          if (res.gift.status === 'paid' && res.gift.orderNo) await this.checkPaid(res.gift.orderNo)
+          else {
+            runInAction(() => {
+              this.gift = null
+              this.giftAttempt.renew()
+            })
+            toastError(GIFT_CLOSED)
+          }
+          return res.gift.status === 'paid' ? 'paid' : 'failed'
         }
-        return res.gift.status === 'paid' ? 'paid' : 'failed'
-      }
-      const outcome = await platform.pay(res.pay)
-      if (outcome === 'paid' && res.gift.orderNo) await this.checkPaid(res.gift.orderNo)
-      return outcome
+        const outcome = await platform.pay(res.pay)
+        if (outcome === 'paid' && res.gift.orderNo) await this.checkPaid(res.gift.orderNo)
+        return outcome
+      })
     } catch (e) {
       runInAction(() => {
-        if (!outcomeUnknown(e)) {
-          this.giftKey = newIdempotencyKey()
-          this.gift = null
-        }
+        if (!outcomeUnknown(e)) this.gift = null
       })
       throw e
-    } finally {
-      runInAction(() => {
-        this.sending = false
-      })
     }
   }
 
@@ -410,25 +335,13 @@ export class EvaluationStore {
     this.giftCode = null
     this.message = ''
     this.gift = null
-    this.paidOrder = null
-    this.paidState = 'idle'
-    this.giftKey = newIdempotencyKey()
+    this.paidOrder.reset()
+    this.giftAttempt.renew()
   }
 
   /** The gift's payment order as it now stands; once paid, the doctor's received gifts show it. */
   async checkPaid(orderNo: string) {
-    this.paidState = 'loading'
-    try {
-      const order = await getPayOrder(orderNo)
-      runInAction(() => {
-        this.paidOrder = order.business === 'gift' ? order : null
-        this.paidState = 'done'
-      })
-      if (order.business === 'gift' && order.status === 'paid' && this.giftDoctorId) void this.received.open(this.giftDoctorId)
-    } catch {
-      runInAction(() => {
-        this.paidState = 'failed'
-      })
-    }
+    const order = await this.paidOrder.load(orderNo).catch(() => null)
+    if (order?.status === 'paid' && this.giftDoctorId) void this.received.reload()
   }
 }

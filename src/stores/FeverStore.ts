@@ -1,8 +1,8 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable } from 'mobx'
 import * as api from '@/services/inquiry'
 import { listOnlineDepts } from '@/services/internet'
 import { InquiryForm } from './InquiryForm'
-import type { LoadState } from './KeywordSearch'
+import { Loadable } from './base/Loadable'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { OnlineDept } from '../../types/api/internet'
@@ -54,15 +54,14 @@ export class FeverStore {
   exposure: boolean | null = null
   redFlags: RedFlag[] = []
   readonly form: InquiryForm
-  depts: OnlineDept[] = []
-  deptsState: LoadState = 'idle'
+  readonly depts = new Loadable((hospitalCode: string) => listOnlineDepts(hospitalCode))
 
   constructor(
     private readonly hospitalCode: () => string | undefined = () => undefined,
     patients: Pick<PatientStore, 'current'> | null = null,
   ) {
     this.form = new InquiryForm(patients, FEVER_NOTE_MAX)
-    makeAutoObservable<FeverStore, 'hospitalCode'>(this, { form: false, hospitalCode: false })
+    makeAutoObservable<FeverStore, 'hospitalCode'>(this, { form: false, depts: false, hospitalCode: false })
   }
 
   get hospital(): string | undefined {
@@ -82,23 +81,12 @@ export class FeverStore {
   async loadDepts() {
     const code = this.hospitalCode()
     if (!code) return
-    this.deptsState = 'loading'
-    try {
-      const depts = await listOnlineDepts(code)
-      runInAction(() => {
-        this.depts = depts
-        this.deptsState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        this.deptsState = 'failed'
-      })
-    }
+    await this.depts.load(code).catch(() => undefined)
   }
 
   /** The department the inquiry goes to; null: any of the hospital's doctors. */
   get dept(): OnlineDept | null {
-    return feverDept(this.depts)
+    return feverDept(this.depts.value ?? [])
   }
 
   get hasRedFlag() {
@@ -140,8 +128,8 @@ export class FeverStore {
   get blocker(): string | null {
     if (!this.hospitalCode()) return '请先选择医院'
     if (this.hasRedFlag) return RED_FLAG_BLOCKER
-    if (this.deptsState === 'loading' || this.deptsState === 'idle') return '接诊科室加载中'
-    if (this.deptsState === 'failed') return '接诊科室加载失败'
+    if (this.depts.state === 'loading' || this.depts.state === 'idle') return '接诊科室加载中'
+    if (this.depts.state === 'failed') return '接诊科室加载失败'
     if (!this.form.patient) return '请先添加就诊人'
     if (this.form.uploading) return '图片上传中'
     return null

@@ -6,11 +6,10 @@ import { isBuiltPage } from '@/routes'
 import { pathOf } from '@/utils/routeRules'
 import { InquiryForm } from './InquiryForm'
 import { DOCTOR_OFFLINE, NO_DESCRIPTION } from './InquiryStore'
-import type { LoadState } from './KeywordSearch'
+import { Loadable } from './base/Loadable'
 import { diagnosisText, type RecordStore } from './RecordStore'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
-import type { OnlineDoctorInfo } from '../../types/api/internet'
 
 /** The server's limits and refusals for 复诊续方 (server/src/domain/consultationHistory.ts), verbatim. */
 export const DIAGNOSIS_MAX = 100
@@ -62,8 +61,7 @@ export function noticeContinuation(url: string, openPages: { route?: string }[])
  * 图文问诊 (InquiryStore.pay).
  */
 export class FollowUpStore {
-  doctor: OnlineDoctorInfo | null = null
-  doctorState: LoadState = 'idle'
+  readonly doctor = new Loadable((id: number) => getOnlineDoctor(id))
   readonly form: InquiryForm
   diagnosis = ''
   /** The rows of medicine names; one empty row to start with. */
@@ -73,7 +71,7 @@ export class FollowUpStore {
 
   constructor(patients: Pick<PatientStore, 'current'> | null = null) {
     this.form = new InquiryForm(patients)
-    makeAutoObservable(this, { form: false })
+    makeAutoObservable(this, { doctor: false, form: false })
   }
 
   /** Opens the page for one doctor: a new attempt, nothing written yet. */
@@ -82,30 +80,20 @@ export class FollowUpStore {
     this.diagnosis = ''
     this.medicines = ['']
     this.refusal = null
-    if (this.doctor?.id !== doctorId) this.doctor = null
-    this.doctorState = 'loading'
-    try {
-      const doctor = await getOnlineDoctor(doctorId)
-      runInAction(() => {
-        this.doctor = doctor
-        this.doctorState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        this.doctorState = 'failed'
-      })
-    }
+    if (this.doctor.value?.id !== doctorId) this.doctor.reset()
+    await this.doctor.load(doctorId).catch(() => undefined)
   }
 
   /** The doctor's price (a renewal costs what 图文问诊 costs), or null when the doctor does not offer it. */
   get priceFen(): number | null {
-    return this.doctor?.services.find((s) => s.type === 'text')?.priceFen ?? null
+    return this.doctor.value?.services.find((s) => s.type === 'text')?.priceFen ?? null
   }
 
   /** Why the attempt cannot be submitted at all, or null (what the patient writes is checked on submitting). */
   get blocker(): string | null {
-    if (!this.doctor) return '医生信息加载中'
-    if (!this.doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
+    const doctor = this.doctor.value
+    if (!doctor) return '医生信息加载中'
+    if (!doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
     if (!this.form.patient) return '请先添加就诊人'
     if (this.form.uploading) return '图片上传中'
     return null
@@ -169,7 +157,7 @@ export class FollowUpStore {
         () => this.problem(),
         (idempotencyKey) =>
           api.chronicInquiry({
-            doctorId: this.doctor!.id,
+            doctorId: this.doctor.value!.id,
             patientId: form.patient!.id,
             description: form.description.trim(),
             diagnosis: this.diagnosis.trim(),

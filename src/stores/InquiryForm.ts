@@ -1,8 +1,8 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import { uploadFile } from '@/services/auth'
-import { outcomeUnknown, toastError } from '@/services/request'
-import { newIdempotencyKey } from '@/utils/register'
+import { toastError } from '@/services/request'
+import { IdempotentAttempt } from './base/IdempotentAttempt'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { Patient } from '../../types/api/patient'
@@ -32,8 +32,7 @@ export class InquiryForm {
   uploading = false
   agreed = false
   /** One key per attempt: a retry of an answer that never came sends the same key, so the server orders once. */
-  attemptKey = newIdempotencyKey()
-  submitting = false
+  readonly attempt = new IdempotentAttempt()
   /** What the attempt ordered; paying it again never orders a second one. */
   created: Inquiry | null = null
 
@@ -42,7 +41,7 @@ export class InquiryForm {
     /** How long the description may be on this form. */
     readonly descriptionMax = DESCRIPTION_MAX,
   ) {
-    makeAutoObservable<InquiryForm, 'patients'>(this, { patients: false, descriptionMax: false })
+    makeAutoObservable<InquiryForm, 'patients'>(this, { patients: false, descriptionMax: false, attempt: false })
   }
 
   /** A new attempt with its own key, nothing written yet. */
@@ -51,7 +50,7 @@ export class InquiryForm {
     this.pictures = []
     this.agreed = false
     this.created = null
-    this.attemptKey = newIdempotencyKey()
+    this.attempt.renew()
   }
 
   /** The patient the attempt is for. */
@@ -104,13 +103,12 @@ export class InquiryForm {
 
   /**
    * One ordering attempt: `check` names what is missing (shown, nothing sent), then the consent is required, then
-   * `order` is called with the attempt's key. A business refusal made nothing, so the next tap is a new attempt with a
-   * new key; no answer at all may have ordered, so the retry keeps the key and the server answers that same inquiry.
-   * Once ordered, it answers that inquiry again. Refusals are rethrown for the page (the request layer has shown them).
+   * `order` is called with the attempt's key (IdempotentAttempt: a refusal renews it, no answer keeps it). Once
+   * ordered, it answers that inquiry again. Refusals are rethrown for the page (the request layer has shown them).
    */
   async submit(check: () => string | null, order: (idempotencyKey: string) => Promise<Inquiry>): Promise<Inquiry | null> {
     if (this.created) return this.created
-    if (this.submitting) return null
+    if (this.attempt.inFlight) return null
     const problem = check()
     if (problem) {
       toastError(problem)
@@ -120,23 +118,11 @@ export class InquiryForm {
       toastError(NO_CONSENT)
       return null
     }
-    this.submitting = true
-    try {
-      const inquiry = await order(this.attemptKey)
-      runInAction(() => {
-        this.created = inquiry
-      })
-      return inquiry
-    } catch (e) {
-      runInAction(() => {
-        if (!outcomeUnknown(e)) this.attemptKey = newIdempotencyKey()
-      })
-      throw e
-    } finally {
-      runInAction(() => {
-        this.submitting = false
-      })
-    }
+    const inquiry = await this.attempt.run(order)
+    runInAction(() => {
+      this.created = inquiry
+    })
+    return inquiry
   }
 
   /** The ordered inquiry as it now stands (paid, checked). */

@@ -6,9 +6,9 @@ import { getOnlineDoctor } from '@/services/internet'
 import { toastError } from '@/services/request'
 import { yuan } from '@/utils/register'
 import { InquiryForm } from './InquiryForm'
-import type { LoadState } from './KeywordSearch'
+import { Loadable } from './base/Loadable'
+import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
-import type { OnlineDoctorInfo } from '../../types/api/internet'
 import type { Patient } from '../../types/api/patient'
 import type { Inquiry, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
 
@@ -112,21 +112,24 @@ export function inquiryRefundText(i: Money): string | null {
  * tabs and pages, and one inquiry with its actions (check, cancel, finish, complain).
  */
 export class InquiryStore {
-  doctor: OnlineDoctorInfo | null = null
-  doctorState: LoadState = 'idle'
+  readonly doctor = new Loadable((id: number) => getOnlineDoctor(id))
 
   /** The attempt on the inquiry page: patient, illness, pictures, consent, key. */
   readonly form: InquiryForm
   paying = false
 
   tab: InquiryTab = 'all'
-  list: Inquiry[] = []
-  listState: LoadState = 'idle'
-  private page = 0
-  private listSeq = 0
+  /** The consultation orders of the current tab. */
+  readonly list = new PagedList<Inquiry>(
+    (q) => api.listInquiries({ status: INQUIRY_TABS.find((t) => t.key === this.tab)?.status, ...q }),
+    INQUIRY_PAGE_SIZE,
+  )
 
-  detail: Inquiry | null = null
-  detailState: LoadState = 'idle'
+  /** One inquiry, checked: the server first closes one whose time ran out and asks the provider about an unpaid one. */
+  readonly detail = new Loadable(
+    (id: number) => api.checkInquiry(id),
+    (inquiry) => this.showElsewhere(inquiry),
+  )
   cancelling = false
   finishing = false
   complaining = false
@@ -134,7 +137,7 @@ export class InquiryStore {
 
   constructor(patients: Pick<PatientStore, 'current'> | null = null) {
     this.form = new InquiryForm(patients)
-    makeAutoObservable<InquiryStore, 'page' | 'listSeq'>(this, { form: false, page: false, listSeq: false })
+    makeAutoObservable(this, { doctor: false, form: false, list: false, detail: false })
   }
 
   // ----- the ordering attempt -----
@@ -142,24 +145,13 @@ export class InquiryStore {
   /** Opens the inquiry page for one doctor: a new attempt with its own key, nothing written yet. */
   async openInquiry(doctorId: number) {
     this.form.reset()
-    if (this.doctor?.id !== doctorId) this.doctor = null
-    this.doctorState = 'loading'
-    try {
-      const doctor = await getOnlineDoctor(doctorId)
-      runInAction(() => {
-        this.doctor = doctor
-        this.doctorState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        this.doctorState = 'failed'
-      })
-    }
+    if (this.doctor.value?.id !== doctorId) this.doctor.reset()
+    await this.doctor.load(doctorId).catch(() => undefined)
   }
 
   /** The doctor's 图文问诊 price, or null when the doctor does not offer it. */
   get priceFen(): number | null {
-    return this.doctor?.services.find((s) => s.type === 'text')?.priceFen ?? null
+    return this.doctor.value?.services.find((s) => s.type === 'text')?.priceFen ?? null
   }
 
   /** The patient the attempt is for: the patient store's current one. */
@@ -169,8 +161,9 @@ export class InquiryStore {
 
   /** Why the attempt cannot be submitted at all, or null (what the patient writes is checked on submitting). */
   get blocker(): string | null {
-    if (!this.doctor) return '医生信息加载中'
-    if (!this.doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
+    const doctor = this.doctor.value
+    if (!doctor) return '医生信息加载中'
+    if (!doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
     if (!this.patient) return '请先添加就诊人'
     if (this.form.uploading) return '图片上传中'
     return null
@@ -187,7 +180,7 @@ export class InquiryStore {
       () => (form.description.trim() ? null : NO_DESCRIPTION),
       (idempotencyKey) =>
         api.createInquiry({
-          doctorId: this.doctor!.id,
+          doctorId: this.doctor.value!.id,
           patientId: this.patient!.id,
           description: form.description.trim(),
           pictures: form.pictureUrls,
@@ -220,61 +213,16 @@ export class InquiryStore {
   // ----- the consultation orders -----
 
   async switchTab(tab: InquiryTab) {
-    if (tab === this.tab && this.listState !== 'failed' && this.listState !== 'idle') return
+    if (tab === this.tab && this.list.state !== 'failed' && this.list.state !== 'idle') return
     this.tab = tab
-    await this.reloadList()
-  }
-
-  async reloadList() {
-    this.list = []
-    this.page = 0
-    this.listState = 'idle'
-    await this.loadMore(true)
-  }
-
-  /** The next page of the current tab; `retry` also after a failed page; an answer for a tab left behind is dropped. */
-  async loadMore(retry = false) {
-    if (this.listState === 'loading' || this.listState === 'done') return
-    if (this.listState === 'failed' && !retry) return
-    const seq = ++this.listSeq
-    const page = this.page + 1
-    const status = INQUIRY_TABS.find((t) => t.key === this.tab)?.status
-    this.listState = 'loading'
-    try {
-      const res = await api.listInquiries({ status, page, size: INQUIRY_PAGE_SIZE })
-      runInAction(() => {
-        if (seq !== this.listSeq) return
-        const known = new Set(this.list.map((i) => i.id))
-        this.list = [...this.list, ...res.records.filter((i) => !known.has(i.id))]
-        this.page = page
-        this.listState = page * INQUIRY_PAGE_SIZE >= res.total || res.records.length === 0 ? 'done' : 'idle'
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.listSeq) this.listState = 'failed'
-      })
-    }
+    await this.list.reload()
   }
 
   // ----- one inquiry -----
 
-  /** One inquiry, checked: the server first closes one whose time ran out and asks the provider about an unpaid one. */
   async loadDetail(id: number) {
-    if (this.detail?.id !== id) this.detail = null
-    this.detailState = 'loading'
-    try {
-      const inquiry = await api.checkInquiry(id)
-      runInAction(() => {
-        this.apply(inquiry)
-        this.detailState = 'done'
-      })
-      return inquiry
-    } catch (e) {
-      runInAction(() => {
-        this.detailState = 'failed'
-      })
-      throw e
-    }
+    if (this.detail.value?.id !== id) this.detail.reset()
+    return this.detail.load(id)
   }
 
   /** Gives up an inquiry no doctor has accepted (refunded when paid); null when one is already on its way. */
@@ -351,8 +299,12 @@ export class InquiryStore {
 
   /** An inquiry as it now stands, wherever the pages show it. */
   private apply(inquiry: Inquiry) {
-    this.detail = inquiry
+    this.detail.value = inquiry
+    this.showElsewhere(inquiry)
+  }
+
+  private showElsewhere(inquiry: Inquiry) {
     this.form.apply(inquiry)
-    this.list = this.list.map((i) => (i.id === inquiry.id ? inquiry : i))
+    this.list.update((i) => (i.id === inquiry.id ? inquiry : i))
   }
 }

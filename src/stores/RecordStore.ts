@@ -3,9 +3,9 @@ import * as api from '@/services/records'
 import { listAccessRecords } from '@/services/user'
 import { MSG } from '@/services/messages'
 import type { LoadState } from './KeywordSearch'
-import type { Page } from '../../types/api/hospital'
+import { Loadable } from './base/Loadable'
+import { PagedList } from './base/PagedList'
 import type { Inquiry } from '../../types/api/inquiry'
-import type { ChatRecord, InquiryHistory } from '../../types/api/consultation'
 import type { MedicalHistoryItem, MedicalRecord, MedicalRecordFieldKey } from '../../types/api/medical'
 import type { UserMessage } from '../../types/api/message'
 import type { AccessRecord } from '../../types/api/audit'
@@ -49,69 +49,6 @@ export function moreText(state: LoadState): string {
   return MSG.loadMore
 }
 
-/**
- * A list read a page at a time (spec §8 加载中... / 没有更多了 / 加载失败): a page after the last, a retry after a
- * failed one; after `reload` an answer to the earlier list is dropped; an item already shown is not shown twice.
- */
-export class PagedList<T extends { id: number }> {
-  items: T[] = []
-  state: LoadState = 'idle'
-  private page = 0
-  private seq = 0
-
-  constructor(
-    private readonly fetch: (q: api.PageQuery) => Promise<Page<T>>,
-    private readonly size: number,
-  ) {
-    makeAutoObservable<PagedList<T>, 'page' | 'seq' | 'fetch' | 'size'>(this, { page: false, seq: false, fetch: false, size: false })
-  }
-
-  get empty() {
-    return this.state === 'done' && this.items.length === 0
-  }
-
-  /** The first page failed: nothing to show but the failure. */
-  get failedEmpty() {
-    return this.state === 'failed' && this.items.length === 0
-  }
-
-  async reload() {
-    this.items = []
-    this.page = 0
-    this.state = 'idle'
-    this.seq++
-    await this.loadMore(true)
-  }
-
-  /** The next page; `retry` also after a failed one (the more-line's tap), not on reaching the bottom. */
-  async loadMore(retry = false) {
-    if (this.state === 'loading' || this.state === 'done') return
-    if (this.state === 'failed' && !retry) return
-    const seq = ++this.seq
-    const page = this.page + 1
-    this.state = 'loading'
-    try {
-      const res = await this.fetch({ page, size: this.size })
-      runInAction(() => {
-        if (seq !== this.seq) return
-        const known = new Set(this.items.map((i) => i.id))
-        this.items = [...this.items, ...res.records.filter((i) => !known.has(i.id))]
-        this.page = page
-        this.state = page * this.size >= res.total || res.records.length === 0 ? 'done' : 'idle'
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.seq) this.state = 'failed'
-      })
-    }
-  }
-
-  /** Changes items in place (a notice read). */
-  update(change: (item: T) => T) {
-    this.items = this.items.map(change)
-  }
-}
-
 /** A finished consultation chosen as the one a follow-up continues, with the patient it was chosen for. */
 export type ChosenCase = MedicalHistoryItem & { patientId: number }
 
@@ -130,33 +67,34 @@ export class RecordStore {
   recordPatientId: number | null = null
   records = new PagedList<MedicalRecord>((q) => api.listMedicalRecords({ ...q, patientId: this.recordPatientId ?? undefined }), RECORD_PAGE_SIZE)
   /** The record of one consultation (null: none written yet), by its number. */
-  orderRecord: { imOrderNo: string; record: MedicalRecord | null } | null = null
-  orderRecordState: LoadState = 'idle'
+  readonly orderRecord = new Loadable(async (imOrderNo: string) => ({ imOrderNo, record: await api.getRecordByOrderNo(imOrderNo) }))
 
   // ----- past consultations -----
   history = new PagedList<Inquiry>((q) => api.listPastInquiries(q), HISTORY_PAGE_SIZE)
-  chatRecord: ChatRecord | null = null
-  steps: InquiryHistory | null = null
-  chatRecordState: LoadState = 'idle'
-  private chatSeq = 0
+  /** One consultation's messages and its steps, read together. */
+  readonly chatRecord = new Loadable(async (inquiryId: number) => {
+    const [record, steps] = await Promise.all([api.getChatRecord(inquiryId), api.getInquirySteps(inquiryId)])
+    return { record, steps }
+  })
 
   // ----- 访问记录: who at the hospital opened the account's records -----
   accessLog = new PagedList<AccessRecord>((q) => listAccessRecords(q), ACCESS_LOG_PAGE_SIZE)
 
   // ----- the cases a follow-up may continue -----
   casesPatientId: number | null = null
-  cases: MedicalHistoryItem[] = []
-  casesState: LoadState = 'idle'
+  readonly cases = new Loadable((patientId: number) => api.listFinishedCases(patientId))
   /** The case chosen on /internet/historyCases for the follow-up inquiry page; null until one is. */
   chosenCase: ChosenCase | null = null
 
   constructor() {
-    makeAutoObservable<RecordStore, 'chatSeq' | 'fetchMessages'>(this, {
+    makeAutoObservable<RecordStore, 'fetchMessages'>(this, {
       messages: false,
       records: false,
+      orderRecord: false,
       history: false,
+      chatRecord: false,
       accessLog: false,
-      chatSeq: false,
+      cases: false,
       fetchMessages: false,
     })
   }
@@ -225,73 +163,32 @@ export class RecordStore {
     await this.records.reload()
   }
 
-  /** The record of one consultation by its number; null when the doctor has written none. */
+  /** The record of one consultation by its number; null when the doctor has written none (or it cannot be read). */
   async loadOrderRecord(imOrderNo: string) {
-    if (this.orderRecord?.imOrderNo !== imOrderNo) this.orderRecord = null
-    this.orderRecordState = 'loading'
-    try {
-      const record = await api.getRecordByOrderNo(imOrderNo)
-      runInAction(() => {
-        this.orderRecord = { imOrderNo, record }
-        this.orderRecordState = 'done'
-      })
-      return record
-    } catch {
-      runInAction(() => {
-        this.orderRecordState = 'failed'
-      })
-      return null
-    }
+    if (this.orderRecord.value?.imOrderNo !== imOrderNo) this.orderRecord.reset()
+    const loaded = await this.orderRecord.load(imOrderNo).catch(() => null)
+    return loaded?.record ?? null
   }
 
   /** The record of a consultation when it is known to exist (the inquiry detail's 查看病历). */
   recordOfOrder(imOrderNo: string): MedicalRecord | null {
-    return this.orderRecord?.imOrderNo === imOrderNo ? this.orderRecord.record : null
+    const loaded = this.orderRecord.value
+    return loaded?.imOrderNo === imOrderNo ? loaded.record : null
   }
 
   // ----- past consultations -----
 
-  /** One consultation's messages and its steps, read together. */
   async loadChatRecord(inquiryId: number) {
-    const seq = ++this.chatSeq
-    if (this.chatRecord?.inquiryId !== inquiryId) {
-      this.chatRecord = null
-      this.steps = null
-    }
-    this.chatRecordState = 'loading'
-    try {
-      const [record, steps] = await Promise.all([api.getChatRecord(inquiryId), api.getInquirySteps(inquiryId)])
-      runInAction(() => {
-        if (seq !== this.chatSeq) return
-        this.chatRecord = record
-        this.steps = steps
-        this.chatRecordState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.chatSeq) this.chatRecordState = 'failed'
-      })
-    }
+    if (this.chatRecord.value?.record.inquiryId !== inquiryId) this.chatRecord.reset()
+    await this.chatRecord.load(inquiryId).catch(() => undefined)
   }
 
   // ----- the cases a follow-up may continue -----
 
   async loadCases(patientId: number) {
-    if (this.casesPatientId !== patientId) this.cases = []
+    if (this.casesPatientId !== patientId) this.cases.reset()
     this.casesPatientId = patientId
-    this.casesState = 'loading'
-    try {
-      const cases = await api.listFinishedCases(patientId)
-      runInAction(() => {
-        if (this.casesPatientId !== patientId) return
-        this.cases = cases
-        this.casesState = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        if (this.casesPatientId === patientId) this.casesState = 'failed'
-      })
-    }
+    await this.cases.load(patientId).catch(() => undefined)
   }
 
   chooseCase(item: MedicalHistoryItem, patientId: number) {

@@ -485,18 +485,18 @@ describe('选择科室 /palm/register/deptList/index', () => {
   })
 
   test('the list is cached per hospital (spec §3): shown at once next time, and kept when the server fails', async () => {
-    const first = new RegisterStore(() => HOSPITAL)
+    const first = new RegisterStore(() => HOSPITAL).catalogue
     await first.loadDepartments()
     expect(local.get<Record<string, unknown>>(LOCAL.palmDeptList)).toHaveProperty(`${HOSPITAL}:default`)
 
     failing.add(`/dld-palm/api/department/${HOSPITAL}`)
-    const again = new RegisterStore(() => HOSPITAL)
+    const again = new RegisterStore(() => HOSPITAL).catalogue
     const loading = again.loadDepartments()
     expect(again.groups.map((g) => g.deptName)).toEqual(['内科', '外科']) // before any answer
     await loading
     expect(again.groupsState).toBe('done')
 
-    const otherHospital = new RegisterStore(() => '10388')
+    const otherHospital = new RegisterStore(() => '10388').catalogue
     await otherHospital.loadDepartments()
     expect(otherHospital.groups).toEqual([])
     expect(otherHospital.groupsState).toBe('failed')
@@ -805,7 +805,7 @@ describe('确认挂号 /palm/register/confirm/index', () => {
   })
 
   test('two submits at once (before the page re-renders) still send one booking', async () => {
-    const store = mockRoot.register
+    const store = mockRoot.register.booking
     await mockRoot.startup({})
     await mockRoot.patient.load()
     await store.openBooking(1003)

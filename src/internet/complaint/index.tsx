@@ -19,7 +19,7 @@ function Complaint() {
   const { inquiry } = useStores()
   const { params } = useRouter()
   const id = Number(params.id) || 0
-  const i = inquiry.detail?.id === id ? inquiry.detail : null
+  const i = inquiry.detail.value?.id === id ? inquiry.detail.value : null
   const [text, setText] = useState('')
 
   // from the detail page the inquiry is known already
@@ -34,7 +34,7 @@ function Complaint() {
 
   const body = () => {
     if (!id) return <Empty text='未找到该问诊' />
-    if (!i && inquiry.detailState === 'failed') return <LoadFailed onRetry={() => void inquiry.loadDetail(id).catch(() => undefined)} />
+    if (!i && inquiry.detail.state === 'failed') return <LoadFailed onRetry={() => void inquiry.loadDetail(id).catch(() => undefined)} />
     if (!i) return <Loading />
     const about = (
       <View className='complaint__card'>

@@ -11,7 +11,7 @@ import './EvaluationSection.scss'
 function EvaluationSection({ doctorId }: { doctorId: number }) {
   const { evaluation: store } = useStores()
   const list = store.evaluations
-  if (list.key !== doctorId) return null
+  if (store.evaluationsFor !== doctorId) return null
   const summary = store.summary
   return (
     <View className='online-doctor__section doctor-evaluations' aria-label='患者评价'>

@@ -21,13 +21,13 @@ function OnlineDoctorHome() {
   const { doctor: store, user, evaluation } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const doctor = store.doctor?.id === id ? store.doctor : null
+  const doctor = store.doctor.value?.id === id ? store.doctor.value : null
   const load = () => (id ? Promise.all([store.loadDoctor(id), evaluation.openDoctorEvaluations(id)]) : undefined)
   const text = doctor?.services.find((s) => s.type === 'text') ?? null
 
   const body = () => {
     if (!id) return <Empty text='未找到该医生' />
-    if (!doctor && store.doctorState === 'failed') return <LoadFailed onRetry={() => void load()} />
+    if (!doctor && store.doctor.state === 'failed') return <LoadFailed onRetry={() => void load()} />
     if (!doctor) return <Loading />
     return (
       <View className='online-doctor'>

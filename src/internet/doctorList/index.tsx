@@ -13,8 +13,8 @@ import './index.scss'
 /** 在线问诊 · 找医生 (spec §2 /internet/doctorList/index): department chips, sort tabs, the online doctors a page at a time. */
 function DoctorList() {
   const { doctor } = useStores()
-  useReachBottom(() => void doctor.loadMore())
-  const state = doctor.listState
+  useReachBottom(() => void doctor.list.loadMore())
+  const state = doctor.list.state
 
   return (
     <PageShell title='在线问诊' onReady={() => (doctor.hospital ? doctor.openList() : undefined)}>
@@ -35,7 +35,7 @@ function DoctorList() {
         ) : (
           <>
             <View className='online-doctors__depts' role='tablist' aria-label='科室'>
-              {[{ id: null, deptName: '全部' }, ...doctor.depts].map((d) => (
+              {[{ id: null, deptName: '全部' }, ...(doctor.depts.value ?? [])].map((d) => (
                 <View
                   key={d.id ?? 'all'}
                   role='tab'
@@ -60,16 +60,16 @@ function DoctorList() {
                 </View>
               ))}
             </View>
-            {state === 'done' && doctor.doctors.length === 0 ? (
+            {state === 'done' && doctor.list.items.length === 0 ? (
               <Empty text='暂无在线医生' />
-            ) : state === 'failed' && doctor.doctors.length === 0 ? (
-              <LoadFailed onRetry={() => void doctor.loadMore(true)} />
+            ) : state === 'failed' && doctor.list.items.length === 0 ? (
+              <LoadFailed onRetry={() => void doctor.list.loadMore(true)} />
             ) : (
               <View className='online-doctors__list'>
-                {doctor.doctors.map((d) => (
+                {doctor.list.items.map((d) => (
                   <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />
                 ))}
-                <View className='online-doctors__more' onClick={() => void doctor.loadMore(true)}>
+                <View className='online-doctors__more' onClick={() => void doctor.list.loadMore(true)}>
                   {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
                 </View>
               </View>

@@ -76,11 +76,11 @@ function FeverClinic() {
 
   const dept = fever.dept
   const deptLine =
-    fever.deptsState === 'failed' ? (
+    fever.depts.state === 'failed' ? (
       <Text className='heat__dept heat__dept--warn' onClick={() => void fever.loadDepts()}>
         接诊科室加载失败，点击重试
       </Text>
-    ) : fever.deptsState === 'done' ? (
+    ) : fever.depts.state === 'done' ? (
       <Text className='heat__dept'>{dept ? `接诊科室：${dept.deptName}` : '接诊医生：本院在线医生'}</Text>
     ) : null
 
@@ -144,7 +144,7 @@ function FeverClinic() {
         <SubmitBar
           created={created}
           blocker={fever.blocker}
-          submitting={form.submitting}
+          submitting={form.attempt.inFlight}
           paying={inquiry.paying}
           label='快速问诊'
           onSubmit={submit}

@@ -19,8 +19,8 @@ function HistoryCases() {
   const { records } = useStores()
   const { params } = useRouter()
   const patientId = Number(params.patientId) || 0
-  const cases = records.casesPatientId === patientId ? records.cases : []
-  const state = records.casesPatientId === patientId ? records.casesState : 'loading'
+  const cases = records.casesPatientId === patientId ? (records.cases.value ?? []) : []
+  const state = records.casesPatientId === patientId ? records.cases.state : 'loading'
 
   const choose = (item: MedicalHistoryItem) => {
     records.chooseCase(item, patientId)

@@ -19,7 +19,7 @@ function InquiryPage() {
   const doctorId = Number(params.doctorId)
   const ready = useRef(false)
   const form = inquiry.form
-  const doctor = inquiry.doctor?.id === doctorId ? inquiry.doctor : null
+  const doctor = inquiry.doctor.value?.id === doctorId ? inquiry.doctor.value : null
   const created = form.created
   const price = inquiry.priceFen
   const { choose, submit, pay, modal } = useInquiryFlow(() => inquiry.submit(), !!created)
@@ -35,7 +35,7 @@ function InquiryPage() {
 
   const body = () => {
     if (!doctorId) return <Empty text='未找到该医生' />
-    if (!doctor && inquiry.doctorState === 'failed') return <LoadFailed onRetry={() => void inquiry.openInquiry(doctorId)} />
+    if (!doctor && inquiry.doctor.state === 'failed') return <LoadFailed onRetry={() => void inquiry.openInquiry(doctorId)} />
     if (!doctor) return <Loading />
     const locked = !!created
     return (
@@ -55,7 +55,7 @@ function InquiryPage() {
         <SubmitBar
           created={created}
           blocker={inquiry.blocker}
-          submitting={form.submitting}
+          submitting={form.attempt.inFlight}
           paying={inquiry.paying}
           label={price === 0 ? '提交问诊' : '提交并支付'}
           onSubmit={submit}

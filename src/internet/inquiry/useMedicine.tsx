@@ -24,7 +24,7 @@ function RenewalPage() {
   const doctorId = Number(params.doctorId)
   const ready = useRef(false)
   const form = followUp.form
-  const doctor = followUp.doctor?.id === doctorId ? followUp.doctor : null
+  const doctor = followUp.doctor.value?.id === doctorId ? followUp.doctor.value : null
   const created = form.created
   const price = followUp.priceFen
   const { choose, submit, pay, modal } = useInquiryFlow(() => followUp.submit(), !!created)
@@ -44,7 +44,7 @@ function RenewalPage() {
 
   const body = () => {
     if (!doctorId) return <Empty text='未找到该医生' />
-    if (!doctor && followUp.doctorState === 'failed') return <LoadFailed onRetry={() => void followUp.openRenewal(doctorId)} />
+    if (!doctor && followUp.doctor.state === 'failed') return <LoadFailed onRetry={() => void followUp.openRenewal(doctorId)} />
     if (!doctor) return <Loading />
     const locked = !!created
     const patient = form.patient
@@ -119,7 +119,7 @@ function RenewalPage() {
         <SubmitBar
           created={created}
           blocker={followUp.blocker}
-          submitting={form.submitting}
+          submitting={form.attempt.inFlight}
           paying={inquiry.paying}
           label={price === 0 ? '提交续方' : '提交并支付'}
           onSubmit={submit}

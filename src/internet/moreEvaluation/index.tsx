@@ -17,7 +17,7 @@ function MoreEvaluation() {
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const list = store.evaluations
-  const summary = list.key === doctorId ? store.summary : null
+  const summary = store.evaluationsFor === doctorId ? store.summary : null
   useReachBottom(() => void list.loadMore())
   const load = () => (doctorId ? store.openDoctorEvaluations(doctorId) : undefined)
 

@@ -19,14 +19,14 @@ function ScorePage() {
   const { evaluation: store } = useStores()
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
-  const doctor = store.doctor?.id === doctorId ? store.doctor : null
+  const doctor = store.doctor.value?.id === doctorId ? store.doctor.value : null
   const list = store.evaluations
-  const summary = list.key === doctorId ? store.summary : null
+  const summary = store.evaluationsFor === doctorId ? store.summary : null
   const load = () => (doctorId ? Promise.all([store.loadDoctor(doctorId), store.openDoctorEvaluations(doctorId)]) : undefined)
 
   const body = () => {
     if (!doctorId) return <Empty text='未找到该医生' />
-    if (!doctor && store.doctorState === 'failed') return <LoadFailed onRetry={() => void load()} />
+    if (!doctor && store.doctor.state === 'failed') return <LoadFailed onRetry={() => void load()} />
     if (!doctor) return <Loading />
     return (
       <View className='score'>

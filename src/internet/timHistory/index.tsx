@@ -59,10 +59,11 @@ function TimHistory() {
   }
 
   const oneRecord = () => {
-    const record = records.chatRecord?.inquiryId === inquiryId ? records.chatRecord : null
-    if (!record && records.chatRecordState === 'failed') return <LoadFailed onRetry={() => void records.loadChatRecord(inquiryId)} />
+    const loaded = records.chatRecord.value?.record.inquiryId === inquiryId ? records.chatRecord.value : null
+    const record = loaded?.record ?? null
+    if (!record && records.chatRecord.state === 'failed') return <LoadFailed onRetry={() => void records.loadChatRecord(inquiryId)} />
     if (!record) return <Loading />
-    return <ChatRecordView record={record} steps={records.steps?.id === inquiryId ? records.steps : null} />
+    return <ChatRecordView record={record} steps={loaded!.steps.id === inquiryId ? loaded!.steps : null} />
   }
 
   return (

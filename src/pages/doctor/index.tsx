@@ -11,12 +11,13 @@ import './index.scss'
 /** 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first. */
 function MyDoctors() {
   const { doctor } = useStores()
-  const state = doctor.myDoctorsState
+  const state = doctor.myDoctors.state
+  const list = doctor.myDoctors.value ?? []
 
   const body = () => {
-    if (state === 'failed' && doctor.myDoctors.length === 0) return <LoadFailed onRetry={() => void doctor.loadMyDoctors()} />
-    if (state !== 'done' && doctor.myDoctors.length === 0) return <Loading />
-    if (doctor.myDoctors.length === 0)
+    if (state === 'failed' && list.length === 0) return <LoadFailed onRetry={() => void doctor.loadMyDoctors()} />
+    if (state !== 'done' && list.length === 0) return <Loading />
+    if (list.length === 0)
       return (
         <Empty text='还没有关注的医生'>
           <View className='my-doctors__find' onClick={() => void Taro.navigateTo({ url: DOCTOR_LIST_URL })}>
@@ -24,7 +25,7 @@ function MyDoctors() {
           </View>
         </Empty>
       )
-    return doctor.myDoctors.map((d) => <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />)
+    return list.map((d) => <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />)
   }
 
   return (

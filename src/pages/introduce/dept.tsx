@@ -15,21 +15,21 @@ function DeptIntroduce() {
   const { register } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const dept = id ? register.deptById(id) : null
+  const dept = id ? register.catalogue.deptById(id) : null
 
   const load = async () => {
-    if (!id || !register.hospital) return
-    await Promise.all([register.groups.length ? undefined : register.loadDepartments(), register.loadDeptDoctors(id)])
+    if (!id || !register.catalogue.hospital) return
+    await Promise.all([register.catalogue.groups.length ? undefined : register.catalogue.loadDepartments(), register.catalogue.loadDeptDoctors(id)])
   }
 
   const body = () => {
-    if (!register.hospital) return <Empty text='请先选择医院' />
+    if (!register.catalogue.hospital) return <Empty text='请先选择医院' />
     if (!id) return <Empty text='未找到该科室' />
-    if (!dept && register.groupsState === 'failed')
+    if (!dept && register.catalogue.groupsState === 'failed')
       return (
         <LoadFailed onRetry={() => void load()} />
       )
-    if (!dept && register.groupsState !== 'done') return <Loading />
+    if (!dept && register.catalogue.groupsState !== 'done') return <Loading />
     if (!dept) return <Empty text='未找到该科室' />
     return (
       <View className='introduce'>
@@ -39,16 +39,16 @@ function DeptIntroduce() {
         </View>
         <View className='introduce__card'>
           <Text className='introduce__heading'>科室医生</Text>
-          {register.deptDoctorsState === 'failed' ? (
-            <Text className='introduce__muted' onClick={() => void register.loadDeptDoctors(id)}>
+          {register.catalogue.deptDoctors.state === 'failed' ? (
+            <Text className='introduce__muted' onClick={() => void register.catalogue.loadDeptDoctors(id)}>
               {MSG.listFailed}，点击重试
             </Text>
-          ) : register.deptDoctorsState !== 'done' ? (
+          ) : register.catalogue.deptDoctors.state !== 'done' ? (
             <Text className='introduce__muted'>{MSG.listLoading}</Text>
-          ) : register.deptDoctors.length === 0 ? (
+          ) : !register.catalogue.deptDoctors.value?.length ? (
             <Text className='introduce__muted'>暂无医生信息</Text>
           ) : (
-            register.deptDoctors.map((d) => (
+            register.catalogue.deptDoctors.value.map((d) => (
               <View key={d.id} className='introduce__doctor' onClick={() => void Taro.navigateTo({ url: introduceDoctorUrl(d.id) })}>
                 {d.avatar ? <Image className='introduce__doctor-avatar' src={assetUrl(d.avatar)} /> : <View className='introduce__doctor-avatar' />}
                 <View className='introduce__doctor-text'>

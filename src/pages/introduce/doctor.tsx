@@ -14,12 +14,12 @@ function DoctorIntroduce() {
   const { register } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const doctor = register.doctorSchedule?.doctor?.id === id ? register.doctorSchedule.doctor : null
-  const load = () => (id ? register.loadDoctorSchedule(id).catch(() => undefined) : undefined)
+  const doctor = register.catalogue.doctorSchedule.value?.doctor?.id === id ? register.catalogue.doctorSchedule.value.doctor : null
+  const load = () => (id ? register.catalogue.loadDoctorSchedule(id).catch(() => undefined) : undefined)
 
   const body = () => {
     if (!id) return <Empty text='未找到该医生' />
-    if (!doctor && register.doctorScheduleState === 'failed')
+    if (!doctor && register.catalogue.doctorSchedule.state === 'failed')
       return (
         <LoadFailed onRetry={() => void load()} />
       )

@@ -42,8 +42,8 @@ function MedicalHistory() {
 
   /** The record of one consultation, whole. */
   const oneRecord = (no: string) => {
-    const known = records.orderRecord?.imOrderNo === no ? records.orderRecord : null
-    if (!known && records.orderRecordState === 'failed') return <LoadFailed onRetry={() => void records.loadOrderRecord(no)} />
+    const known = records.orderRecord.value?.imOrderNo === no ? records.orderRecord.value : null
+    if (!known && records.orderRecord.state === 'failed') return <LoadFailed onRetry={() => void records.loadOrderRecord(no)} />
     if (!known) return <Loading />
     if (!known.record) return <Empty text='医生暂未填写病历' />
     return (

@@ -28,22 +28,22 @@ function ChsPayment() {
   const registrationId = params.type === 'register' ? Number(params.id) : 0
   const orderNo = params.orderNo ?? ''
   const by = orderNo ? { orderNo } : registrationId ? { registrationId } : null
-  const order = register.payOrder
-  const reg = registrationId && register.detail?.id === registrationId ? register.detail : null
+  const order = register.records.payOrder.value
+  const reg = registrationId && register.records.detail.value?.id === registrationId ? register.records.detail.value : null
 
   const load = async () => {
     if (!by) return
-    await register.loadPayOrder(by).catch(() => undefined)
-    const r = registrationId && register.detail?.id === registrationId ? register.detail : null
+    await register.records.loadPayOrder(by).catch(() => undefined)
+    const r = registrationId && register.records.detail.value?.id === registrationId ? register.records.detail.value : null
     if (settlesHere(r) && r!.order) {
       await insurance.prepare(
         { orderNo: r!.order.orderNo, patientId: r!.patientId, hospitalCode: r!.hospitalCode, redirect: chsPaymentUrl(r!.id) },
         params.authCode,
       )
       // the upload set the order's insurance part: the amounts to pay come from the server again
-      if (insurance.step === 'ready') await register.loadPayOrder(by).catch(() => undefined)
-    } else if (register.payOrder) {
-      await insurance.loadSplit(register.payOrder.orderNo)
+      if (insurance.step === 'ready') await register.records.loadPayOrder(by).catch(() => undefined)
+    } else if (register.records.payOrder.value) {
+      await insurance.loadSplit(register.records.payOrder.value.orderNo)
     }
   }
   useEffect(() => () => insurance.reset(), [insurance])
@@ -58,7 +58,7 @@ function ChsPayment() {
   /** The patient gives up insurance for this booking: the whole fee through the channel. */
   const paySelf = async () => {
     if (!reg) return
-    const outcome = await register.pay(reg).catch(() => 'failed' as const)
+    const outcome = await register.booking.pay(reg).catch(() => 'failed' as const)
     if (outcome === 'paid') void Taro.redirectTo({ url: detailUrl(reg.id, 'pay') })
   }
 
@@ -95,8 +95,8 @@ function ChsPayment() {
 
   const body = () => {
     if (!by) return <Empty text='未找到该订单' />
-    if (register.payOrderState === 'failed') return <LoadFailed onRetry={() => void load()} />
-    if (register.payOrderState !== 'done') return <Loading />
+    if (register.records.payOrder.state === 'failed') return <LoadFailed onRetry={() => void load()} />
+    if (register.records.payOrder.state !== 'done') return <Loading />
     if (!order) return <Empty text='该预约无需支付，没有结算记录' />
     const here = settlesHere(reg)
     return (

@@ -14,13 +14,13 @@ function DoctorHome() {
   const { register } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const schedule = register.doctorSchedule?.doctor?.id === id ? register.doctorSchedule : null
+  const schedule = register.catalogue.doctorSchedule.value?.doctor?.id === id ? register.catalogue.doctorSchedule.value : null
   const doctor = schedule?.doctor ?? null
-  const load = () => (id ? register.loadDoctorSchedule(id).catch(() => undefined) : undefined)
+  const load = () => (id ? register.catalogue.loadDoctorSchedule(id).catch(() => undefined) : undefined)
 
   const body = () => {
     if (!id) return <Empty text='未找到该医生' />
-    if (!schedule && register.doctorScheduleState === 'failed')
+    if (!schedule && register.catalogue.doctorSchedule.state === 'failed')
       return (
         <LoadFailed onRetry={() => void load()} />
       )

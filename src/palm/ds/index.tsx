@@ -74,7 +74,7 @@ function Triage() {
   const anchor = triage.sending ? THINKING_ANCHOR : last ? msgAnchor(last.id) : undefined
 
   const openDept = (dept: TriageDepartment) => {
-    register.chooseDept({ id: dept.id, deptName: dept.deptName })
+    register.catalogue.chooseDept({ id: dept.id, deptName: dept.deptName })
     void Taro.navigateTo({ url: deptScheduleUrl(dept) })
   }
   const openDoctor = (id: number) => void Taro.navigateTo({ url: doctorUrl(id) })

@@ -14,19 +14,19 @@ import './index.scss'
 function RegisterNotice() {
   const { register } = useStores()
   const [agreed, setAgreed] = useState(false)
-  const rules = register.rules
+  const rules = register.catalogue.rules.value
 
-  const load = () => (register.hospital ? register.loadRules().catch(() => undefined) : undefined)
+  const load = () => (register.catalogue.hospital ? register.catalogue.loadRules().catch(() => undefined) : undefined)
 
   return (
     <PageShell title='预约挂号' onReady={load}>
-      {!register.hospital ? (
+      {!register.catalogue.hospital ? (
         <Empty text='请先选择医院'>
           <Text className='register-notice__link' onClick={() => void Taro.navigateTo({ url: '/pages/hospital/index' })}>
             选择医院
           </Text>
         </Empty>
-      ) : register.rulesState === 'failed' ? (
+      ) : register.catalogue.rules.state === 'failed' ? (
         <Empty text={MSG.listFailed}>
           <Text className='register-notice__link' onClick={() => void load()}>
             重新加载

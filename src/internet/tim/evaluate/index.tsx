@@ -62,8 +62,8 @@ function EvaluatePage() {
         </Empty>
       )
     }
-    if (store.tagsState === 'failed') return <LoadFailed onRetry={() => void store.loadTags()} />
-    if (!store.tags) return <Loading />
+    if (store.tags.state === 'failed') return <LoadFailed onRetry={() => void store.loadTags()} />
+    if (!store.tags.value) return <Loading />
     return (
       <View>
         <View className='evaluate__card'>

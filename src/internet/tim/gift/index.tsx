@@ -22,7 +22,7 @@ function GiftPage() {
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const inquiryId = Number(params.inquiryId) || undefined
-  const doctor = store.doctor?.id === doctorId ? store.doctor : null
+  const doctor = store.doctor.value?.id === doctorId ? store.doctor.value : null
   const received = store.received
   useReachBottom(() => void received.loadMore())
 
@@ -34,7 +34,7 @@ function GiftPage() {
   }
 
   const form = () => {
-    const order = store.paidOrder
+    const order = store.paidOrder.value
     if (store.paid && order) {
       return (
         <View className='gift__card gift__thanks' role='status'>
@@ -49,16 +49,16 @@ function GiftPage() {
         </View>
       )
     }
-    if (store.catalogueState === 'failed') return <LoadFailed onRetry={() => void store.loadCatalogue()} />
-    if (!store.catalogue.length) return store.catalogueState === 'done' ? <Empty text='暂无可送出的心意' /> : <Loading />
+    if (store.catalogue.state === 'failed') return <LoadFailed onRetry={() => void store.loadCatalogue()} />
+    if (!store.catalogue.value?.length) return store.catalogue.state === 'done' ? <Empty text='暂无可送出的心意' /> : <Loading />
     return (
       <View>
         {order && !store.paid && <Text className='gift__warn'>支付未完成，可重新选择心意送出</Text>}
-        {store.paidState === 'failed' && <Text className='gift__warn'>支付结果查询失败，请稍后在医生主页查看</Text>}
+        {store.paidOrder.state === 'failed' && <Text className='gift__warn'>支付结果查询失败，请稍后在医生主页查看</Text>}
         <View className='gift__card'>
           <Text className='gift__heading'>选择心意</Text>
           <View className='gift__items' role='radiogroup' aria-label='心意'>
-            {store.catalogue.map((g) => {
+            {store.catalogue.value.map((g) => {
               const on = store.giftCode === g.code
               return (
                 <View key={g.code} role='radio' aria-checked={on} className={`gift__item${on ? ' gift__item--on' : ''}`} onClick={() => store.chooseGift(g.code)}>
@@ -84,8 +84,8 @@ function GiftPage() {
           </Text>
         </View>
         <View className='gift__submit'>
-          <Button type='primary' block disabled={store.sending} onClick={() => void send()}>
-            {store.sending ? '支付中...' : store.chosenGift ? `送出心意 ${yuan(store.chosenGift.priceFen)}` : '送出心意'}
+          <Button type='primary' block disabled={store.giftAttempt.inFlight} onClick={() => void send()}>
+            {store.giftAttempt.inFlight ? '支付中...' : store.chosenGift ? `送出心意 ${yuan(store.chosenGift.priceFen)}` : '送出心意'}
           </Button>
         </View>
       </View>
@@ -130,7 +130,7 @@ function GiftPage() {
                 </Text>
               </View>
             </View>
-          ) : store.doctorState === 'failed' ? (
+          ) : store.doctor.state === 'failed' ? (
             <LoadFailed onRetry={() => void store.loadDoctor(doctorId)} />
           ) : null}
           {form()}

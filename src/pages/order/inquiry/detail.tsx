@@ -32,7 +32,7 @@ function InquiryDetail() {
   const { inquiry, records } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const i = inquiry.detail?.id === id ? inquiry.detail : null
+  const i = inquiry.detail.value?.id === id ? inquiry.detail.value : null
 
   // the record exists only after a doctor accepted: ask then (the server answers null until one is written)
   const load = () =>
@@ -65,7 +65,7 @@ function InquiryDetail() {
 
   const body = () => {
     if (!id) return <Empty text='未找到该问诊' />
-    if (!i && inquiry.detailState === 'failed') return <LoadFailed onRetry={() => void load()} />
+    if (!i && inquiry.detail.state === 'failed') return <LoadFailed onRetry={() => void load()} />
     if (!i) return <Loading />
     const order = i.order
     const refund = inquiryRefundText(i)

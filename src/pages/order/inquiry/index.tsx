@@ -12,11 +12,11 @@ import './index.scss'
 /** 问诊订单 (spec §2 /pages/order/inquiry/index): tabs 全部 / 待支付 / 待接诊 / 问诊中 / 已结束, a page at a time. */
 function InquiryOrders() {
   const { inquiry } = useStores()
-  useReachBottom(() => void inquiry.loadMore())
-  const state = inquiry.listState
+  useReachBottom(() => void inquiry.list.loadMore())
+  const state = inquiry.list.state
 
   return (
-    <PageShell title='问诊订单' onReady={() => inquiry.reloadList()}>
+    <PageShell title='问诊订单' onReady={() => inquiry.list.reload()}>
       <View className='inquiries__tabs' role='tablist'>
         {INQUIRY_TABS.map((t) => (
           <View
@@ -30,13 +30,13 @@ function InquiryOrders() {
           </View>
         ))}
       </View>
-      {state === 'done' && inquiry.list.length === 0 ? (
+      {state === 'done' && inquiry.list.items.length === 0 ? (
         <Empty text='暂无问诊订单' />
-      ) : state === 'failed' && inquiry.list.length === 0 ? (
-        <LoadFailed onRetry={() => void inquiry.loadMore(true)} />
+      ) : state === 'failed' && inquiry.list.items.length === 0 ? (
+        <LoadFailed onRetry={() => void inquiry.list.loadMore(true)} />
       ) : (
         <View className='inquiries'>
-          {inquiry.list.map((i) => (
+          {inquiry.list.items.map((i) => (
             <View key={i.id} className='inquiry-order' onClick={() => void Taro.navigateTo({ url: inquiryDetailUrl(i.id) })}>
               <View className='inquiry-order__head'>
                 <Text className='inquiry-order__doctor'>
@@ -55,7 +55,7 @@ function InquiryOrders() {
               </View>
             </View>
           ))}
-          <View className='inquiries__more' onClick={() => void inquiry.loadMore(true)}>
+          <View className='inquiries__more' onClick={() => void inquiry.list.loadMore(true)}>
             {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
           </View>
         </View>

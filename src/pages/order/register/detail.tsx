@@ -21,29 +21,29 @@ function RegisterDetail() {
   const { params } = useRouter()
   const id = Number(params.id)
   const fromPay = params.source === 'pay'
-  const r = register.detail?.id === id ? register.detail : null
+  const r = register.records.detail.value?.id === id ? register.records.detail.value : null
 
-  const load = (confirmPay = fromPay) => (id ? register.loadDetail(id, confirmPay).catch(() => undefined) : undefined)
-  const loadRules = () => (register.hospital ? register.loadRules().catch(() => undefined) : undefined)
+  const load = (confirmPay = fromPay) => (id ? register.records.loadDetail(id, confirmPay).catch(() => undefined) : undefined)
+  const loadRules = () => (register.catalogue.hospital ? register.catalogue.loadRules().catch(() => undefined) : undefined)
 
   const pay = async () => {
     if (!r) return
     // with insurance, the split is worked out on the insurance payment page before paying
     if (r.insurance && r.order?.status === 'created') return void Taro.navigateTo({ url: chsPaymentUrl(r.id) })
-    const outcome = await register.pay(r).catch(() => 'failed' as const)
+    const outcome = await register.booking.pay(r).catch(() => 'failed' as const)
     if (outcome === 'cancelled') toastError('支付已取消，请在倒计时结束前完成支付')
   }
 
   const cancel = async () => {
     if (!r) return
     if (!(await confirm(cancelConfirmText(r)))) return
-    const after = await register.cancel(r.id).catch(() => null)
+    const after = await register.records.cancel(r.id).catch(() => null)
     if (after) toastSuccess(after.order?.status === 'refunding' || after.order?.status === 'refunded' ? '已取消，退款将原路退回' : '已取消预约')
   }
 
   const body = () => {
     if (!id) return <Empty text='未找到该挂号记录' />
-    if (!r && register.detailState === 'failed')
+    if (!r && register.records.detail.state === 'failed')
       return (
         <LoadFailed onRetry={() => void load()} />
       )
@@ -62,7 +62,7 @@ function RegisterDetail() {
 
         {r.status === 'holding' && (
           <>
-            <HoldPay registration={r} paying={register.paying} onPay={() => void pay()} onExpire={() => void load(false)} />
+            <HoldPay registration={r} paying={register.booking.paying} onPay={() => void pay()} onExpire={() => void load(false)} />
             {order?.status === 'paying' && (
               <Text className='reg-detail__recheck' onClick={() => void load(true)}>
                 已完成支付？点击刷新支付结果
@@ -110,15 +110,15 @@ function RegisterDetail() {
         {open && (
           <View className='reg-detail__actions'>
             {r.cancellable ? (
-              <Button block disabled={register.cancelling} onClick={() => void cancel()}>
+              <Button block disabled={register.records.cancelling} onClick={() => void cancel()}>
                 取消预约
               </Button>
             ) : (
               <Text className='reg-detail__note'>
-                {r.status === 'booked' ? `已超过取消时限，不可取消${register.rules?.cancelRule ? `（${register.rules.cancelRule}）` : ''}` : ''}
+                {r.status === 'booked' ? `已超过取消时限，不可取消${register.catalogue.rules.value?.cancelRule ? `（${register.catalogue.rules.value.cancelRule}）` : ''}` : ''}
               </Text>
             )}
-            {register.rules?.cancelRule && r.cancellable && <Text className='reg-detail__note'>取消规则：{register.rules.cancelRule}</Text>}
+            {register.catalogue.rules.value?.cancelRule && r.cancellable && <Text className='reg-detail__note'>取消规则：{register.catalogue.rules.value.cancelRule}</Text>}
           </View>
         )}
       </View>

@@ -12,31 +12,31 @@ import './index.scss'
 /** 挂号记录 (spec §2 /pages/order/register/index): tabs 全部 / 待支付 / 预约成功 / 已取消, a page at a time. */
 function RegisterRecords() {
   const { register } = useStores()
-  useReachBottom(() => void register.loadMoreRecords())
-  const state = register.recordsState
+  useReachBottom(() => void register.records.list.loadMore())
+  const state = register.records.list.state
 
   return (
-    <PageShell title='挂号记录' onReady={() => register.reloadRecords()}>
+    <PageShell title='挂号记录' onReady={() => register.records.list.reload()}>
       <View className='records__tabs' role='tablist'>
         {RECORD_TABS.map((t) => (
           <View
             key={t.key}
             role='tab'
-            aria-selected={register.recordTab === t.key}
-            className={`records__tab${register.recordTab === t.key ? ' records__tab--on' : ''}`}
-            onClick={() => void register.switchRecordTab(t.key)}
+            aria-selected={register.records.tab === t.key}
+            className={`records__tab${register.records.tab === t.key ? ' records__tab--on' : ''}`}
+            onClick={() => void register.records.switchTab(t.key)}
           >
             {t.label}
           </View>
         ))}
       </View>
-      {state === 'done' && register.records.length === 0 ? (
+      {state === 'done' && register.records.list.items.length === 0 ? (
         <Empty text='暂无挂号记录' />
-      ) : state === 'failed' && register.records.length === 0 ? (
-        <LoadFailed onRetry={() => void register.loadMoreRecords(true)} />
+      ) : state === 'failed' && register.records.list.items.length === 0 ? (
+        <LoadFailed onRetry={() => void register.records.list.loadMore(true)} />
       ) : (
         <View className='records'>
-          {register.records.map((r) => (
+          {register.records.list.items.map((r) => (
             <View key={r.id} className='record' onClick={() => void Taro.navigateTo({ url: detailUrl(r.id) })}>
               <View className='record__head'>
                 <Text className='record__dept'>{r.deptName}</Text>
@@ -58,7 +58,7 @@ function RegisterRecords() {
               </View>
             </View>
           ))}
-          <View className='records__more' onClick={() => void register.loadMoreRecords(true)}>
+          <View className='records__more' onClick={() => void register.records.list.loadMore(true)}>
             {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
           </View>
         </View>

@@ -28,23 +28,23 @@ function ConfirmRegister() {
   const scheduleId = Number(params.scheduleId)
   const { requireComplete, modal } = usePatientCompletion()
   const ready = useRef(false)
-  const schedule = register.schedule
+  const schedule = register.booking.schedule
   const current = patients.current
-  const booked = register.booked
-  const rules = register.rules
+  const booked = register.booking.booked
+  const rules = register.catalogue.rules.value
 
   const load = async () => {
-    await Promise.all([patients.load().catch(() => undefined), register.openBooking(scheduleId).catch(() => undefined)])
-    await register.loadPrice()
+    await Promise.all([patients.load().catch(() => undefined), register.booking.openBooking(scheduleId).catch(() => undefined)])
+    await register.booking.loadPrice()
     ready.current = true
   }
   // back from choosing, adding or completing a patient
   useDidShow(() => {
-    if (ready.current && !register.booked) void patients.load().catch(() => undefined)
+    if (ready.current && !register.booking.booked) void patients.load().catch(() => undefined)
   })
   // the fee depends on the patient (e.g. free for the elderly): ask again whenever the patient changes
   useEffect(() => {
-    if (ready.current) void register.loadPrice()
+    if (ready.current) void register.booking.loadPrice()
   }, [current?.id, register])
 
   const choose = (p: Patient) => {
@@ -55,7 +55,7 @@ function ConfirmRegister() {
   const submit = () => {
     if (!current) return
     requireComplete(current, () => {
-      register
+      register.booking
         .submit()
         .then((registration) => {
           // nothing to pay: booked at once, the record shows it; with insurance the split is worked out first
@@ -69,19 +69,19 @@ function ConfirmRegister() {
   const pay = async () => {
     if (!booked) return
     if (booked.insurance) return void Taro.redirectTo({ url: chsPaymentUrl(booked.id) })
-    const outcome = await register.pay(booked).catch(() => 'failed' as const)
+    const outcome = await register.booking.pay(booked).catch(() => 'failed' as const)
     if (outcome === 'paid') void Taro.redirectTo({ url: detailUrl(booked.id, 'pay') })
     else if (outcome === 'cancelled') toastError('支付已取消，请在倒计时结束前完成支付')
   }
 
   const body = () => {
     if (!scheduleId) return <Empty text='未找到该号源' />
-    if (register.scheduleState === 'failed' || (register.scheduleState === 'done' && !schedule))
+    if (register.booking.scheduleState === 'failed' || (register.booking.scheduleState === 'done' && !schedule))
       return (
         <LoadFailed onRetry={() => void load()} />
       )
     if (!schedule) return <Loading />
-    const payFen = register.payFen
+    const payFen = register.booking.payFen
     const free = payFen === 0
     return (
       <View className='confirm'>
@@ -153,7 +153,7 @@ function ConfirmRegister() {
           ) : (
             <View className='confirm__ranges' role='radiogroup' aria-label='就诊时段'>
               {schedule.timeRanges.map((r) => {
-                const on = register.timeRange === r.timeRange
+                const on = register.booking.timeRange === r.timeRange
                 const full = r.remaining <= 0
                 return (
                   <View
@@ -162,7 +162,7 @@ function ConfirmRegister() {
                     aria-checked={on}
                     aria-disabled={full}
                     className={`confirm__range${on ? ' confirm__range--on' : ''}${full ? ' confirm__range--full' : ''}`}
-                    onClick={() => register.chooseTimeRange(r)}
+                    onClick={() => register.booking.chooseTimeRange(r)}
                   >
                     <Text className='confirm__range-time'>{r.timeRange}</Text>
                     <Text className='confirm__range-left'>{full ? '已约满' : `余${r.remaining}`}</Text>
@@ -184,15 +184,15 @@ function ConfirmRegister() {
                 <View
                   key={o.label}
                   role='radio'
-                  aria-checked={register.insurance === o.on}
-                  className={`confirm__chip${register.insurance === o.on ? ' confirm__chip--on' : ''}`}
-                  onClick={() => register.setInsurance(o.on)}
+                  aria-checked={register.booking.insurance === o.on}
+                  className={`confirm__chip${register.booking.insurance === o.on ? ' confirm__chip--on' : ''}`}
+                  onClick={() => register.booking.setInsurance(o.on)}
                 >
                   {o.label}
                 </View>
               ))}
             </View>
-            {register.insurance && <Text className='confirm__note'>医保支付部分以医院结算为准，个人自付部分需在线支付</Text>}
+            {register.booking.insurance && <Text className='confirm__note'>医保支付部分以医院结算为准，个人自付部分需在线支付</Text>}
           </View>
         )}
 
@@ -201,23 +201,23 @@ function ConfirmRegister() {
             <Text className='confirm__label'>挂号费</Text>
             <Text>{yuan(schedule.feeFen)}</Text>
           </View>
-          {register.price && register.price.discountFen > 0 && payFen !== null && (
+          {register.booking.price.value && register.booking.price.value.discountFen > 0 && payFen !== null && (
             <View className='confirm__line'>
               <Text className='confirm__label'>活动优惠</Text>
               <Text className='confirm__discount'>
-                -{yuan(register.price.discountFen)}
-                {register.price.activity ? `（${register.price.activity}）` : ''}
+                -{yuan(register.booking.price.value.discountFen)}
+                {register.booking.price.value.activity ? `（${register.booking.price.value.activity}）` : ''}
               </Text>
             </View>
           )}
           <View className='confirm__line'>
-            <Text className='confirm__label'>{register.price?.activity && payFen !== null ? '活动价' : '合计'}</Text>
+            <Text className='confirm__label'>{register.booking.price.value?.activity && payFen !== null ? '活动价' : '合计'}</Text>
             <Text className='confirm__pay'>
-              {payFen !== null ? yuan(payFen) : register.priceState === 'failed' ? '获取失败' : current ? '计算中...' : '—'}
+              {payFen !== null ? yuan(payFen) : register.booking.price.state === 'failed' ? '获取失败' : current ? '计算中...' : '—'}
             </Text>
           </View>
-          {register.priceState === 'failed' && (
-            <Text className='confirm__note confirm__note--warn' onClick={() => void register.loadPrice()}>
+          {register.booking.price.state === 'failed' && (
+            <Text className='confirm__note confirm__note--warn' onClick={() => void register.booking.loadPrice()}>
               挂号费获取失败，点击重试
             </Text>
           )}
@@ -226,7 +226,7 @@ function ConfirmRegister() {
 
         {booked ? (
           booked.status === 'holding' ? (
-            <HoldPay registration={booked} paying={register.paying} onPay={() => void pay()} onExpire={() => void register.loadDetail(booked.id).catch(() => undefined)} />
+            <HoldPay registration={booked} paying={register.booking.paying} onPay={() => void pay()} onExpire={() => void register.records.loadDetail(booked.id).catch(() => undefined)} />
           ) : (
             <View className='confirm__done'>
               <Text className='confirm__note'>{booked.statusText}</Text>
@@ -237,9 +237,9 @@ function ConfirmRegister() {
           )
         ) : (
           <View className='confirm__submit'>
-            {register.blocker && <Text className='confirm__blocker'>{register.blocker}</Text>}
-            <Button type='primary' block disabled={!!register.blocker || register.submitting} onClick={submit}>
-              {register.submitting ? '提交中...' : free ? '免费预约' : '确认挂号'}
+            {register.booking.blocker && <Text className='confirm__blocker'>{register.booking.blocker}</Text>}
+            <Button type='primary' block disabled={!!register.booking.blocker || register.booking.attempt.inFlight} onClick={submit}>
+              {register.booking.attempt.inFlight ? '提交中...' : free ? '免费预约' : '确认挂号'}
             </Button>
           </View>
         )}

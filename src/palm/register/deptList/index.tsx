@@ -16,15 +16,15 @@ const SORTS: { key: DeptSort; label: string }[] = [
 /** 选择科室 (spec §2 /palm/register/deptList/index): clinic groups on the left, their departments on the right. */
 function DeptList() {
   const { register } = useStores()
-  const group = register.currentGroup
+  const group = register.catalogue.currentGroup
 
   const open = (dept: ChosenDept) => {
-    register.chooseDept(dept)
+    register.catalogue.chooseDept(dept)
     void Taro.navigateTo({ url: deptScheduleUrl(dept) })
   }
 
   return (
-    <PageShell title='选择科室' onReady={() => (register.hospital ? register.loadDepartments() : undefined)}>
+    <PageShell title='选择科室' onReady={() => (register.catalogue.hospital ? register.catalogue.loadDepartments() : undefined)}>
       <View className='dept-list'>
         <View className='dept-list__search' onClick={() => void Taro.navigateTo({ url: SEARCH_URL })}>
           <Text className='dept-list__search-text'>搜索科室、医生、疾病</Text>
@@ -34,32 +34,32 @@ function DeptList() {
             <View
               key={s.key}
               role='tab'
-              aria-selected={register.deptSort === s.key}
-              className={`dept-list__sort${register.deptSort === s.key ? ' dept-list__sort--on' : ''}`}
-              onClick={() => register.deptSort !== s.key && void register.loadDepartments(s.key)}
+              aria-selected={register.catalogue.deptSort === s.key}
+              className={`dept-list__sort${register.catalogue.deptSort === s.key ? ' dept-list__sort--on' : ''}`}
+              onClick={() => register.catalogue.deptSort !== s.key && void register.catalogue.loadDepartments(s.key)}
             >
               {s.label}
             </View>
           ))}
         </View>
-        {!register.hospital ? (
+        {!register.catalogue.hospital ? (
           <Empty text='请先选择医院' />
-        ) : register.groupsState === 'loading' && register.groups.length === 0 ? (
+        ) : register.catalogue.groupsState === 'loading' && register.catalogue.groups.length === 0 ? (
           <Loading />
-        ) : register.groupsState === 'failed' ? (
-          <LoadFailed onRetry={() => void register.loadDepartments()} />
-        ) : register.groups.length === 0 ? (
+        ) : register.catalogue.groupsState === 'failed' ? (
+          <LoadFailed onRetry={() => void register.catalogue.loadDepartments()} />
+        ) : register.catalogue.groups.length === 0 ? (
           <Empty text='该医院暂未开放预约科室' />
         ) : (
           <View className='dept-list__body'>
             <View className='dept-list__groups' role='tablist' aria-label='门诊'>
-              {register.groups.map((g, i) => (
+              {register.catalogue.groups.map((g, i) => (
                 <View
                   key={g.id}
                   role='tab'
                   aria-selected={group?.id === g.id}
                   className={`dept-list__group${group?.id === g.id ? ' dept-list__group--on' : ''}`}
-                  onClick={() => register.chooseGroup(i)}
+                  onClick={() => register.catalogue.chooseGroup(i)}
                 >
                   {g.deptName}
                 </View>

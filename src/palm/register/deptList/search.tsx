@@ -15,28 +15,28 @@ import './search.scss'
 /** 搜索 (spec §2 /palm/register/deptList/search): departments, doctors and diseases, 500 ms after the last keystroke. */
 function RegisterSearch() {
   const { register } = useStores()
-  const result = register.search.result
+  const result = register.catalogue.search.result
 
   const openDept = (dept: ChosenDept) => {
-    register.chooseDept(dept)
+    register.catalogue.chooseDept(dept)
     void Taro.navigateTo({ url: deptScheduleUrl(dept) })
   }
 
   return (
     <PageShell title='搜索'>
       <View className='register-search'>
-        <SearchBar placeholder='搜索科室、医生、疾病' maxLength={MAX_KEYWORD} value={register.search.keyword} onChange={(v: string) => register.search.setKeyword(v)} />
-        {register.search.state === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
-        {register.search.state === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
-        {register.search.state === 'failed' && (
+        <SearchBar placeholder='搜索科室、医生、疾病' maxLength={MAX_KEYWORD} value={register.catalogue.search.keyword} onChange={(v: string) => register.catalogue.search.setKeyword(v)} />
+        {register.catalogue.search.state === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
+        {register.catalogue.search.state === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
+        {register.catalogue.search.state === 'failed' && (
           <Empty text={MSG.listFailed}>
-            <Text className='register-search__retry' onClick={() => void register.search.run()}>
+            <Text className='register-search__retry' onClick={() => void register.catalogue.search.run()}>
               重新搜索
             </Text>
           </Empty>
         )}
-        {register.search.empty && <Empty text='未找到相关科室、医生或疾病' />}
-        {result && !register.search.empty && register.search.state === 'done' && (
+        {register.catalogue.search.empty && <Empty text='未找到相关科室、医生或疾病' />}
+        {result && !register.catalogue.search.empty && register.catalogue.search.state === 'done' && (
           <View>
             {result.depts.length > 0 && (
               <View className='register-search__section'>

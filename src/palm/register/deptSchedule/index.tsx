@@ -22,23 +22,23 @@ function DeptSchedule() {
   const { register } = useStores()
   const { params } = useRouter()
   const deptId = Number(params.deptId)
-  const schedule = register.deptSchedule?.deptId === deptId ? register.deptSchedule : null
-  const deptName = schedule?.deptName || params.deptName || register.chosenDept?.deptName || '科室排班'
-  const day = register.selectedDay
+  const schedule = register.catalogue.deptSchedule.value?.deptId === deptId ? register.catalogue.deptSchedule.value : null
+  const deptName = schedule?.deptName || params.deptName || register.catalogue.chosenDept?.deptName || '科室排班'
+  const day = register.catalogue.selectedDay
 
-  const load = () => (register.hospital && deptId ? register.loadDeptSchedule(deptId).catch(() => undefined) : undefined)
+  const load = () => (register.catalogue.hospital && deptId ? register.catalogue.loadDeptSchedule(deptId).catch(() => undefined) : undefined)
   const book = (item: ScheduleItem) => void Taro.navigateTo({ url: confirmUrl(item.scheduleId) })
 
   const body = () => {
-    if (!register.hospital) return <Empty text='请先选择医院' />
+    if (!register.catalogue.hospital) return <Empty text='请先选择医院' />
     if (!deptId) return <Empty text='未找到该科室' />
-    if (!schedule && register.deptScheduleState === 'failed')
+    if (!schedule && register.catalogue.deptSchedule.state === 'failed')
       return (
         <LoadFailed onRetry={() => void load()} />
       )
     if (!schedule) return <Loading />
-    if (register.scheduleTab === 'doctor') {
-      const groups = register.doctorGroups
+    if (register.catalogue.scheduleTab === 'doctor') {
+      const groups = register.catalogue.doctorGroups
       if (groups.length === 0) return <Empty text='近期暂无排班' />
       return (
         <View className='dept-schedule__list'>
@@ -67,9 +67,9 @@ function DeptSchedule() {
               <View
                 key={d.visitDate}
                 role='tab'
-                aria-selected={d.visitDate === register.selectedDate}
-                className={`dept-schedule__date${d.visitDate === register.selectedDate ? ' dept-schedule__date--on' : ''}`}
-                onClick={() => register.selectDate(d.visitDate)}
+                aria-selected={d.visitDate === register.catalogue.selectedDate}
+                className={`dept-schedule__date${d.visitDate === register.catalogue.selectedDate ? ' dept-schedule__date--on' : ''}`}
+                onClick={() => register.catalogue.selectDate(d.visitDate)}
               >
                 <Text className='dept-schedule__week'>{d.week}</Text>
                 <Text className='dept-schedule__day'>{shortDate(d.visitDate)}</Text>
@@ -95,7 +95,7 @@ function DeptSchedule() {
     <PageShell title={deptName} onReady={load}>
       <View className='dept-schedule'>
         <View className='dept-schedule__tabs'>
-          <Segmented options={TABS} value={register.scheduleTab} onChange={(v) => register.setScheduleTab(v as 'date' | 'doctor')} />
+          <Segmented options={TABS} value={register.catalogue.scheduleTab} onChange={(v) => register.catalogue.setScheduleTab(v as 'date' | 'doctor')} />
           {deptId > 0 && (
             <Text className='dept-schedule__intro' onClick={() => void Taro.navigateTo({ url: introduceDeptUrl(deptId) })}>
               科室介绍 ›

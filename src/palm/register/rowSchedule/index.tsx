@@ -23,18 +23,18 @@ function RowSchedule() {
 
   const load = async () => {
     if (general) {
-      if (deptId && register.hospital) await register.loadDeptSchedule(deptId).catch(() => undefined)
+      if (deptId && register.catalogue.hospital) await register.catalogue.loadDeptSchedule(deptId).catch(() => undefined)
     } else {
-      await register.loadDoctorSchedule(doctorId).catch(() => undefined)
+      await register.catalogue.loadDoctorSchedule(doctorId).catch(() => undefined)
     }
   }
 
-  const doctor = !general && register.doctorSchedule?.doctor?.id === doctorId ? register.doctorSchedule.doctor : null
-  const state = general ? register.deptScheduleState : register.doctorScheduleState
+  const doctor = !general && register.catalogue.doctorSchedule.value?.doctor?.id === doctorId ? register.catalogue.doctorSchedule.value.doctor : null
+  const state = general ? register.catalogue.deptSchedule.state : register.catalogue.doctorSchedule.state
   let items: ScheduleItem[] | null = null
-  if (general && register.deptSchedule?.deptId === deptId) items = register.deptSchedule.days.flatMap((d) => d.items).filter((i) => i.doctorId === null)
-  if (doctor) items = register.doctorSchedule!.items.filter((i) => !deptId || i.deptId === deptId)
-  const title = general ? `${register.deptSchedule?.deptName ?? ''}普通门诊` : (doctor?.doctorName ?? '医生排班')
+  if (general && register.catalogue.deptSchedule.value?.deptId === deptId) items = register.catalogue.deptSchedule.value.days.flatMap((d) => d.items).filter((i) => i.doctorId === null)
+  if (doctor) items = register.catalogue.doctorSchedule.value!.items.filter((i) => !deptId || i.deptId === deptId)
+  const title = general ? `${register.catalogue.deptSchedule.value?.deptName ?? ''}普通门诊` : (doctor?.doctorName ?? '医生排班')
 
   return (
     <PageShell title={title} onReady={load}>
