@@ -1,24 +1,10 @@
 // the app's own list (spec §3), so the two ends cannot drift apart
-import { SENSITIVE_FIELDS } from '../../src/utils/base64'
-
-const sensitive = new Set<string>(SENSITIVE_FIELDS)
+import { SENSITIVE_FIELDS, mapSensitive } from '@/utils/base64'
 
 /** Fields never written to logs, on top of the sensitive ones. */
 export const LOG_REDACTED_FIELDS = [...SENSITIVE_FIELDS, 'mobile', 'phone', 'code', 'token', 'refreshToken', 'accessToken', 'authorization', 'cookie', 'smsCode', 'authCode', 'payAuthNo', 'password', 'name', 'patientName', 'guardianName', 'detail']
 
 type Json = unknown
-
-function mapSensitive(value: Json, fn: (s: string) => string): Json {
-  if (Array.isArray(value)) return value.map((v) => mapSensitive(v, fn))
-  if (value && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
-    const out: Record<string, Json> = {}
-    for (const [k, v] of Object.entries(value as Record<string, Json>)) {
-      out[k] = sensitive.has(k) && typeof v === 'string' && v !== '' ? fn(v) : mapSensitive(v, fn)
-    }
-    return out
-  }
-  return value
-}
 
 const b64 = /^[A-Za-z0-9+/]+={0,2}$/
 

@@ -20,20 +20,16 @@ import type {
   GiftItem,
   ReceivedGift,
 } from '../../types/api/evaluation'
+import { SCORE_MAX, GOOD_SCORE, EVALUATION_CONTENT_MAX as CONTENT_MAX, GIFT_MESSAGE_MAX as MESSAGE_MAX, BAD_SCORE } from '@/utils/internetRules'
 
 /** The server's limits (server/src/domain/evaluation.ts, gift.ts). */
-export const SCORE_MAX = 5
-/** A rating of this many stars or more counts as good (好评): it offers the good tags. */
-export const GOOD_SCORE = 4
-export const CONTENT_MAX = 200
-export const MESSAGE_MAX = 50
+export { SCORE_MAX, GOOD_SCORE, CONTENT_MAX, MESSAGE_MAX, BAD_SCORE }
 export const EVALUATION_PAGE_SIZE = 10
 export const GIFT_PAGE_SIZE = 10
 /** How many of the newest ratings the doctor's home and the score page show. */
 export const NEWEST_COUNT = 2
 
 /** The server's own refusals, shown before asking it when the app can tell. */
-export const BAD_SCORE = '请选择1至5星评分'
 export const NO_GIFT = '请选择要送出的心意'
 export const EVALUATED_TEXT = '评价成功'
 export const THANKS_TEXT = '感谢您的心意'

@@ -6,10 +6,9 @@ import { IdempotentAttempt } from './base/IdempotentAttempt'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { Patient } from '../../types/api/patient'
+import { DESCRIPTION_MAX, PICTURES_MAX } from '@/utils/internetRules'
 
-/** The server's limits (server/src/domain/inquiry.ts). */
-export const DESCRIPTION_MAX = 500
-export const PICTURES_MAX = 9
+export { DESCRIPTION_MAX, PICTURES_MAX }
 
 export const CONSENT_TEXT = '我已阅读并同意《互联网诊疗知情同意书》'
 export const NO_CONSENT = '请阅读并同意《互联网诊疗知情同意书》'

@@ -11,6 +11,7 @@ import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
 import type { Patient } from '../../types/api/patient'
 import type { Inquiry, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
+import { WAIT_HOURS, SERVICE_HOURS, INQUIRY_PAY_MINUTES as PAY_MINUTES } from '@/utils/internetRules'
 
 export { CONSENT_TEXT, DESCRIPTION_MAX, NO_CONSENT, PICTURES_MAX, type InquiryPicture } from './InquiryForm'
 
@@ -18,9 +19,7 @@ export { CONSENT_TEXT, DESCRIPTION_MAX, NO_CONSENT, PICTURES_MAX, type InquiryPi
 export const COMPLAINT_MAX = 500
 export const INQUIRY_PAGE_SIZE = 10
 /** The service window (server/src/domain/inquiry.ts WAIT_HOURS, SERVICE_HOURS, PAY_MINUTES). */
-export const WAIT_HOURS = 48
-export const SERVICE_HOURS = 24
-export const PAY_MINUTES = 30
+export { WAIT_HOURS, SERVICE_HOURS, PAY_MINUTES }
 
 /** The 问诊单's field limits (server/src/domain/inquiry.ts INTAKE_LIMITS). */
 export const INTAKE_LIMITS = { offlineDiagnosis: 100, pastHistory: 200, allergyHistory: 200, currentMedication: 200 } as const

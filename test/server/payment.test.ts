@@ -32,12 +32,12 @@ import {
   wechatAuthorization,
   wechatPay,
   yuanToFen,
-  fenToYuan,
   type PayProviders,
   type SandboxPay,
 } from '../../server/src/plugins/providers/pay'
 import { alipaySignContent, rawJsonValue } from '../../server/src/plugins/providers/alipay'
 import { rsaSign } from '../../server/src/plugins/providers/rsa'
+import { fenToYuan } from '../../src/utils/number'
 import type { PayAction, PayOrder } from '../../types/api/payment'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, DEMO, type Envelope, type TestApp } from './harness'
 import type { Db } from '../../server/src/db'

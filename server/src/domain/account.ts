@@ -51,7 +51,7 @@ import {
   users,
 } from '../db/schema'
 import { conflict, unauthenticated } from '../errors'
-import { maskMobile } from '../../../src/utils/mask'
+import { maskMobile } from '@/utils/mask'
 import { consumeSmsCode, createSmsCode } from './auth'
 import { DOCTOR_PREFIX, patientImAccount, revokeChatSignatures } from './chat'
 import { hospitalToday } from './register/rules'

@@ -4,8 +4,8 @@ import type { FieldCipher } from '../crypto'
 import type { Db, Tx } from '../db'
 import { addresses, regions, users } from '../db/schema'
 import { badInput, conflict, forbidden } from '../errors'
-import { maskMobile, maskName } from '../../../src/utils/mask'
-import { regionLabel } from '../../../src/utils/address'
+import { maskMobile, maskName } from '@/utils/mask'
+import { regionLabel } from '@/utils/address'
 import { MAX_ADDRESSES } from './patientRules'
 
 type AddressRow = typeof addresses.$inferSelect

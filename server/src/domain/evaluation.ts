@@ -6,12 +6,13 @@
  */
 import { desc, eq, sql } from 'drizzle-orm'
 import type { DoctorEvaluations, Evaluation, EvaluationAdded, EvaluationInput, EvaluationTags } from '../../../types/api/evaluation'
-import { maskName } from '../../../src/utils/mask'
+import { maskName } from '@/utils/mask'
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
 import { evaluations, inquiries, onlineDoctors, patients } from '../db/schema'
 import { badInput, notFound } from '../errors'
 import { requireOwnInquiry } from './inquiry'
+import { SCORE_MAX, GOOD_SCORE, EVALUATION_CONTENT_MAX as CONTENT_MAX, BAD_SCORE } from '@/utils/internetRules'
 
 /** The tags a patient picks from: good ones for a good rating, bad ones otherwise (the app shows them by score). */
 export const GOOD_TAGS: readonly string[] = ['回复及时', '解答专业', '态度很好', '耐心细致', '建议很有帮助', '通俗易懂']
@@ -19,10 +20,7 @@ export const BAD_TAGS: readonly string[] = ['回复慢', '解答不清楚', '态
 const KNOWN_TAGS = new Set([...GOOD_TAGS, ...BAD_TAGS])
 
 export const SCORE_MIN = 1
-export const SCORE_MAX = 5
-/** A rating of this many stars or more counts as good (好评). */
-export const GOOD_SCORE = 4
-export const CONTENT_MAX = 200
+export { SCORE_MAX, GOOD_SCORE, CONTENT_MAX, BAD_SCORE }
 export const TAGS_MAX = KNOWN_TAGS.size
 export const MAX_PAGE_SIZE = 50
 export const ANONYMOUS_NAME = '匿名用户'
@@ -30,7 +28,6 @@ export const ANONYMOUS_NAME = '匿名用户'
 export const NOT_EVALUABLE = '问诊结束后才能评价'
 export const ALREADY_EVALUATED = '该问诊已评价，请勿重复提交'
 export const UNKNOWN_TAG = '评价标签不正确'
-export const BAD_SCORE = '请选择1至5星评分'
 
 type EvaluationRow = typeof evaluations.$inferSelect
 

@@ -8,8 +8,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Gift, GiftInput, GiftItem, GiftPayment, ReceivedGift } from '../../../types/api/evaluation'
 import type { Page } from '../../../types/api/hospital'
-import { maskName } from '../../../src/utils/mask'
-import { fenToYuan } from '../../../src/utils/number'
+import { maskName } from '@/utils/mask'
+import { fenToYuan } from '@/utils/number'
 import { uniqueViolation, type Db, type Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
 import { doctors, gifts, inquiries, onlineDoctors, orders, patients, users } from '../db/schema'
@@ -20,6 +20,7 @@ import { DUPLICATE_REQUEST, createOrder, isReturnUrl, startPayment, type OrderHa
 import type { PayProvidersOf } from '../plugins/providers'
 import { newBusinessNo } from './payment/orders'
 import { addUserMessage } from './userMessage'
+import { GIFT_MESSAGE_MAX as MESSAGE_MAX, GIFT_PAY_MINUTES as PAY_MINUTES } from '@/utils/internetRules'
 
 /** The catalogue (amounts in fen). */
 export const GIFTS: readonly GiftItem[] = [
@@ -28,9 +29,7 @@ export const GIFTS: readonly GiftItem[] = [
   { code: 'letter', name: '感谢信', priceFen: 990 },
   { code: 'banner', name: '锦旗', priceFen: 6600 },
 ]
-export const MESSAGE_MAX = 50
-/** How long an unpaid gift's order stays open. */
-export const PAY_MINUTES = 30
+export { MESSAGE_MAX, PAY_MINUTES }
 export const MAX_PAGE_SIZE = 50
 export const ANONYMOUS_NAME = '匿名用户'
 

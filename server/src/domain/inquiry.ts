@@ -17,7 +17,7 @@ import { uniqueViolation, type Db, type Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
 import { consultations, departments, doctors, evaluations, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
 import { AppError, Code, badInput, conflict, forbidden, notFound } from '../errors'
-import { maskName } from '../../../src/utils/mask'
+import { maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
 import { requireCompletePatient, requireOwnPatient } from './patient'
 import { UPLOADED_PICTURE } from './file'
@@ -27,18 +27,12 @@ import { cancelOrder, createOrder, refreshOrder, startPayment, startRefund, subm
 import type { PayProvidersOf } from '../plugins/providers'
 import { closeIfExpired, newBusinessNo } from './payment/orders'
 import { addUserMessage } from './userMessage'
+import { DESCRIPTION_MAX, PICTURES_MAX, INQUIRY_PAY_MINUTES as PAY_MINUTES, WAIT_HOURS, SERVICE_HOURS } from '@/utils/internetRules'
 
 type InquiryRow = typeof inquiries.$inferSelect
 
-export const DESCRIPTION_MAX = 500
-export const PICTURES_MAX = 9
+export { DESCRIPTION_MAX, PICTURES_MAX, PAY_MINUTES, WAIT_HOURS, SERVICE_HOURS }
 export const COMPLAINT_MAX = 500
-/** How long an unpaid inquiry's order stays open. */
-export const PAY_MINUTES = 30
-/** A paid inquiry no doctor has accepted closes (and is refunded) this long after payment. */
-export const WAIT_HOURS = 48
-/** An accepted inquiry's service lasts this long after acceptance. */
-export const SERVICE_HOURS = 24
 export const MAX_PAGE_SIZE = 50
 const SERVICE_NAME = '图文问诊'
 /** What the patient reads as the service of each kind of inquiry. */

@@ -16,8 +16,8 @@ import type {
   PhysicianAssistant,
 } from '../../../types/api/internet'
 import type { Page } from '../../../types/api/hospital'
-import { averageReplyTime } from '../../../src/utils/time'
-import { starRating } from '../../../src/utils/level'
+import { averageReplyTime } from '@/utils/time'
+import { starRating } from '@/utils/level'
 import type { Db } from '../db'
 import { departments, doctorFans, doctors, hospitals, onlineDoctorServices, onlineDoctors, physicianAssistants } from '../db/schema'
 import { badInput, notFound } from '../errors'

@@ -3,8 +3,8 @@ import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { identities, users } from '../db/schema'
 import { badInput, unauthenticated } from '../errors'
-import { isValidIdCard } from '../../../src/utils/idCard'
-import { maskIdCard, maskName } from '../../../src/utils/mask'
+import { isValidIdCard } from '@/utils/idCard'
+import { maskIdCard, maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
 
 /** spec §9: a mobile is shown as its first 3 and last 4 digits. */

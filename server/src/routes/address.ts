@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { route } from '../route'
 import { idParam, mobile } from './schemas'
 import * as address from '../domain/address'
-import { DETAIL_MAX_LENGTH } from '../../../src/utils/address'
+import { DETAIL_MAX_LENGTH } from '@/utils/address'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])

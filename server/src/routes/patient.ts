@@ -5,7 +5,7 @@ import { hospitalCode, idParam, mobile, id } from './schemas'
 import * as patient from '../domain/patient'
 import { UPLOADED_PICTURE } from '../domain/file'
 import { PATIENT_NAME_MAX, isAppPagePath, isValidPatientName } from '../domain/patientRules'
-import { isValidIdCard } from '../../../src/utils/idCard'
+import { isValidIdCard } from '@/utils/idCard'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { findHospitalByCode } from '../domain/hospital'
 import { isAppPagePath } from '../domain/patientRules'
 import { SANDBOX_INSURED, issueSandboxInsuranceCode } from '../plugins/providers/insurance'
-import { maskIdCard, maskName } from '../../../src/utils/mask'
+import { maskIdCard, maskName } from '@/utils/mask'
 import { escapeHtml, page } from './sandboxHealthCard'
 
 const authorizeQuery = z.object({ channel: z.enum(['wechat', 'alipay']), hospitalCode: z.string().min(1).max(32), redirect: z.string().min(1).max(500) })

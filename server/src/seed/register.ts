@@ -3,7 +3,7 @@
  * numbered slots (some stopped, some fully booked by bookings made at the hospital's window or by phone).
  * Deterministic: the same hospital, doctor and day always give the same schedule.
  */
-import { idCardCheckChar } from '../../../src/utils/idCard'
+import { idCardCheckChar } from '@/utils/idCard'
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { rowsOf, type Db } from '../db'
 import type { FieldCipher } from '../crypto'

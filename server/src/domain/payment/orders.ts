@@ -6,6 +6,7 @@ import { orderEvents, orders, refunds } from '../../db/schema'
 import { badInput, conflict } from '../../errors'
 import type { FeeItem } from '../../plugins/providers/insurance'
 import { voidInsurance } from './insuranceState'
+import { hospitalToday } from '@/utils/hospitalClock'
 
 /** Orders, their state machine and the businesses that sell through them. */
 export type OrderRow = typeof orders.$inferSelect
@@ -77,9 +78,7 @@ export function handlersOf(business: OrderBusiness): OrderHandlers {
 }
 
 /** YYYYMMDD in the hospital's time zone. */
-function shanghaiDate(now: Date): string {
-  return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '')
-}
+const shanghaiDate = (now: Date) => hospitalToday(now).replace(/-/g, '')
 
 const randomDigits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
 

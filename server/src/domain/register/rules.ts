@@ -4,9 +4,9 @@
  */
 import { randomInt } from 'node:crypto'
 import type { Segment } from '../../../../types/api/register'
+import { hospitalClock, hospitalInstant, hospitalToday } from '@/utils/hospitalClock'
 
 /** The hospitals' own time zone: "today", week days and deadlines are read on a Shanghai wall clock. */
-export const HOSPITAL_TIME_ZONE = 'Asia/Shanghai'
 /** Days that can be booked, today included. */
 export const BOOK_DAYS = 14
 /** Minutes a slot is held while the patient pays (hospital config `register.holdMinutes` overrides). */
@@ -39,23 +39,7 @@ export const SEGMENTS: Record<Segment, { text: string; start: string; end: strin
 
 // ---- wall clock -------------------------------------------------------------------------------------------------
 
-const wallClock = new Intl.DateTimeFormat('en-GB', {
-  timeZone: HOSPITAL_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
-/** The Shanghai date (YYYY-MM-DD) and minutes since midnight of an instant. */
-export function hospitalClock(now: Date): { date: string; minutes: number } {
-  const parts = Object.fromEntries(wallClock.formatToParts(now).map((p) => [p.type, p.value]))
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) }
-}
-
-export const hospitalToday = (now: Date) => hospitalClock(now).date
+export { hospitalClock, hospitalToday, hospitalInstant }
 
 const utcDay = (date: string) => {
   const [y, m, d] = date.split('-').map(Number)
@@ -83,8 +67,6 @@ export function minutesOf(hhmm: string): number | null {
 
 const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
 
-/** The instant of a Shanghai wall-clock time (China has kept UTC+8 without daylight saving since 1991). */
-export const hospitalInstant = (date: string, time: string) => new Date(`${date}T${time}:00+08:00`)
 
 /** The half-hour time ranges of a segment, e.g. 08:00-08:30 … 11:30-12:00. */
 export function timeRangesOf(segment: Segment): string[] {

@@ -5,18 +5,20 @@
  */
 import type { AlipaySettings } from '../../config'
 import { rsaSign, rsaVerify } from './rsa'
+import { hospitalClock, hospitalInstant } from '@/utils/hospitalClock'
 
 const PRODUCTION_GATEWAY = 'https://openapi.alipay.com/gateway.do'
 
 /** `yyyy-MM-dd HH:mm:ss` in Beijing time (UTC+8, no daylight saving), the format of Alipay's `timestamp`. */
 export function alipayTime(d: Date): string {
-  return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ')
+  const { date, time } = hospitalClock(d)
+  return `${date} ${time}`
 }
 
 /** Beijing time `yyyy-MM-dd HH:mm:ss` as a Date (now when it is missing or malformed). */
 export function fromAlipayTime(s: string | undefined): Date {
   const m = s && /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(s)
-  return m ? new Date(`${m[1]}T${m[2]}+08:00`) : new Date()
+  return m ? hospitalInstant(m[1]!, m[2]!) : new Date()
 }
 
 /** Alipay's string to sign: every non-empty parameter but `sign` (and `sign_type` for notifications), sorted, `k=v&...`. */

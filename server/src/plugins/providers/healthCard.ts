@@ -6,7 +6,7 @@ import type { Db } from '../../db'
 import { healthCardCodes } from '../../db/schema'
 import { type FieldCipher, randomToken, sha256 } from '../../crypto'
 import { badInput } from '../../errors'
-import { parseIdCard } from '../../../../src/utils/idCard'
+import { parseIdCard } from '@/utils/idCard'
 
 /** The holder of an electronic health card, as the provider answers it. */
 export interface HealthCardHolder {

@@ -5,7 +5,7 @@ import type { Db } from '../../db'
 import { insuranceAuthCodes } from '../../db/schema'
 import { type FieldCipher, hmacHex, randomToken, safeEqual, sha256 } from '../../crypto'
 import { badInput } from '../../errors'
-import { idCardCheckChar } from '../../../../src/utils/idCard'
+import { idCardCheckChar } from '@/utils/idCard'
 
 /**
  * Health insurance mobile payment (医保移动支付, spec §7 "Insurance"). The patient authorises with their insurance

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { IdCardOcrResult } from '../../../../types/api/patient'
 import type { Config } from '../../config'
 import { badInput } from '../../errors'
-import { isValidIdCard, parseIdCard } from '../../../../src/utils/idCard'
+import { isValidIdCard, parseIdCard } from '@/utils/idCard'
 
 /** Reads the front of a mainland identity card from a photo. */
 export interface OcrProvider {

@@ -2,6 +2,8 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt, r
 import type { PayAction, PayChannel } from '../../../../types/api/payment'
 import type { AlipaySettings, Config, WechatPaySettings } from '../../config'
 import { rsaSign, rsaVerify } from './rsa'
+import { fenToYuan } from '@/utils/number'
+import { hospitalClock } from '@/utils/hospitalClock'
 import { alipayGateway, alipaySignContent, alipayTime, fromAlipayTime } from './alipay'
 import { safeEqual } from '../../crypto'
 import { eq, isNull, sql } from 'drizzle-orm'
@@ -103,13 +105,6 @@ export type Deliver = (req: { url: string; headers: Record<string, string>; payl
 const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
   const v = headers[name.toLowerCase()]
   return Array.isArray(v) ? (v[0] ?? '') : (v ?? '')
-}
-
-/** Fen as yuan with two decimals, without floating point (Alipay amounts, the cashier page). */
-export function fenToYuan(fen: number): string {
-  const sign = fen < 0 ? '-' : ''
-  const abs = Math.abs(fen)
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
 }
 
 /** "12.3" / "12.30" / "12" -> 1230; anything else -> NaN. */
@@ -387,10 +382,10 @@ export function returnWithOrderNo(returnUrl: string, orderNo: string): string {
   return `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}orderNo=${encodeURIComponent(orderNo)}`
 }
 
-/** `2026-11-23T10:34:56+08:00` (WeChat) or `2026-11-23 10:34:56` (Alipay): hospital time, whole seconds. */
 /** RFC 3339 in Beijing time, e.g. `2026-11-23T10:15:00+08:00` (WeChat Pay's `time_expire`). */
 function shanghaiTime(d: Date): string {
-  return `${new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`
+  const { date, time } = hospitalClock(d)
+  return `${date}T${time}+08:00`
 }
 
 /** Cuts text to at most `max` UTF-8 bytes without splitting a character (WeChat's description is 127 bytes). */
