@@ -68,6 +68,3 @@ export const cancelRegistration = (id: number, reason?: string) => post<Registra
 export const listRegistrations = (q: RegisterListQuery) => get<Page<Registration>>(`${API}/register/list`, query(q), { noLoading: true })
 
 export const getRegistration = (id: number) => get<Registration>(`${API}/register/detail`, { id }, { noLoading: true })
-
-/** A picture the server serves (a doctor's portrait, `/static/…`): on its origin, which the mini-programs must name. */
-export const assetUrl = (src: string) => (src.startsWith('/') ? `${API_BASE}${src}` : src)

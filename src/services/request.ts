@@ -1,5 +1,6 @@
 import Taro from '@tarojs/taro'
-import { MSG, TOAST_MS } from './messages'
+import { MSG } from '@/ui/messages'
+import { toastError } from '@/ui/feedback'
 import { LOCAL, local } from './storage'
 import { decodeBase64, encodeBase64, mapSensitive } from '@/utils/base64'
 
@@ -56,20 +57,6 @@ function hideLoading() {
     loadingCount = 0
     Taro.hideLoading()
   }
-}
-
-export function toastError(title: string) {
-  void Taro.showToast({ title, icon: 'none', duration: TOAST_MS.error })
-}
-
-export function toastSuccess(title: string) {
-  void Taro.showToast({ title, icon: 'success', duration: TOAST_MS.success })
-}
-
-/** spec §8: confirm modal, title 提示, buttons 确定 / 取消. */
-export async function confirm(content: string, title: string = MSG.modalTitle): Promise<boolean> {
-  const res = await Taro.showModal({ title, content, confirmText: MSG.confirm, cancelText: MSG.cancel })
-  return res.confirm
 }
 
 function goPermission() {

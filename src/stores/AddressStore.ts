@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/hospital'
-import { listRegions } from '@/services/system'
+import { getLocation, listRegions } from '@/services/system'
 import { isMobile } from '@/utils/phoneCode'
 import { textLength } from '@/utils/text'
 import { DETAIL_MAX_LENGTH } from '@/utils/address'
@@ -203,4 +203,10 @@ export class AddressStore {
   askManualRegion(wanted: boolean) {
     this.manualRegionWanted = wanted
   }
+
+  /** The address the server finds at a device position (WGS-84), for 选择位置. */
+  placeAt(latitude: number, longitude: number): Promise<Location> {
+    return getLocation(latitude, longitude)
+  }
+
 }

@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/internet'
-import { toastSuccess } from '@/services/request'
+import { toastSuccess } from '@/ui/feedback'
 import type { DoctorSort, OnlineDoctor, OnlineSearchResult } from '../../types/api/internet'
 import { KeywordSearch } from './KeywordSearch'
 import { Loadable } from './base/Loadable'

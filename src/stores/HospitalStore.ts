@@ -118,4 +118,25 @@ export class HospitalStore {
     if (hospital) local.set(LOCAL.hospital, hospital)
     else local.remove(LOCAL.hospital)
   }
+
+  /** The hospitals to choose from, by name when a keyword is given (选择医院, the platform's home). */
+  listHospitals(keyword?: string) {
+    return api.listHospitals(keyword)
+  }
+
+  /** A text the hospital configures (agreements, notices): of the current hospital, else the first one. */
+  async textConfig(key: string): Promise<string> {
+    const id = this.hospital?.id ?? (await api.listHospitals())[0]?.id
+    return id ? ((await api.getTextConfig(id))[key] ?? '') : ''
+  }
+
+  /** 健康知识: a page of the current hospital's articles, and one article. */
+  listArticles(q: { page: number; size: number }) {
+    return api.listArticles({ ...q, hospitalCode: this.hospital?.hospitalCode })
+  }
+
+  getArticle(id: number) {
+    return api.getArticle(id)
+  }
+
 }

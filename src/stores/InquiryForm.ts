@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import { uploadFile } from '@/services/auth'
-import { toastError } from '@/services/request'
+import { toastError } from '@/ui/feedback'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'

@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/records'
 import { listAccessRecords } from '@/services/user'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import type { LoadState } from './KeywordSearch'
 import { Loadable } from './base/Loadable'
 import { PagedList } from './base/PagedList'

@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/records'
-import { toastError } from '@/services/request'
+import { toastError } from '@/ui/feedback'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX, NO_MEDICINE } from './FollowUpStore'
 import { historyCasesUrl, type RecordStore } from './RecordStore'
 import type { ChatStore } from './ChatStore'

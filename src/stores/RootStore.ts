@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import { authEvents } from '@/services/request'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { SESSION, session } from '@/services/storage'
 import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
 import { ChatStore } from './ChatStore'

@@ -3,8 +3,8 @@ import platform from '@/platform'
 import * as auth from '@/services/auth'
 import * as account from '@/services/user'
 import { LOCAL, SESSION, local, session, type LifeData } from '@/services/storage'
-import { MSG } from '@/services/messages'
-import { toastError } from '@/services/request'
+import { MSG } from '@/ui/messages'
+import { toastError } from '@/ui/feedback'
 import type { Session, UserInfo } from '../../types/api/auth'
 import type { AccountClosure } from '../../types/api/account'
 
@@ -120,6 +120,22 @@ export class UserStore {
   async bind(mobile: string, code: string, sourceType: number) {
     await auth.bindMobile(mobile, code, sourceType)
     return this.loadUser()
+  }
+
+  /** Uploads a new avatar picture; answers its address, for saveProfile. */
+  async uploadAvatar(path: string) {
+    return (await auth.uploadFile(path)).url
+  }
+
+  /** Saves the nickname and avatar and shows them. */
+  async saveProfile(profile: { nickname: string; avatar: string }) {
+    await auth.updateProfile(profile)
+    return this.loadUser()
+  }
+
+  /** A code to `mobile`: to bind it to the account ('bind') or to prove a patient's ('patient'). */
+  sendBindCode(mobile: string, purpose: auth.SmsPurpose) {
+    return auth.sendBindCode(mobile, purpose)
   }
 
   async loadClosure() {

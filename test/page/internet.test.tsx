@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { calls, testing } from './doubles/taro'
 import { RootStore } from '../../src/stores/RootStore'
 import { LOCAL, local } from '../../src/services/storage'
-import { MSG } from '../../src/services/messages'
+import { MSG } from '../../src/ui/messages'
 import DoctorList from '../../src/internet/doctorList'
 import DoctorSearch from '../../src/internet/searchParams'
 import OnlineDoctorHome from '../../src/internet/doctor'

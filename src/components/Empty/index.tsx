@@ -1,6 +1,6 @@
 import { View, Text } from '@tarojs/components'
 import type { ReactNode } from 'react'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import './index.scss'
 
 /** An honest empty or failed state: says what is missing and, where there is one, what to do. */

@@ -3,7 +3,6 @@ import { View, Text, Swiper, SwiperItem, Image } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
-import { listHospitals } from '@/services/hospital'
 import PageShell, { openPage } from '../PageShell'
 import type { Hospital, MenuEntry } from '../../../types/api/hospital'
 import './index.scss'
@@ -25,7 +24,7 @@ function HomePage({ title }: { title: string }) {
   const h = hospital.hospital
 
   return (
-    <PageShell title={title} tab onReady={async () => hospital.main && setHospitals(await listHospitals())}>
+    <PageShell title={title} tab onReady={async () => hospital.main && setHospitals(await hospital.listHospitals())}>
       <View className='home'>
         <View className='home__header'>
           <View className='home__logo'>{(h?.shortName || '医').slice(0, 1)}</View>

@@ -1,5 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import { starRating } from '@/utils/level'
 import { averageReplyTime } from '@/utils/time'
 import { yuan } from '@/utils/register'

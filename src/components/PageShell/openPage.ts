@@ -1,6 +1,6 @@
 import Taro from '@tarojs/taro'
 import { isBuiltPage } from '@/routes'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 
 /** Opens a page of the app from a menu entry; one that is not built yet says so instead of a blank page. */
 export function openPage(url: string) {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { sendBindCode, type SmsPurpose } from '@/services/auth'
-import { toastError, toastSuccess } from '@/services/request'
+import { useStores } from '@/stores'
+import type { SmsPurpose } from '@/services/auth'
+import { toastError, toastSuccess } from '@/ui/feedback'
 import { COUNTDOWN_SECONDS, PHONE_CODE_LENGTH, countdownText, isMobile } from '@/utils/phoneCode'
 import { FormField, FormValue } from '../FormField'
 import './index.scss'
@@ -25,6 +26,7 @@ interface Props {
  * 获取验证码 / N秒后重新获取 / 重新获取.
  */
 export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChange, purpose = 'bind', variant = 'boxed', send }: Props) {
+  const { user } = useStores()
   const [remaining, setRemaining] = useState(0)
   const [started, setStarted] = useState(false)
   const [sending, setSending] = useState(false)
@@ -40,7 +42,7 @@ export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChang
     if (!send && !isMobile(mobile)) return toastError('请输入正确的手机号')
     setSending(true)
     try {
-      await (send ? send() : sendBindCode(mobile, purpose))
+      await (send ? send() : user.sendBindCode(mobile, purpose))
     } finally {
       setSending(false)
     }

@@ -7,7 +7,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { COMPLAINT_MAX } from '@/stores/InquiryStore'
-import { toastSuccess } from '@/services/request'
+import { toastSuccess } from '@/ui/feedback'
 import { localTime } from '@/utils/register'
 import './index.scss'
 

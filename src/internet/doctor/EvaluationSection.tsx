@@ -4,7 +4,7 @@ import { openPage } from '@/components/PageShell'
 import EvaluationItem from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
 import { moreEvaluationUrl } from '@/stores/EvaluationStore'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import './EvaluationSection.scss'
 
 /** 患者评价 on the doctor's home: 好评率, how many ratings, the two newest, and 查看全部 (all ratings). */

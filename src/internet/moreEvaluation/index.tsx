@@ -5,7 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import EvaluationItem from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import './index.scss'
 
 /**

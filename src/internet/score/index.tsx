@@ -7,8 +7,8 @@ import { LevelStars } from '@/components/OnlineDoctorCard'
 import EvaluationItem from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
 import { moreEvaluationUrl } from '@/stores/EvaluationStore'
-import { MSG } from '@/services/messages'
-import { assetUrl } from '@/services/register'
+import { MSG } from '@/ui/messages'
+import { assetUrl } from '@/ui/assets'
 import './index.scss'
 
 /**

@@ -7,7 +7,7 @@ import Empty from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/stores/DoctorStore'
 import './index.scss'
 

@@ -4,7 +4,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
 import { CHAT_MSG, CHAT_TEXT_MAX } from '@/stores/ChatStore'
-import { toastError } from '@/services/request'
+import { toastError } from '@/ui/feedback'
 import './chat.scss'
 
 /**

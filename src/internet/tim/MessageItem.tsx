@@ -1,5 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import type { ChatMessage } from '../../../types/api/chat'
 
 /** Where a picture message shows from: the service's url, or the local file while it is still being sent. */

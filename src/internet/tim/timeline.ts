@@ -1,4 +1,4 @@
-import { isOrderDescription } from '@/services/chat/driver'
+import { isOrderDescription } from '@/utils/orderDescription'
 import { ORDER_NOTE } from '@/stores/ChatStore'
 import { timeAgo } from '@/utils/time'
 import type { ChatMessage } from '../../../types/api/chat'

@@ -4,7 +4,6 @@ import { Text } from '@tarojs/components'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
-import { getTextConfig, listHospitals } from '@/services/hospital'
 import { ABOUT_TOPICS } from './topics'
 import './index.scss'
 
@@ -17,10 +16,7 @@ export default function AboutRich() {
   const { hospital } = useStores()
   const key = params.key ?? 'about'
   const [text, setText] = useState<string | null>(null)
-  const load = async () => {
-    const id = hospital.hospital?.id ?? (await listHospitals())[0]?.id
-    setText(id ? ((await getTextConfig(id))[key] ?? '') : '')
-  }
+  const load = async () => setText(await hospital.textConfig(key))
   return (
     <PageShell title={ABOUT_TOPICS.find((t) => t.key === key)?.title ?? '关于'} onReady={load}>
       {text ? <Text className='about__text'>{text}</Text> : text === '' && <Empty text='暂无内容' />}

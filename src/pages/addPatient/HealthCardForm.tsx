@@ -4,7 +4,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup } from '@/components/FormField'
 import { useStores } from '@/stores'
-import { toastError } from '@/services/request'
+import { toastError } from '@/ui/feedback'
 import { DefaultSwitch } from './parts'
 
 /**

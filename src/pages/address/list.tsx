@@ -5,7 +5,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
-import { confirm, toastSuccess } from '@/services/request'
+import { confirm, toastSuccess } from '@/ui/feedback'
 import type { Address } from '../../../types/api/address'
 import './list.scss'
 

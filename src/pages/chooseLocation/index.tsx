@@ -6,7 +6,6 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
 import { ApiError } from '@/services/request'
-import { getLocation } from '@/services/system'
 import type { Location } from '../../../types/api/address'
 import './index.scss'
 
@@ -41,7 +40,7 @@ function ChooseLocation() {
       return
     }
     try {
-      setState({ phase: 'ready', location: await getLocation(position.latitude, position.longitude) })
+      setState({ phase: 'ready', location: await address.placeAt(position.latitude, position.longitude) })
     } catch (err) {
       setState({ phase: 'failed', message: err instanceof ApiError ? err.message : '暂时无法获取您的位置' })
     }

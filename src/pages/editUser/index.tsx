@@ -5,8 +5,7 @@ import { Button, Cell } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
-import { updateProfile, uploadFile } from '@/services/auth'
-import { toastError, toastSuccess } from '@/services/request'
+import { toastError, toastSuccess } from '@/ui/feedback'
 import { textLength } from '@/utils/text'
 import './index.scss'
 
@@ -23,16 +22,14 @@ function EditUser() {
     const picked = await Taro.chooseImage({ count: 1, sizeType: ['compressed'] })
     const path = picked.tempFilePaths[0]
     if (!path) return
-    const file = await uploadFile(path)
-    setAvatar(file.url)
+    setAvatar(await user.uploadAvatar(path))
   }
 
   const save = async () => {
     const name = nickname.trim()
     if (!name) return toastError('请输入昵称')
     if (textLength(name) > NICKNAME_MAX_LENGTH) return toastError('昵称最多10个汉字或20个字母')
-    await updateProfile({ nickname: name, avatar })
-    await user.loadUser()
+    await user.saveProfile({ nickname: name, avatar })
     toastSuccess('保存成功')
     setTimeout(() => void Taro.navigateBack(), 800)
   }

@@ -4,7 +4,6 @@ import { SearchBar } from '@nutui/nutui-react-taro'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
 import Empty from '@/components/Empty'
-import { listHospitals } from '@/services/hospital'
 import { debounce } from '@/utils/debounce'
 import type { Hospital } from '../../../types/api/hospital'
 import './index.scss'
@@ -16,9 +15,9 @@ export default function HospitalList() {
   const { hospital } = useStores()
   const [list, setList] = useState<Hospital[] | null>(null)
   // one debounced search for the page's life, not a new one per render
-  const search = useMemo(() => debounce((keyword: string) => void listHospitals(keyword.trim() || undefined).then(setList)), [])
+  const search = useMemo(() => debounce((keyword: string) => void hospital.listHospitals(keyword.trim() || undefined).then(setList)), [])
   return (
-    <PageShell title='选择医院' onReady={async () => setList(await listHospitals())}>
+    <PageShell title='选择医院' onReady={async () => setList(await hospital.listHospitals())}>
       <SearchBar placeholder='搜索医院名称' onChange={(v: string) => search(v)} />
       {list?.length === 0 && <Empty text='没有找到相关医院' />}
       <View className='hospitals'>

@@ -5,9 +5,9 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { deptScheduleUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import './introduce.scss'
 
 /** 科室介绍 (spec §2 /pages/introduce/dept?id=, open to anyone): the department, its doctors, and the way to book. */

@@ -6,7 +6,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { doctorUrl } from '@/stores/RegisterStore'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import './introduce.scss'
 
 /** 医生介绍 (spec §2 /pages/introduce/doctor?id=, open to anyone): who the doctor is, and the way to book. */

@@ -6,7 +6,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
 import SmsCodeField from '@/components/SmsCodeField'
-import { toastError, toastSuccess } from '@/services/request'
+import { toastError, toastSuccess } from '@/ui/feedback'
 import { isMobile, isPhoneCode } from '@/utils/phoneCode'
 import './index.scss'
 

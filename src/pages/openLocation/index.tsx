@@ -3,7 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
-import { toastSuccess } from '@/services/request'
+import { toastSuccess } from '@/ui/feedback'
 import './index.scss'
 
 /** Mini-programs hand page options over still encoded; a value that does not decode is shown as given. */

@@ -5,7 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { confirmUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import { ScheduleGrid } from '../register/ScheduleParts'
 import './index.scss'
 

@@ -7,7 +7,7 @@ import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
 import { deptScheduleUrl, doctorUrl } from '@/stores/RegisterStore'
 import { EMERGENCY_PHONE, MAX_TRIAGE_TEXT, TRIAGE_DISCLAIMER, TRIAGE_EXAMPLES, TRIAGE_GREETING, type TriageMessage } from '@/stores/TriageStore'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import type { TriageAnswer, TriageDepartment } from '../../../types/api/triage'
 import './index.scss'
 

@@ -1,6 +1,6 @@
 import { View, Text, Image, ScrollView } from '@tarojs/components'
 import { isBookable, shortDate, stateClass, yuan } from '@/utils/register'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import type { ScheduleItem, Segment } from '../../../types/api/register'
 import './ScheduleParts.scss'
 

@@ -6,7 +6,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { DEPT_LIST_URL } from '@/stores/RegisterStore'
 import './index.scss'
 

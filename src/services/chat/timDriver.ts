@@ -1,7 +1,8 @@
 import type { Conversation, Message } from 'tim-js-sdk'
 import TIM, { type TimSdk } from '../../platform/im'
 import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage, ChatMessageStatus, NetworkState } from '../../../types/api/chat'
-import { isOrderDescription, type ChatDriver, type ChatHandler } from './driver'
+import { type ChatDriver, type ChatHandler } from './driver'
+import { isOrderDescription } from '@/utils/orderDescription'
 
 /** spec §9: messaging log level 1 (Tencent's release level: important information only). */
 export const TIM_LOG_LEVEL = 1

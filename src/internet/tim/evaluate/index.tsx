@@ -7,7 +7,7 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { ScoreStars } from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
 import { CONTENT_MAX, SCORE_MAX, SCORE_TEXT } from '@/stores/EvaluationStore'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import './index.scss'
 
 /**

@@ -4,7 +4,7 @@ import { Button, Switch } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
 import { INTAKE_LIMITS, canEditIntake } from '@/stores/InquiryStore'
-import { toastSuccess } from '@/services/request'
+import { toastSuccess } from '@/ui/feedback'
 import { localTime } from '@/utils/register'
 import type { Inquiry, InquiryIntake } from '../../../../types/api/inquiry'
 

@@ -16,8 +16,8 @@ import {
   serviceLeftText,
 } from '@/stores/InquiryStore'
 import { complaintUrl, medicalRecordUrl } from '@/stores/RecordStore'
-import { assetUrl } from '@/services/register'
-import { confirm, toastError, toastSuccess } from '@/services/request'
+import { assetUrl } from '@/ui/assets'
+import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, countdownText, localTime, yuan } from '@/utils/register'
 import type { Inquiry } from '../../../../types/api/inquiry'
 import IntakeCard from './IntakeCard'

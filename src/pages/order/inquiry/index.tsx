@@ -5,7 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { INQUIRY_TABS, inquiryDetailUrl, inquiryPrice, inquiryStatusClass } from '@/stores/InquiryStore'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { localTime } from '@/utils/register'
 import './index.scss'
 

@@ -5,7 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { RECORD_TABS, detailUrl } from '@/stores/RegisterStore'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { statusClass, yuan } from '@/utils/register'
 import './index.scss'
 

@@ -5,7 +5,7 @@ import PageShell, { openPage } from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
 import { consultationUrl } from '@/stores/InquiryStore'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { timeAgo } from '@/utils/time'
 import './index.scss'
 

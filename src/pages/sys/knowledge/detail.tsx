@@ -2,15 +2,16 @@ import { useState } from 'react'
 import { useRouter } from '@tarojs/taro'
 import { View, Text, RichText } from '@tarojs/components'
 import PageShell from '@/components/PageShell'
-import { getArticle } from '@/services/hospital'
+import { useStores } from '@/stores'
 import type { Article } from '../../../../types/api/hospital'
 import './index.scss'
 
 export default function KnowledgeDetail() {
   const { params } = useRouter()
+  const { hospital } = useStores()
   const [article, setArticle] = useState<Article | null>(null)
   return (
-    <PageShell title='健康知识' onReady={async () => setArticle(await getArticle(Number(params.id)))}>
+    <PageShell title='健康知识' onReady={async () => setArticle(await hospital.getArticle(Number(params.id)))}>
       {article && (
         <View className='knowledge'>
           <View className='knowledge__item'>

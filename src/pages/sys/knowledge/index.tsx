@@ -5,8 +5,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
-import { listArticles } from '@/services/hospital'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import type { ArticleSummary } from '../../../../types/api/hospital'
 import './index.scss'
 
@@ -26,7 +25,7 @@ function Knowledge() {
     setState('loading')
     try {
       const next = page + 1
-      const res = await listArticles({ page: next, size: PAGE_SIZE, hospitalCode: hospital.hospital?.hospitalCode })
+      const res = await hospital.listArticles({ page: next, size: PAGE_SIZE })
       setArticles((a) => [...a, ...res.records])
       setPage(next)
       setState(next * PAGE_SIZE >= res.total ? 'done' : 'idle')

@@ -7,7 +7,7 @@ import PageShell from '@/components/PageShell'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import { useStores } from '@/stores'
 import { ESCORT_RELATIONS } from '@/stores/PatientStore'
-import { toastError, toastSuccess } from '@/services/request'
+import { toastError, toastSuccess } from '@/ui/feedback'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import './addEscort.scss'
 

@@ -6,10 +6,10 @@ import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
-import { MSG } from '@/services/messages'
+import { MSG } from '@/ui/messages'
 import { deptScheduleUrl, doctorUrl, type ChosenDept } from '@/stores/RegisterStore'
 import { splitRemark } from '@/utils/register'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import './search.scss'
 
 /** 搜索 (spec §2 /palm/register/deptList/search): departments, doctors and diseases, 500 ms after the last keystroke. */

@@ -6,7 +6,7 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import type { ScheduleItem } from '../../../../types/api/register'
 import { confirmUrl } from '@/stores/RegisterStore'
-import { assetUrl } from '@/services/register'
+import { assetUrl } from '@/ui/assets'
 import { ScheduleGrid } from '../ScheduleParts'
 import './index.scss'
 
