@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { id } from './schemas'
+import { id, pageSize, pageNo as page } from './schemas'
 import { forbidden } from '../errors'
 import { ACCESS_PAGE_MAX, accessRecords, searchAudit } from '../domain/audit'
 import { rolesOf } from '../domain/user'
 
-const page = z.coerce.number().int().min(1).max(1000).default(1)
 const auditEntry = z.object({
   id: z.number(),
   at: z.string(),
@@ -43,7 +42,7 @@ export async function auditRoutes(app: FastifyInstance) {
     url: '/dld-user/user/access-log',
     summary: '访问记录: who at the hospital read or changed the data of the caller’s patients or chat, newest first',
     auth: 'user',
-    query: z.object({ page, size: z.coerce.number().int().min(1).max(ACCESS_PAGE_MAX).default(10) }),
+    query: z.object({ page, size: pageSize(ACCESS_PAGE_MAX) }),
     data: z.object({
       records: z.array(z.object({ id: z.number(), at: z.string(), who: z.string(), what: z.string() })),
       total: z.number(),

@@ -2,19 +2,18 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
 import { CALLER_LIMITS } from '../domain/limits'
-import { hospitalCode, id } from './schemas'
+import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from './schemas'
 import { inquiryDto } from './inquiry'
 import * as inquiry from '../domain/inquiry'
 import * as history from '../domain/consultationHistory'
 
-const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
 const description = z.string().trim().min(1, '请描述您的病情').max(inquiry.DESCRIPTION_MAX, `病情描述不能超过${inquiry.DESCRIPTION_MAX}个字`)
 const pictures = z.array(z.string().trim().max(200, inquiry.PICTURE_NOT_UPLOADED)).max(inquiry.PICTURES_MAX, `最多上传${inquiry.PICTURES_MAX}张图片`).optional()
 const kind = z.enum(['inquiry', 'quick', 'chronic'])
 const optionalId = id.optional().or(z.literal('').transform(() => undefined))
 const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1000).default(1),
-  size: z.coerce.number().int().min(1).max(inquiry.MAX_PAGE_SIZE).default(10),
+  page: pageNo,
+  size: pageSize(inquiry.MAX_PAGE_SIZE),
 })
 const inquiryPage = z.object({ records: z.array(inquiryDto), total: z.number().int(), page: z.number().int(), size: z.number().int() })
 

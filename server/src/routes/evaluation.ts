@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id } from './schemas'
+import { id, pageSize, pageNo as page } from './schemas'
 import { route } from '../route'
 import * as evaluation from '../domain/evaluation'
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
-const page = z.coerce.number().int().min(1).max(1000).default(1)
-const size = z.coerce.number().int().min(1).max(evaluation.MAX_PAGE_SIZE).default(10)
+const size = pageSize(evaluation.MAX_PAGE_SIZE)
 
 const evaluationDto = z.object({
   id: z.number(),

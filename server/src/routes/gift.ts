@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id } from './schemas'
+import { id, idempotencyKey, pageSize, pageNo as page } from './schemas'
 import { route } from '../route'
 import { CALLER_LIMITS } from '../domain/limits'
 import { payActionDto } from './pay'
 import * as gift from '../domain/gift'
 
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
-const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')
-const page = z.coerce.number().int().min(1).max(1000).default(1)
-const size = z.coerce.number().int().min(1).max(gift.MAX_PAGE_SIZE).default(10)
+const size = pageSize(gift.MAX_PAGE_SIZE)
 const optionalId = id.optional().or(z.literal('').transform(() => undefined))
 
 const giftItem = z.object({ code: z.string(), name: z.string(), priceFen: z.number().int() })

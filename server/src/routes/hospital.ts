@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { hospitalCode, hospitalDto, idParam, menuEntry, appId } from './schemas'
+import { hospitalCode, hospitalDto, idParam, menuEntry, appId, pageNo, pageSize } from './schemas'
 import * as hospital from '../domain/hospital'
 import * as user from '../domain/user'
 
@@ -166,8 +166,8 @@ export async function hospitalRoutes(app: FastifyInstance) {
     summary: 'Health-knowledge articles, newest first, paged',
     auth: 'none',
     query: z.object({
-      page: z.coerce.number().int().min(1).max(1000).default(1),
-      size: z.coerce.number().int().min(1).max(50).default(10),
+      page: pageNo,
+      size: pageSize(50),
       category: z.string().trim().max(20).optional(),
       hospitalCode: hospitalCode.optional(),
     }),

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id } from './schemas'
+import { id, idempotencyKey, pageNo, pageSize } from './schemas'
 import { route } from '../route'
 import { CALLER_LIMITS } from '../domain/limits'
 import { orderNo, payActionDto, payOrderDto } from './pay'
 import * as inquiry from '../domain/inquiry'
 
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
-const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')
 const status = z.enum(['unpaid', 'waiting', 'inProgress', 'finished', 'cancelled', 'closed'])
 
@@ -103,8 +102,8 @@ export async function inquiryRoutes(app: FastifyInstance) {
     auth: 'user',
     query: z.object({
       status: status.optional(),
-      page: z.coerce.number().int().min(1).max(1000).default(1),
-      size: z.coerce.number().int().min(1).max(inquiry.MAX_PAGE_SIZE).default(10),
+      page: pageNo,
+      size: pageSize(inquiry.MAX_PAGE_SIZE),
     }),
     data: z.object({ records: z.array(inquiryDto), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
     handler: async ({ query, auth }) => inquiry.listInquiries(db(), cipher, auth.userId, query),

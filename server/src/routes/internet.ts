@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { route } from '../route'
-import { hospitalCode, id } from './schemas'
+import { hospitalCode, id, pageNo, pageSize } from './schemas'
 import * as internet from '../domain/internetDoctors'
 import { doctorPortraitSvg } from '../domain/register/catalogue'
 
@@ -59,8 +59,8 @@ export async function internetRoutes(app: FastifyInstance) {
       hospitalCode,
       deptId: id.optional().or(z.literal('').transform(() => undefined)),
       sort: z.enum(['default', 'level', 'replyTime', 'price']).default('default'),
-      page: z.coerce.number().int().min(1).max(1000).default(1),
-      size: z.coerce.number().int().min(1).max(internet.MAX_PAGE_SIZE).default(10),
+      page: pageNo,
+      size: pageSize(internet.MAX_PAGE_SIZE),
     }),
     data: z.object({ records: z.array(onlineDoctor), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
     handler: async ({ query }) => internet.listOnlineDoctors(db(), query),
@@ -91,7 +91,7 @@ export async function internetRoutes(app: FastifyInstance) {
     url: `${A}/index/hotService`,
     summary: 'The most consulted online doctors accepting consultations now (served count), of one hospital or all',
     auth: 'none',
-    query: z.object({ hospitalCode: optionalCode, limit: z.coerce.number().int().min(1).max(20).default(6) }),
+    query: z.object({ hospitalCode: optionalCode, limit: pageSize(20, 6) }),
     data: z.array(onlineDoctor),
     handler: async ({ query }) => internet.hotService(db(), query),
   })

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../route'
-import { hospitalCode, id } from './schemas'
+import { hospitalCode, id, pageNo, pageSize } from './schemas'
 import * as medical from '../domain/medicalRecord'
 import * as send from '../domain/medicalSend'
 import { chatMessageDto } from './consultation'
@@ -67,8 +67,8 @@ export async function medicalRoutes(app: FastifyInstance) {
     auth: 'user',
     query: z.object({
       patientId: id.optional(),
-      page: z.coerce.number().int().min(1).max(1000).default(1),
-      size: z.coerce.number().int().min(1).max(medical.RECORD_PAGE_MAX).default(20),
+      page: pageNo,
+      size: pageSize(medical.RECORD_PAGE_MAX, 20),
     }),
     data: z.object({ records: z.array(medicalRecordDto), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
     handler: async ({ query, auth }) => medical.listRecords(db(), cipher, auth.userId, query),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id } from './schemas'
+import { id, pageNo, pageSize } from './schemas'
 import { route } from '../route'
 import * as message from '../domain/message'
 
@@ -29,8 +29,8 @@ export async function messageRoutes(app: FastifyInstance) {
     summary: 'The caller’s notices, newest first, each with its read flag, and how many are unread in all',
     auth: 'user',
     query: z.object({
-      page: z.coerce.number().int().min(1).max(1000).default(1),
-      size: z.coerce.number().int().min(1).max(message.MAX_PAGE_SIZE).default(10),
+      page: pageNo,
+      size: pageSize(message.MAX_PAGE_SIZE),
     }),
     data: z.object({ records: z.array(userMessageDto), total: z.number().int(), page: z.number().int(), size: z.number().int(), unread: z.number().int() }),
     handler: async ({ query, auth }) => message.listMessages(db(), auth.userId, query),

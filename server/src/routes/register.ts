@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { route } from '../route'
 import { CALLER_LIMITS } from '../domain/limits'
-import { hospitalCode, id } from './schemas'
+import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from './schemas'
 import { payActionDto, payOrderDto } from './pay'
 import * as register from '../domain/register'
 
@@ -12,7 +12,6 @@ const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform
 const keyword = z.string().trim().min(1, '请输入搜索关键词').max(20, '搜索关键词不能超过20个字')
 const timeRange = z.string().trim().regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/, '就诊时段不正确')
 /** One per attempt on the confirm page; a retry of the same attempt sends the same key. */
-const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
 const segment = z.enum(['am', 'pm'])
 
 const dept = z.object({ id: z.number(), deptName: z.string(), intro: z.string() })
@@ -256,8 +255,8 @@ export async function registrationRoutes(app: FastifyInstance) {
     query: z.object({
       hospitalCode: hospitalCode.optional(),
       status: status.optional(),
-      page: z.coerce.number().int().min(1).max(1000).default(1),
-      size: z.coerce.number().int().min(1).max(register.MAX_PAGE_SIZE).default(10),
+      page: pageNo,
+      size: pageSize(register.MAX_PAGE_SIZE),
     }),
     data: z.object({ records: z.array(registration), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
     handler: async ({ query, auth }) => register.listRegistrations(db(), cipher, auth.userId, query, new Date()),

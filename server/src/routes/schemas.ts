@@ -40,3 +40,8 @@ export const idParam = z.object({ id })
 export const hospitalCode = z.string().trim().min(1).max(32)
 export const mobile = z.string().regex(/^1[3-9]\d{9}$/, '手机号格式不正确')
 export const appId = z.string().trim().min(1).max(64)
+/** The key a client sends with every call that creates an order or moves money: the same key answers the same thing. */
+export const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')
+/** Paging: the page number (from 1), and a page's size up to what the list allows. */
+export const pageNo = z.coerce.number().int().min(1).max(1000).default(1)
+export const pageSize = (max: number, byDefault = 10) => z.coerce.number().int().min(1).max(max).default(byDefault)

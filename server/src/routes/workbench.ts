@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { id } from './schemas'
+import { id, pageNo, pageSize } from './schemas'
 import { inquiryPatients } from '../domain/audit'
 import { route } from '../route'
 import { notFound, unauthenticated } from '../errors'
@@ -145,8 +145,8 @@ export async function workbenchRoutes(app: FastifyInstance) {
       auth: 'none',
       query: z.object({
         status: z.enum(['waiting', 'inProgress', 'finished']),
-        page: z.coerce.number().int().min(1).max(1000).default(1),
-        size: z.coerce.number().int().min(1).max(desk.MAX_PAGE_SIZE).default(20),
+        page: pageNo,
+        size: pageSize(desk.MAX_PAGE_SIZE, 20),
       }),
       data: z.object({ records: z.array(deskInquiryDto), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
       handler: async ({ req, query }) => desk.listDeskInquiries(db(), cipher, staffOf(req), query),
