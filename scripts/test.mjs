@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: everything CI runs, in order — type checks, unit and page tests (jest), server tests (node:test,
+// `npm test`: everything CI runs, in order — type checks, the lint, unit and page tests (jest), server tests (node:test,
 // on PGlite and, when TEST_DATABASE_URL is set, on that PostgreSQL server), the WeChat and Alipay builds,
 // the H5 build and the browser tests (Playwright + Debian Chromium at 390x844).
 import { spawn, spawnSync } from 'node:child_process'
@@ -63,6 +63,7 @@ const nodeTest = (files, extra = []) => ['--import', 'tsx', '--test', '--test-re
 ensureBrowser()
 await run('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
 await run('type check (server)', 'npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json'])
+await run('lint (eslint.config.mjs, no warnings)', 'npx', ['eslint', '--max-warnings', '0', '.'])
 await jest()
 await run('server tests on PGlite', process.execPath, nodeTest(serverTests), { TEST_DATABASE_URL: '' })
 if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, nodeTest(serverTests))

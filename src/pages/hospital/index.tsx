@@ -15,7 +15,7 @@ export default function HospitalList() {
   const { hospital } = useStores()
   const [list, setList] = useState<Hospital[] | null>(null)
   // one debounced search for the page's life, not a new one per render
-  const search = useMemo(() => debounce((keyword: string) => void hospital.listHospitals(keyword.trim() || undefined).then(setList)), [])
+  const search = useMemo(() => debounce((keyword: string) => void hospital.listHospitals(keyword.trim() || undefined).then(setList)), [hospital])
   return (
     <PageShell title='选择医院' onReady={async () => setList(await hospital.listHospitals())}>
       <SearchBar placeholder='搜索医院名称' onChange={(v: string) => search(v)} />
