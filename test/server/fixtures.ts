@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { departments, doctors, files, hospitals, identities, onlineDoctorServices, onlineDoctors, patients } from '../../server/src/db/schema'
-import type { SandboxPay } from '../../server/src/plugins/providers/pay'
+import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import { callApi, idCardFor, type TestApp } from './harness'
 
 /**

@@ -23,18 +23,11 @@ import {
   type OrderHandlers,
   type OrderRow,
 } from '../../server/src/domain/payment'
-import {
-  alipayPay,
-  decryptWechatResource,
-  encryptWechatResource,
-  sandboxPay,
-  verifyWechatSignature,
-  wechatAuthorization,
-  wechatPay,
-  yuanToFen,
-  type PayProviders,
-  type SandboxPay,
-} from '../../server/src/plugins/providers/pay'
+import { yuanToFen } from '../../server/src/plugins/providers/pay'
+import { sandboxPay, type SandboxPay } from '../../server/src/plugins/providers/paySandbox'
+import { decryptWechatResource, encryptWechatResource, verifyWechatSignature, wechatAuthorization, wechatPay } from '../../server/src/plugins/providers/wechatPay'
+import { alipayPay } from '../../server/src/plugins/providers/alipayPay'
+import type { PayProviders } from '../../server/src/plugins/providers'
 import { alipaySignContent, rawJsonValue } from '../../server/src/plugins/providers/alipay'
 import { rsaSign } from '../../server/src/plugins/providers/rsa'
 import { fenToYuan } from '../../src/utils/number'

@@ -15,7 +15,10 @@ import { disabledInsurance, gatewayInsurance, sandboxInsurance, type InsurancePr
 import { disabledLocation, sandboxLocation, tencentLocation, type LocationProvider } from './location'
 import { disabledAlipay, disabledWechat, realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './oauth'
 import { disabledOcr, sandboxOcr, tencentOcr, type OcrProvider } from './ocr'
-import { buildPayProviders, type PayProviders, type Deliver } from './pay'
+import type { Deliver, PayProvider } from './pay'
+import { sandboxPay, type SandboxPay } from './paySandbox'
+import { wechatPay } from './wechatPay'
+import { alipayPay } from './alipayPay'
 import { disabledSms, httpSms, sandboxSms, type SmsProvider } from './sms'
 
 export interface Providers {
@@ -58,5 +61,32 @@ export function buildProviders(
     pay: buildPayProviders(config, db, deliver),
     insurance: config.insurance ? gatewayInsurance(config.insurance, config.publicUrl) : sandboxOrOff(() => sandboxInsurance(db, cipher, config.secret), disabledInsurance),
     ai: config.ai ? openAiCompatibleModel(config.ai) : noModel(),
+  }
+}
+
+/** The sandbox (the embedded default) and the real channels the configuration turns on. */
+export interface PayProviders {
+  sandbox: SandboxPay | null
+  wechat: (PayProvider & { readonly appId: string }) | null
+  alipay: PayProvider | null
+  /** Stops the sandbox's pending deliveries (the app is closing). */
+  close(): void
+}
+
+/** The sandbox while no real channel is configured (or PAY_SANDBOX asks for it), and each configured real channel. */
+export function buildPayProviders(
+  config: Pick<Config, 'secret' | 'publicUrl' | 'wechatPay' | 'alipayPay' | 'paySandbox'>,
+  db: Db,
+  deliver: Deliver,
+): PayProviders {
+  if ((config.wechatPay || config.alipayPay) && !config.publicUrl) {
+    throw new Error('PUBLIC_URL must be set for WeChat Pay or Alipay to reach the notify URL')
+  }
+  const sandbox = config.paySandbox ? sandboxPay({ secret: config.secret, db, deliver }) : null
+  return {
+    sandbox,
+    wechat: config.wechatPay ? wechatPay(config.wechatPay, config.publicUrl!) : null,
+    alipay: config.alipayPay ? alipayPay(config.alipayPay, config.publicUrl!) : null,
+    close: () => sandbox?.close(),
   }
 }
