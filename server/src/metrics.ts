@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Database } from './db'
 
 /**
- * What the server counts for the hospital's monitoring (Prometheus text at `GET /metrics`, routes/health.ts).
+ * What the server counts for the hospital's monitoring (Prometheus text at `GET /metrics`, routes/operations/health.ts).
  * One registry per app, not prom-client's global one: tests build many apps in one process, and each counts its own.
  */
 export interface Metrics {

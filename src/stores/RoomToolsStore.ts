@@ -6,7 +6,7 @@ import { historyCasesUrl, type RecordStore } from './RecordStore'
 import type { ChatStore } from './ChatStore'
 import type { ChatMessage } from '../../types/api/chat'
 
-/** The server's limit on the note of a 续方申请 (server/src/routes/medical.ts). */
+/** The server's limit on the note of a 续方申请 (server/src/routes/patient/medical.ts). */
 export const RENEWAL_NOTE_MAX = 200
 
 /**

@@ -122,7 +122,7 @@ function sandboxLocation(latitude: number, longitude: number): Location {
 const ok = (data: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: mapSensitive(data, (s) => Buffer.from(s, 'utf8').toString('base64')) } })
 const refuse = (code: number, msg: string) => ({ statusCode: 200, data: { code, msg, data: null } })
 
-/** The route's zod schema (server/src/routes/address.ts addressInput), with its messages. */
+/** The route's zod schema (server/src/routes/patient/address.ts addressInput), with its messages. */
 function parseInput(body: Record<string, string>): { problem: string } | { input: Omit<Row, 'id' | 'isDefault' | 'at'>; isDefault: boolean } {
   const name = (body.name ?? '').trim()
   if (!name) return { problem: '请输入收货人姓名' }

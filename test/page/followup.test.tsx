@@ -22,7 +22,7 @@ jest.mock('../../src/stores', () => ({ useStores: () => mockRoot }))
 
 const HOSPITAL = '10412'
 const HOSPITAL_NAME = '示范互联网医院'
-/** The server's texts (server/src/domain/consultationHistory.ts, routes/consultation.ts), verbatim. */
+/** The server's texts (server/src/domain/consultationHistory.ts, routes/patient/consultation.ts), verbatim. */
 const NOT_MY_DOCTOR = '复诊续方仅限您关注的医生或曾为该就诊人接诊的医生'
 const NO_DIAGNOSIS = '请填写诊断'
 const NO_MEDICINE = '请填写需要续方的药品'

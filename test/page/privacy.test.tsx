@@ -14,7 +14,7 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64')
 
 const formOf = (data: unknown) => Object.fromEntries(new URLSearchParams(typeof data === 'string' ? data : ''))
 
-// ---------- the fake server: server/src/routes/account.ts over the state below ----------
+// ---------- the fake server: server/src/routes/patient/account.ts over the state below ----------
 let blockers: string[] = []
 let closed = false
 let codes: Record<string, string> = {}

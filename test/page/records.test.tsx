@@ -29,7 +29,7 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-// ---------- the fake server: the calls of server/src/routes/message.ts, medical.ts and consultation.ts over the data below ----------
+// ---------- the fake server: the calls of server/src/routes/patient/message.ts, medical.ts and consultation.ts over the data below ----------
 
 const people = [
   { id: 1, name: '张三' },

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream'
 import { deflateSync } from 'node:zlib'
 import { eq, sql } from 'drizzle-orm'
 import { accompanies, healthCardCodes, patientCards, patients } from '../../server/src/db/schema'
-import { DEMO_CARDS_DIR } from '../../server/src/routes/sandboxHealthCard'
+import { DEMO_CARDS_DIR } from '../../server/src/routes/sandbox/healthCard'
 import { SANDBOX_HEALTH_CARD_HOLDERS } from '../../server/src/plugins/providers/healthCard'
 import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
 

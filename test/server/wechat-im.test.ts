@@ -5,7 +5,7 @@ import { inflateSync } from 'node:zlib'
 import { eq } from 'drizzle-orm'
 import { consultations, hospitals } from '../../server/src/db/schema'
 import { sandboxTicket } from '../../server/src/plugins/providers'
-import { jsapiSignature } from '../../server/src/routes/wechat'
+import { jsapiSignature } from '../../server/src/routes/patient/wechat'
 import { verifyLocalSig } from '../../server/src/plugins/providers/im'
 import { startTestApp, signInWechat, signInUser, envelopeOf, DEMO, type TestApp } from './harness'
 

@@ -21,7 +21,7 @@ export const STAFF_SESSION_MS = 12 * 3600_000
  * After LOGIN_MAX_FAILURES the pair is locked for LOGIN_LOCK_MINUTES, and every further failure once a lock has run
  * out doubles it, up to a day; a success or LOGIN_RESET_HOURS without a failure clears the count. Unknown logins are
  * counted too, so the answer says nothing about which logins exist. Per address, so that five guesses from anywhere
- * cannot lock a doctor out everywhere; the route also limits sign-in calls per address (routes/workbench.ts).
+ * cannot lock a doctor out everywhere; the route also limits sign-in calls per address (routes/workbench/index.ts).
  */
 export const LOGIN_MAX_FAILURES = 5
 export const LOGIN_LOCK_MINUTES = 15

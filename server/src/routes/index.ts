@@ -1,30 +1,36 @@
 import type { FastifyInstance } from 'fastify'
-import { authRoutes } from './auth'
-import { fileRoutes } from './file'
-import { hospitalRoutes } from './hospital'
-import { imRoutes } from './im'
-import { palmRoutes } from './palm'
-import { patientRoutes } from './patient'
-import { addressRoutes } from './address'
-import { accompanyRoutes } from './accompany'
-import { sandboxRoutes } from './sandbox'
-import { wechatRoutes } from './wechat'
-import { payRoutes } from './pay'
-import { registrationRoutes } from './register'
-import { internetRoutes } from './internet'
-import { inquiryRoutes } from './inquiry'
-import { insuranceRoutes } from './insurance'
-import { triageRoutes } from './triage'
-import { medicalRoutes } from './medical'
+import { authRoutes } from './patient/auth'
+import { fileRoutes } from './patient/file'
+import { hospitalRoutes } from './patient/hospital'
+import { imRoutes } from './patient/im'
+import { palmRoutes } from './patient/palm'
+import { patientRoutes } from './patient/patient'
+import { addressRoutes } from './patient/address'
+import { accompanyRoutes } from './patient/accompany'
+import { sandboxRoutes } from './sandbox/authorize'
+import { wechatRoutes } from './patient/wechat'
+import { payRoutes } from './patient/pay'
+import { registrationRoutes } from './patient/register'
+import { internetRoutes } from './patient/internet'
+import { inquiryRoutes } from './patient/inquiry'
+import { insuranceRoutes } from './patient/insurance'
+import { triageRoutes } from './patient/triage'
+import { medicalRoutes } from './patient/medical'
 import { workbenchRoutes } from './workbench'
-import { evaluationRoutes } from './evaluation'
-import { giftRoutes } from './gift'
-import { messageRoutes } from './message'
-import { consultationRoutes } from './consultation'
-import { auditRoutes } from './audit'
-import { accountRoutes } from './account'
+import { evaluationRoutes } from './patient/evaluation'
+import { giftRoutes } from './patient/gift'
+import { messageRoutes } from './patient/message'
+import { consultationRoutes } from './patient/consultation'
+import { auditRoutes } from './patient/audit'
+import { accountRoutes } from './patient/account'
 
+/**
+ * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
+ * accounts and tokens), the chat service both use, and the sandboxes of the outside world on a demo server
+ * (routes/sandbox). The load balancer's probes and the backup call are the app's own (routes/operations, app.ts).
+ */
 export async function registerRoutes(app: FastifyInstance) {
+  // the patients' app
   await authRoutes(app)
   await wechatRoutes(app)
   await imRoutes(app)
@@ -41,18 +47,19 @@ export async function registerRoutes(app: FastifyInstance) {
   await insuranceRoutes(app)
   await triageRoutes(app)
   await medicalRoutes(app)
-  // the doctors' workbench (/workbench/, /dld-doctor/api): its own accounts and tokens
-  await workbenchRoutes(app)
   await evaluationRoutes(app)
   await giftRoutes(app)
   await messageRoutes(app)
   await consultationRoutes(app)
   await auditRoutes(app)
   await accountRoutes(app)
+  // the doctors' workbench (/workbench/, /dld-doctor/api)
+  await workbenchRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
-  if (app.ctx.providers.pay.sandbox) await (await import('./sandboxPay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)
+  // the sandboxes, each while its real service is not configured
+  if (app.ctx.providers.pay.sandbox) await (await import('./sandbox/pay')).sandboxPayRoutes(app, app.ctx.providers.pay.sandbox)
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
-  if (app.ctx.providers.insurance.kind === 'sandbox') await (await import('./sandboxInsurance')).sandboxInsuranceRoutes(app)
-  if (app.ctx.providers.healthCard.kind === 'sandbox') await (await import('./sandboxHealthCard')).sandboxHealthCardRoutes(app)
+  if (app.ctx.providers.insurance.kind === 'sandbox') await (await import('./sandbox/insurance')).sandboxInsuranceRoutes(app)
+  if (app.ctx.providers.healthCard.kind === 'sandbox') await (await import('./sandbox/healthCard')).sandboxHealthCardRoutes(app)
 }

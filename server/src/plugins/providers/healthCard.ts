@@ -54,7 +54,7 @@ export async function issueSandboxHealthCode(db: Db, cipher: FieldCipher, holder
   return code
 }
 
-/** The authorisation page lives on this server (routes/sandboxHealthCard.ts); codes are redeemed once. */
+/** The authorisation page lives on this server (routes/sandbox/healthCard.ts); codes are redeemed once. */
 export function sandboxHealthCard(db: Db, cipher: FieldCipher): HealthCardProvider {
   return {
     kind: 'sandbox',

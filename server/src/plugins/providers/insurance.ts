@@ -100,7 +100,7 @@ export async function issueSandboxInsuranceCode(db: Db, cipher: FieldCipher, ins
 }
 
 /**
- * The sandbox platform: its authorisation page lives on this server (routes/sandboxInsurance.ts), codes are redeemed
+ * The sandbox platform: its authorisation page lives on this server (routes/sandbox/insurance.ts), codes are redeemed
  * once, and a payAuthNo is signed for one person until it expires, so an upload for anyone else is refused as the
  * real platform refuses it.
  */

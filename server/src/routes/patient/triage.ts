@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import { hospitalCode } from './schemas'
-import { EMPTY_TEXT, MAX_TEXT, TEXT_TOO_LONG, triage } from '../domain/triage'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import { hospitalCode } from '../schemas'
+import { EMPTY_TEXT, MAX_TEXT, TEXT_TOO_LONG, triage } from '../../domain/triage'
 
 /** The patient's words: 1–200 characters after trimming (characters, not UTF-16 units: an emoji is one). */
 const text = z

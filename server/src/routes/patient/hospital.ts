@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { hospitalCode, hospitalDto, idParam, menuEntry, appId, pageNo, pageSize } from './schemas'
-import * as hospital from '../domain/hospital'
-import * as user from '../domain/user'
+import { route } from '../../route'
+import { hospitalCode, hospitalDto, idParam, menuEntry, appId, pageNo, pageSize } from '../schemas'
+import * as hospital from '../../domain/hospital'
+import * as user from '../../domain/user'
 
 const homeConfig = z.object({
   main: z.boolean(),

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import { hospitalCode, id } from './schemas'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import { hospitalCode, id } from '../schemas'
 import { orderNo, payActionDto, payInput } from './pay'
-import { insurance } from '../domain/payment'
-import type { InsuranceChannel } from '../../../types/api/insurance'
+import { insurance } from '../../domain/payment'
+import type { InsuranceChannel } from '../../../../types/api/insurance'
 
 const redirect = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')
 const authCode = z.string().trim().min(8, '医保授权码不正确').max(128, '医保授权码不正确')

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id, pageSize, pageNo as page } from './schemas'
-import { route } from '../route'
-import * as evaluation from '../domain/evaluation'
+import { id, pageSize, pageNo as page } from '../schemas'
+import { route } from '../../route'
+import * as evaluation from '../../domain/evaluation'
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
 const size = pageSize(evaluation.MAX_PAGE_SIZE)

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id, idempotencyKey, pageSize, pageNo as page } from './schemas'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
+import { id, idempotencyKey, pageSize, pageNo as page } from '../schemas'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
 import { payActionDto } from './pay'
-import * as gift from '../domain/gift'
+import * as gift from '../../domain/gift'
 
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { route } from '../route'
-import { hospitalCode, id, pageNo, pageSize } from './schemas'
-import * as internet from '../domain/internetDoctors'
-import { doctorPortraitSvg } from '../domain/register/catalogue'
+import { route } from '../../route'
+import { hospitalCode, id, pageNo, pageSize } from '../schemas'
+import * as internet from '../../domain/internetDoctors'
+import { doctorPortraitSvg } from '../../domain/register/catalogue'
 
 const keyword = z.string().trim().min(1, '请输入搜索关键词').max(20, '搜索关键词不能超过20个字')
 /** An optional query value the app may send empty. */

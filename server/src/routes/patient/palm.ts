@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { hospitalCode } from './schemas'
-import * as hospital from '../domain/hospital'
-import { rolesOf } from '../domain/user'
+import { route } from '../../route'
+import { hospitalCode } from '../schemas'
+import * as hospital from '../../domain/hospital'
+import { rolesOf } from '../../domain/user'
 
 const configKey = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, '配置项名称格式不正确')
 const configEntry = z.object({ key: z.string(), value: z.string(), updatedAt: z.date() })

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import { SMS_RESEND_MS } from '../domain/auth'
-import { closeAccount, closureStatus, exportAccount, sendAccountCode } from '../domain/account'
-import { recordAudit } from '../domain/audit'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import { SMS_RESEND_MS } from '../../domain/auth'
+import { closeAccount, closureStatus, exportAccount, sendAccountCode } from '../../domain/account'
+import { recordAudit } from '../../domain/audit'
 
 const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
 const rows = z.array(z.record(z.string(), z.unknown()))

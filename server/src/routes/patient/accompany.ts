@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { idParam, mobile, id } from './schemas'
-import * as accompany from '../domain/accompany'
+import { route } from '../../route'
+import { idParam, mobile, id } from '../schemas'
+import * as accompany from '../../domain/accompany'
 
 const relation = z.string().trim().min(1, '请选择陪护人与就诊人的关系').max(10, '请选择陪护人与就诊人的关系')
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id, pageNo, pageSize } from './schemas'
-import { route } from '../route'
-import * as message from '../domain/message'
+import { id, pageNo, pageSize } from '../schemas'
+import { route } from '../../route'
+import * as message from '../../domain/message'
 
 
 const userMessageDto = z.object({

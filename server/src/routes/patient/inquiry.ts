@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { id, idempotencyKey, pageNo, pageSize } from './schemas'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
+import { id, idempotencyKey, pageNo, pageSize } from '../schemas'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
 import { orderNo, payActionDto, payOrderDto } from './pay'
-import * as inquiry from '../domain/inquiry'
+import * as inquiry from '../../domain/inquiry'
 
 /** One per attempt on the page; a retry of the same attempt sends the same key. */
 const returnUrl = z.string().trim().min(1, '缺少返回页面').max(500, '返回页面不正确')

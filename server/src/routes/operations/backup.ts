@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { FastifyInstance } from 'fastify'
-import { BACKUP_PATH, encodeSnapshotInfo, isLoopback, pgliteOf, sameBackupToken, snapshotPglite } from '../backup'
+import { BACKUP_PATH, encodeSnapshotInfo, isLoopback, pgliteOf, sameBackupToken, snapshotPglite } from '../../backup'
 
 /**
  * `npm run backup` while this server runs: PGlite belongs to this process, so the snapshot is taken here and sent to

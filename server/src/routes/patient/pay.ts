@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import * as payment from '../domain/payment'
-import type { PayProvider } from '../plugins/providers/pay'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import * as payment from '../../domain/payment'
+import type { PayProvider } from '../../plugins/providers/pay'
 
 /** P + YYYYMMDD + 12 digits (domain/payment newOrderNo). */
 export const orderNo = z.string().trim().regex(/^P\d{20}$/, '订单号不正确')

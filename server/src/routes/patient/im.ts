@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { forbidden } from '../errors'
-import { signUser } from '../plugins/providers/im'
-import { unreadCount } from '../domain/hospital'
-import { patientImAccount } from '../domain/chat'
+import { route } from '../../route'
+import { forbidden } from '../../errors'
+import { signUser } from '../../plugins/providers/im'
+import { unreadCount } from '../../domain/hospital'
+import { patientImAccount } from '../../domain/chat'
 
 export async function imRoutes(app: FastifyInstance) {
   route(app, {

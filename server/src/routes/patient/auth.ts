@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import { appId, mobile, session } from './schemas'
-import { SMS_RESEND_MS, bindAlipay, bindMobile, cancelBind, changeMobile, refreshSession, sendBindCode, signIn } from '../domain/auth'
-import { saveIdentity } from '../domain/user'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import { appId, mobile, session } from '../schemas'
+import { SMS_RESEND_MS, bindAlipay, bindMobile, cancelBind, changeMobile, refreshSession, sendBindCode, signIn } from '../../domain/auth'
+import { saveIdentity } from '../../domain/user'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }

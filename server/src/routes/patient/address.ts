@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { idParam, mobile } from './schemas'
-import * as address from '../domain/address'
+import { route } from '../../route'
+import { idParam, mobile } from '../schemas'
+import * as address from '../../domain/address'
 import { DETAIL_MAX_LENGTH } from '@/utils/address'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */

@@ -2,9 +2,9 @@ import { createReadStream, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { badInput, notFound } from '../errors'
-import { kindOfName, storeUpload } from '../domain/file'
+import { route } from '../../route'
+import { badInput, notFound } from '../../errors'
+import { kindOfName, storeUpload } from '../../domain/file'
 
 /** The one file of a multipart upload (field `file`), read whole; 413 past the size limit. */
 export async function readUpload(req: FastifyRequest): Promise<{ bytes: Buffer; filename: string | undefined }> {

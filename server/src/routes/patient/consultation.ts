@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from './schemas'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from '../schemas'
 import { inquiryDto } from './inquiry'
-import * as inquiry from '../domain/inquiry'
-import * as history from '../domain/consultationHistory'
+import * as inquiry from '../../domain/inquiry'
+import * as history from '../../domain/consultationHistory'
 
 const description = z.string().trim().min(1, '请描述您的病情').max(inquiry.DESCRIPTION_MAX, `病情描述不能超过${inquiry.DESCRIPTION_MAX}个字`)
 const pictures = z.array(z.string().trim().max(200, inquiry.PICTURE_NOT_UPLOADED)).max(inquiry.PICTURES_MAX, `最多上传${inquiry.PICTURES_MAX}张图片`).optional()
@@ -54,7 +54,7 @@ export const chatMessageDto = z.object({
 /**
  * The remaining inquiry and conversation-order calls, `/dld-hospital` (spec §7 Internet hospital → Inquiry and
  * Conversation orders): 快速问诊, 复诊续方, an inquiry's history, doctors to suggest, a consultation's chat record, the
- * open inquiry with a doctor, and past consultations. (`/im/patient/record/list` lives in routes/hospital.ts.)
+ * open inquiry with a doctor, and past consultations. (`/im/patient/record/list` lives in routes/patient/hospital.ts.)
  */
 export async function consultationRoutes(app: FastifyInstance) {
   const { cipher } = app.ctx

@@ -2,17 +2,17 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { id, pageNo, pageSize } from './schemas'
-import { inquiryPatients } from '../domain/audit'
-import { route } from '../route'
-import { notFound, unauthenticated } from '../errors'
-import { signUser } from '../plugins/providers/im'
-import * as desk from '../domain/doctorDesk'
-import { MEDICAL_RECORD_FIELDS, searchDiseases } from '../domain/medicalRecord'
-import { resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffContext } from '../domain/staff'
-import { diseaseCodeDto, medicalRecordDto } from './medical'
-import { intakeDto } from './inquiry'
-import { readUpload, uploadDto } from './file'
+import { id, pageNo, pageSize } from '../schemas'
+import { inquiryPatients } from '../../domain/audit'
+import { route } from '../../route'
+import { notFound, unauthenticated } from '../../errors'
+import { signUser } from '../../plugins/providers/im'
+import * as desk from '../../domain/doctorDesk'
+import { MEDICAL_RECORD_FIELDS, searchDiseases } from '../../domain/medicalRecord'
+import { resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffContext } from '../../domain/staff'
+import { diseaseCodeDto, medicalRecordDto } from '../patient/medical'
+import { intakeDto } from '../patient/inquiry'
+import { readUpload, uploadDto } from '../patient/file'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,7 +65,7 @@ const recordField = (key: (typeof MEDICAL_RECORD_FIELDS)[number]['key']) => {
 }
 
 /** The workbench page: three files served as they are (no build step), from server/workbench. */
-const PAGE_DIR = join(__dirname, '..', '..', 'workbench')
+const PAGE_DIR = join(__dirname, '..', '..', '..', 'workbench')
 const PAGE_FILES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',

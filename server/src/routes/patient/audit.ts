@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { id, pageSize, pageNo as page } from './schemas'
-import { forbidden } from '../errors'
-import { ACCESS_PAGE_MAX, accessRecords, searchAudit } from '../domain/audit'
-import { rolesOf } from '../domain/user'
+import { route } from '../../route'
+import { id, pageSize, pageNo as page } from '../schemas'
+import { forbidden } from '../../errors'
+import { ACCESS_PAGE_MAX, accessRecords, searchAudit } from '../../domain/audit'
+import { rolesOf } from '../../domain/user'
 
 const auditEntry = z.object({
   id: z.number(),

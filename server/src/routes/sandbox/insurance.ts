@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { findHospitalByCode } from '../domain/hospital'
-import { isAppPagePath } from '../domain/patientRules'
-import { SANDBOX_INSURED, issueSandboxInsuranceCode } from '../plugins/providers/insurance'
+import { findHospitalByCode } from '../../domain/hospital'
+import { isAppPagePath } from '../../domain/patientRules'
+import { SANDBOX_INSURED, issueSandboxInsuranceCode } from '../../plugins/providers/insurance'
 import { maskIdCard, maskName } from '@/utils/mask'
-import { escapeHtml, page } from './sandboxHealthCard'
+import { escapeHtml, page } from './healthCard'
 
 const authorizeQuery = z.object({ channel: z.enum(['wechat', 'alipay']), hospitalCode: z.string().min(1).max(32), redirect: z.string().min(1).max(500) })
 const chooseBody = authorizeQuery.extend({ person: z.string().regex(/^\d{17}[\dX]$/) })

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { randomToken } from '../crypto'
-import { appId } from './schemas'
+import { route } from '../../route'
+import { randomToken } from '../../crypto'
+import { appId } from '../schemas'
 
 /** WeChat JS-SDK signature (stack notes): keys in ASCII order, URL without `#`, values not URL-encoded. */
 export function jsapiSignature(ticket: string, nonceStr: string, timestamp: number, url: string): string {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { unreadyReason } from '../health'
+import { unreadyReason } from '../../health'
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest()
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { randomToken } from '../crypto'
-import { createOAuthCode } from '../domain/auth'
-import { findHospitalByAppId } from '../domain/hospital'
-import { escapeHtml } from './sandboxHealthCard'
+import { randomToken } from '../../crypto'
+import { createOAuthCode } from '../../domain/auth'
+import { findHospitalByAppId } from '../../domain/hospital'
+import { escapeHtml } from './healthCard'
 
 /**
  * Sandbox WeChat and Alipay authorisation pages, under the real services' redirect contract:

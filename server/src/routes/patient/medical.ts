@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { hospitalCode, id, pageNo, pageSize } from './schemas'
-import * as medical from '../domain/medicalRecord'
-import * as send from '../domain/medicalSend'
+import { route } from '../../route'
+import { hospitalCode, id, pageNo, pageSize } from '../schemas'
+import * as medical from '../../domain/medicalRecord'
+import * as send from '../../domain/medicalSend'
 import { chatMessageDto } from './consultation'
 
 const orderNo = z.string().trim().regex(/^[A-Za-z0-9]{1,40}$/, '订单号不正确')

@@ -3,13 +3,13 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { findHospitalByCode } from '../domain/hospital'
-import { isAppPagePath } from '../domain/patientRules'
-import { SANDBOX_HEALTH_CARD_HOLDERS, issueSandboxHealthCode } from '../plugins/providers/healthCard'
+import { findHospitalByCode } from '../../domain/hospital'
+import { isAppPagePath } from '../../domain/patientRules'
+import { SANDBOX_HEALTH_CARD_HOLDERS, issueSandboxHealthCode } from '../../plugins/providers/healthCard'
 import { maskIdCard } from '@/utils/mask'
 
 /** The demo identity-card pictures the sandbox OCR reads (fictional people, marked 演示 / SANDBOX). */
-export const DEMO_CARDS_DIR = join(__dirname, '..', 'seed', 'cards')
+export const DEMO_CARDS_DIR = join(__dirname, '..', '..', 'seed', 'cards')
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { isReturnUrl } from '../domain/payment'
-import { returnWithOrderNo } from '../plugins/providers/pay'
-import type { SandboxPay } from '../plugins/providers/paySandbox'
+import { isReturnUrl } from '../../domain/payment'
+import { returnWithOrderNo } from '../../plugins/providers/pay'
+import type { SandboxPay } from '../../plugins/providers/paySandbox'
 import { fenToYuan } from '@/utils/number'
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

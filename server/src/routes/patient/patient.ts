@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '../route'
-import { hospitalCode, idParam, mobile, id } from './schemas'
-import * as patient from '../domain/patient'
-import { UPLOADED_PICTURE } from '../domain/file'
-import { PATIENT_NAME_MAX, isAppPagePath, isValidPatientName } from '../domain/patientRules'
+import { route } from '../../route'
+import { hospitalCode, idParam, mobile, id } from '../schemas'
+import * as patient from '../../domain/patient'
+import { UPLOADED_PICTURE } from '../../domain/file'
+import { PATIENT_NAME_MAX, isAppPagePath, isValidPatientName } from '../../domain/patientRules'
 import { isValidIdCard } from '@/utils/idCard'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */

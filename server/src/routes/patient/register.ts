@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { route } from '../route'
-import { CALLER_LIMITS } from '../domain/limits'
-import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from './schemas'
+import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
+import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from '../schemas'
 import { payActionDto, payOrderDto } from './pay'
-import * as register from '../domain/register'
+import * as register from '../../domain/register'
 
 /** A form-encoded body sends booleans as text; z.coerce.boolean would read 'false' as true. */
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
