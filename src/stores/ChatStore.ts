@@ -34,7 +34,6 @@ const ENDED_STATUSES: readonly InquiryStatus[] = ['finished', 'closed', 'cancell
 const peerOf = (m: ChatMessage, me: string) => (m.from === me ? m.to : m.from)
 const byTime = (a: ChatMessage, b: ChatMessage) => a.time - b.time
 
-
 /**
  * The consultation room of spec §4 over the chat connection: the chat open with one doctor (or assistant) for one
  * inquiry, its order, its messages with the older history, the draft, and sending (text and pictures) with the

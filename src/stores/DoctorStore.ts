@@ -18,11 +18,6 @@ export const DOCTOR_SORTS: { key: DoctorSort; label: string }[] = [
 ]
 
 // The internet doctor pages' addresses, in one place.
-export const DOCTOR_LIST_URL = '/internet/doctorList/index'
-export const DOCTOR_SEARCH_URL = '/internet/searchParams/index'
-export const onlineDoctorUrl = (id: number) => `/internet/doctor/index?id=${id}`
-/** 图文问诊 with one doctor (the inquiry page belongs to the consultation orders). */
-export const inquiryUrl = (doctorId: number) => `/internet/inquiry/index?doctorId=${doctorId}`
 
 /**
  * Finding a doctor online (spec §2 /internet/doctorList, /searchParams, /doctor, /pages/doctor): the department chips,

@@ -22,6 +22,7 @@ import type {
   ReceivedGift,
 } from '../../types/api/evaluation'
 import { SCORE_MAX, GOOD_SCORE, EVALUATION_CONTENT_MAX as CONTENT_MAX, GIFT_MESSAGE_MAX as MESSAGE_MAX, BAD_SCORE } from '@/utils/internetRules'
+import { giftReturnUrl } from '@/pageUrls'
 
 /** The server's limits (server/src/domain/evaluation.ts, gift.ts). */
 export { SCORE_MAX, GOOD_SCORE, CONTENT_MAX, MESSAGE_MAX, BAD_SCORE }
@@ -37,14 +38,6 @@ export const THANKS_TEXT = '感谢您的心意'
 export const GIFT_CLOSED = '该心意订单已关闭，请重新选择送出'
 /** What each number of stars means, under the stars. */
 export const SCORE_TEXT = ['', '非常不满意', '不满意', '一般', '满意', '非常满意'] as const
-
-// The pages' addresses, in one place.
-export const moreEvaluationUrl = (doctorId: number) => `/internet/moreEvaluation/index?doctorId=${doctorId}`
-export const scoreUrl = (doctorId: number) => `/internet/score/index?doctorId=${doctorId}`
-export const giftPageUrl = (doctorId: number, inquiryId?: number) => `/internet/tim/gift/index?doctorId=${doctorId}${inquiryId ? `&inquiryId=${inquiryId}` : ''}`
-/** The cashier brings the browser back to the gift page (a path under /h5/) with the order's number added (orderNo=). */
-export const giftReturnUrl = (doctorId: number, inquiryId?: number) => `/h5${giftPageUrl(doctorId, inquiryId)}`
-
 
 /**
  * Rating doctors and gifts to doctors (spec §2 /internet/tim/evaluate, /tim/gift, /internet/moreEvaluation,

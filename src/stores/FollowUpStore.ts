@@ -10,6 +10,7 @@ import { Loadable } from './base/Loadable'
 import { diagnosisText, type RecordStore } from './RecordStore'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
+import { DOCTOR_LIST_URL } from '@/pageUrls'
 
 /** The server's limits and refusals for 复诊续方 (server/src/domain/consultationHistory.ts), verbatim. */
 export const DIAGNOSIS_MAX = 100
@@ -18,16 +19,6 @@ export const MEDICINE_NAME_MAX = 50
 export const NO_DIAGNOSIS = '请填写诊断'
 export const NO_MEDICINE = '请填写需要续方的药品'
 export const NOT_MY_DOCTOR = '复诊续方仅限您关注的医生或曾为该就诊人接诊的医生'
-
-// The follow-up pages' addresses, in one place.
-export const NOTICE_URL = '/internet/doctorList/notice'
-/** 问诊须知, continuing to `next` once the patient has read it. */
-export const noticeUrl = (next: string) => `${NOTICE_URL}?next=${encodeURIComponent(next)}`
-/** 复诊续方 with one doctor (spec §2 /internet/inquiry/useMedicine). */
-export const renewalUrl = (doctorId: number) => `/internet/inquiry/useMedicine?doctorId=${doctorId}`
-export const FEVER_URL = '/internet/heat/index'
-export const GUIDANCE_URL = '/internet/guidance/index'
-const DOCTOR_LIST_URL = '/internet/doctorList/index'
 
 /**
  * Where the notice continues to: `next` when it is a page of this app (decoded once more when the platform handed it

@@ -19,7 +19,6 @@ export interface InquiryPicture {
   preview: string
 }
 
-
 /**
  * What the inquiry forms share (图文问诊, 复诊续方, the fever clinic's 快速问诊): the patient (the patient store's
  * current one), the illness in words, up to 9 pictures, the consent, one idempotency key per attempt, and what the

@@ -12,6 +12,7 @@ import type { PatientStore } from './PatientStore'
 import type { Patient } from '../../types/api/patient'
 import type { Inquiry, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
 import { WAIT_HOURS, SERVICE_HOURS, INQUIRY_PAY_MINUTES as PAY_MINUTES } from '@/utils/internetRules'
+import { INQUIRY_LIST_URL, inquiryDetailUrl, inquiryPayReturnUrl, roomUrl } from '@/pageUrls'
 
 export { CONSENT_TEXT, DESCRIPTION_MAX, NO_CONSENT, PICTURES_MAX, type InquiryPicture } from './InquiryForm'
 
@@ -40,15 +41,6 @@ export const INQUIRY_TABS: { key: InquiryTab; label: string; status?: InquirySta
   { key: 'inProgress', label: '问诊中', status: 'inProgress' },
   { key: 'finished', label: '已结束', status: 'finished' },
 ]
-
-// The consultation pages' addresses, in one place.
-export const INQUIRY_LIST_URL = '/pages/order/inquiry/index'
-export const inquiryDetailUrl = (id: number) => `/pages/order/inquiry/detail?id=${id}`
-/** The cashier brings the browser back to the detail (a path under /h5/), which checks the inquiry on opening. */
-export const inquiryPayReturnUrl = (id: number) => `/h5${inquiryDetailUrl(id)}`
-/** The consultation room with the doctor (spec §2 /internet/tim/index, query toUserId and type). */
-export const roomUrl = (doctorImAccount: string, inquiryId: number) =>
-  `/internet/tim/index?toUserId=${encodeURIComponent(doctorImAccount)}&type=inquiry&inquiryId=${inquiryId}`
 
 /**
  * Where a row of "my consultations" leads: its room when the row names the conversation (`C2C` + the doctor's IM

@@ -15,16 +15,6 @@ export const RECORD_PAGE_SIZE = 10
 export const HISTORY_PAGE_SIZE = 10
 export const ACCESS_LOG_PAGE_SIZE = 20
 
-// The pages' addresses, in one place.
-export const MESSAGE_CENTRE_URL = '/pages/message/index'
-export const MEDICAL_HISTORY_URL = '/pages/medicalHistory/index'
-export const ACCESS_LOG_URL = '/pages/accessLog/index'
-export const medicalRecordUrl = (imOrderNo: string) => `${MEDICAL_HISTORY_URL}?imOrderNo=${encodeURIComponent(imOrderNo)}`
-export const CHAT_HISTORY_URL = '/internet/timHistory/index'
-export const chatRecordUrl = (inquiryId: number) => `${CHAT_HISTORY_URL}?inquiryId=${inquiryId}`
-export const historyCasesUrl = (patientId: number) => `/internet/historyCases/index?patientId=${patientId}`
-export const complaintUrl = (inquiryId: number) => `/internet/complaint/index?id=${inquiryId}`
-
 /** The medical record's fields in reading order, with the labels the record uses (server MEDICAL_RECORD_FIELDS). */
 export const RECORD_FIELDS: { key: MedicalRecordFieldKey; label: string }[] = [
   { key: 'chiefComplaint', label: '主诉' },

@@ -10,10 +10,7 @@ import type { PatientStore } from './PatientStore'
 import type { RegisterCatalogue } from './RegisterCatalogue'
 import type { RegisterRecords } from './RegisterRecords'
 import type { Registration, ScheduleItem, TimeRange } from '../../types/api/register'
-
-export const detailUrl = (id: number, source = 'list') => `/pages/order/register/detail?source=${source}&type=register&id=${id}`
-/** The cashier brings the browser back here (a path under /h5/, as the payment server requires); the page confirms. */
-export const payReturnUrl = (id: number) => `/h5${detailUrl(id, 'pay')}`
+import { payReturnUrl } from '@/pageUrls'
 
 /** A schedule the confirm page books, with its time ranges. */
 export type BookableSchedule = ScheduleItem & { timeRanges: TimeRange[] }

@@ -2,9 +2,10 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/records'
 import { toastError } from '@/ui/feedback'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX, NO_MEDICINE } from './FollowUpStore'
-import { historyCasesUrl, type RecordStore } from './RecordStore'
+import { type RecordStore } from './RecordStore'
 import type { ChatStore } from './ChatStore'
 import type { ChatMessage } from '../../types/api/chat'
+import { historyCasesUrl } from '@/pageUrls'
 
 /** The server's limit on the note of a 续方申请 (server/src/routes/patient/medical.ts). */
 export const RENEWAL_NOTE_MAX = 200

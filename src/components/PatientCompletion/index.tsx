@@ -2,13 +2,11 @@ import { useCallback, useState } from 'react'
 import Taro from '@tarojs/taro'
 import { Dialog } from '@nutui/nutui-react-taro'
 import type { Patient } from '../../../types/api/patient'
+import { editPatientUrl } from '@/pageUrls'
 
 /** spec §5, verbatim. */
 export const INCOMPLETE_TEXT = '当前就诊人信息不完整，请先完善就诊人信息。'
 export const COMPLETE_BUTTON = '完善就诊人信息'
-
-/** The completion page of spec §5: the add-patient page with the patient's id and business=edit. */
-export const completionUrl = (patientId: number) => `/pages/addPatient/index?id=${patientId}&business=edit`
 
 /** Whether a flow that needs a complete patient must stop for the completion modal first. */
 export const needsCompletion = (patient: Pick<Patient, 'complete'>) => !patient.complete
@@ -27,7 +25,7 @@ export function PatientCompletionModal({ patient, onClose }: { patient: Pick<Pat
       hideCancelButton
       onConfirm={() => {
         // the dialog closes itself after onConfirm
-        if (patient) void Taro.navigateTo({ url: completionUrl(patient.id) })
+        if (patient) void Taro.navigateTo({ url: editPatientUrl(patient.id) })
       }}
       onClose={onClose}
     />

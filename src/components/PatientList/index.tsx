@@ -13,10 +13,7 @@ import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
 import { qrDataUrl } from './qrCode'
 import './index.scss'
-
-export const ADD_PATIENT_URL = '/pages/addPatient/index'
-export const escortUrl = (patientId: number) => `/palm/hospitalization/escort/index?patientId=${patientId}`
-export const editUrl = (patientId: number) => `/pages/addPatient/index?id=${patientId}&business=edit`
+import { ADD_PATIENT_URL, editPatientUrl, escortUrl } from '@/pageUrls'
 
 /**
  * The page's loader for a patient list: loads once the shell is ready, and again whenever the page shows again
@@ -80,7 +77,7 @@ function PatientList({ variant, select = false }: Props) {
       <Text className='patient-card__action' onClick={() => requireComplete(p, () => void Taro.navigateTo({ url: escortUrl(p.id) }))}>
         陪护人
       </Text>
-      <Text className='patient-card__action' onClick={() => void Taro.navigateTo({ url: editUrl(p.id) })}>
+      <Text className='patient-card__action' onClick={() => void Taro.navigateTo({ url: editPatientUrl(p.id) })}>
         编辑
       </Text>
       <Text className='patient-card__action patient-card__action--danger' onClick={() => void unbind(p).catch(() => undefined)}>

@@ -3,9 +3,10 @@ import { observer } from 'mobx-react-lite'
 import { openPage } from '@/components/PageShell'
 import EvaluationItem from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
-import { moreEvaluationUrl } from '@/stores/EvaluationStore'
+
 import { MSG } from '@/ui/messages'
 import './EvaluationSection.scss'
+import { moreEvaluationUrl } from '@/pageUrls'
 
 /** 患者评价 on the doctor's home: 好评率, how many ratings, the two newest, and 查看全部 (all ratings). */
 function EvaluationSection({ doctorId }: { doctorId: number }) {

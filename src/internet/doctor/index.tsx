@@ -7,11 +7,11 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars, priceText } from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
 import { assetUrl } from '@/ui/assets'
-import { inquiryUrl } from '@/stores/DoctorStore'
-import { noticeUrl, renewalUrl } from '@/stores/FollowUpStore'
+
 import { averageReplyTime } from '@/utils/time'
 import EvaluationSection from './EvaluationSection'
 import './index.scss'
+import { inquiryUrl, noticeUrl, renewalUrl } from '@/pageUrls'
 
 /**
  * 医生主页 (spec §2 /internet/doctor/index?id=): who the doctor is, how they serve online, 关注 for a signed-in patient,

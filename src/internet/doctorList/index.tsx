@@ -6,9 +6,10 @@ import Empty, { LoadFailed } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
-import { DOCTOR_SEARCH_URL, DOCTOR_SORTS, onlineDoctorUrl } from '@/stores/DoctorStore'
-import { GUIDANCE_URL, NOTICE_URL } from '@/stores/FollowUpStore'
+import { DOCTOR_SORTS } from '@/stores/DoctorStore'
+
 import './index.scss'
+import { DOCTOR_SEARCH_URL, GUIDANCE_URL, NOTICE_URL, onlineDoctorUrl } from '@/pageUrls'
 
 /** 在线问诊 · 找医生 (spec §2 /internet/doctorList/index): department chips, sort tabs, the online doctors a page at a time. */
 function DoctorList() {

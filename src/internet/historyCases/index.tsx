@@ -5,10 +5,11 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { diagnosisText, medicalRecordUrl } from '@/stores/RecordStore'
+import { diagnosisText } from '@/stores/RecordStore'
 import { localTime } from '@/utils/register'
 import type { MedicalHistoryItem } from '../../../types/api/medical'
 import './index.scss'
+import { medicalRecordUrl } from '@/pageUrls'
 
 /**
  * 历史病例 (spec §2 /internet/historyCases/index?patientId=): the patient's finished consultations with a medical

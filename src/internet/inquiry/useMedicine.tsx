@@ -6,12 +6,13 @@ import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { DESCRIPTION_MAX } from '@/stores/InquiryStore'
-import { inquiryUrl } from '@/stores/DoctorStore'
+
 import { DIAGNOSIS_MAX, MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
-import { historyCasesUrl } from '@/stores/RecordStore'
+
 import { ConsentLine, DescriptionField, DoctorHeader, FormCard, PatientField, PictureField, SubmitBar, useInquiryFlow } from './form'
 import './index.scss'
 import './useMedicine.scss'
+import { historyCasesUrl, inquiryUrl } from '@/pageUrls'
 
 /**
  * 复诊续方 (spec §2 /internet/inquiry/useMedicine?doctorId=): renewing the medicines of a condition diagnosed before,

@@ -6,10 +6,11 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars } from '@/components/OnlineDoctorCard'
 import EvaluationItem from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
-import { moreEvaluationUrl } from '@/stores/EvaluationStore'
+
 import { MSG } from '@/ui/messages'
 import { assetUrl } from '@/ui/assets'
 import './index.scss'
+import { moreEvaluationUrl } from '@/pageUrls'
 
 /**
  * 医生评分 (spec §2 /internet/score/index?doctorId=): the doctor's service level as stars (spec §3), 好评率, how many

@@ -8,8 +8,9 @@ import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/ui/messages'
-import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/stores/DoctorStore'
+
 import './index.scss'
+import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/pageUrls'
 
 /** 搜索医生 (spec §2 /internet/searchParams/index): online doctors by name, speciality or department, as the patient types. */
 function DoctorSearch() {

@@ -11,9 +11,7 @@ import MessageList, { useNow } from './MessageList'
 import InputBar from './InputBar'
 import RoomTools from './RoomTools'
 import './index.scss'
-
-export const evaluateUrl = (inquiryId: number) => `/internet/tim/evaluate/index?inquiryId=${inquiryId}`
-export const giftUrl = (doctorId: number, inquiryId: number) => `/internet/tim/gift/index?doctorId=${doctorId}&inquiryId=${inquiryId}`
+import { evaluateUrl, giftPageUrl } from '@/pageUrls'
 
 /**
  * 问诊室 (spec §2 /internet/tim/index?toUserId=&type=&inquiryId=): the chat with the doctor of one consultation, its
@@ -70,7 +68,7 @@ function Room() {
                 评价医生
               </Button>
             )}
-            <Button size='small' onClick={() => openPage(giftUrl(order.doctor.id, order.id))}>
+            <Button size='small' onClick={() => openPage(giftPageUrl(order.doctor.id, order.id))}>
               送心意
             </Button>
           </View>

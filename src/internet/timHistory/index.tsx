@@ -6,7 +6,7 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { imAccountOf } from '@/stores/ChatStore'
 import { inquiryStatusClass } from '@/stores/InquiryStore'
-import { chatRecordUrl, moreText } from '@/stores/RecordStore'
+import { moreText } from '@/stores/RecordStore'
 import { assetUrl } from '@/ui/assets'
 import { localTime } from '@/utils/register'
 import MessageItem, { pictureSrc } from '../tim/MessageItem'
@@ -15,6 +15,7 @@ import type { ChatRecord, InquiryHistory } from '../../../types/api/consultation
 // the room's message styles (.room-msg, .room__time, .room__note), shared with the assistant chat
 import '../tim/chat.scss'
 import './index.scss'
+import { chatRecordUrl } from '@/pageUrls'
 
 /**
  * 问诊记录 (spec §2 /internet/timHistory/index): the patient's past consultations, newest first; with `?inquiryId=`

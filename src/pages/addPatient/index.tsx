@@ -11,8 +11,9 @@ import IdCardForm from './IdCardForm'
 import NeonateForm from './NeonateForm'
 import HealthCardForm from './HealthCardForm'
 import CompletionForm from './CompletionForm'
-import { PATIENT_LIST_URL, queryText } from './parts'
+import { queryText } from './parts'
 import './index.scss'
+import { PATIENT_LIST_URL } from '@/pageUrls'
 
 const KINDS = ['身份证', '无证儿童', '电子健康卡'] as const
 type Kind = (typeof KINDS)[number]

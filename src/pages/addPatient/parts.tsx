@@ -1,8 +1,7 @@
 import Taro from '@tarojs/taro'
 import { Switch } from '@nutui/nutui-react-taro'
 import { FormField } from '@/components/FormField'
-
-export const PATIENT_LIST_URL = '/pages/patient/index'
+import { PATIENT_LIST_URL } from '@/pageUrls'
 
 /** After saving: back to the page that asked; opened on its own (e.g. back from the health card), to the list. */
 export function leavePage() {

@@ -5,8 +5,9 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import { useStores } from '@/stores'
-import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/stores/DoctorStore'
+
 import './index.scss'
+import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/pageUrls'
 
 /** 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first. */
 function MyDoctors() {

@@ -6,9 +6,10 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
-import { deptScheduleUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
+
 import { assetUrl } from '@/ui/assets'
 import './introduce.scss'
+import { deptScheduleUrl, introduceDoctorUrl } from '@/pageUrls'
 
 /** 科室介绍 (spec §2 /pages/introduce/dept?id=, open to anyone): the department, its doctors, and the way to book. */
 function DeptIntroduce() {

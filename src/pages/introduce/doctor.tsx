@@ -5,9 +5,10 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { doctorUrl } from '@/stores/RegisterStore'
+
 import { assetUrl } from '@/ui/assets'
 import './introduce.scss'
+import { doctorUrl } from '@/pageUrls'
 
 /** 医生介绍 (spec §2 /pages/introduce/doctor?id=, open to anyone): who the doctor is, and the way to book. */
 function DoctorIntroduce() {

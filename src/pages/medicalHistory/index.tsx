@@ -5,13 +5,14 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { ADD_PATIENT_URL } from '@/components/PatientList'
+
 import { useStores } from '@/stores'
 import { diagnosisText, moreText } from '@/stores/RecordStore'
 import { maskName } from '@/utils/mask'
 import { localTime } from '@/utils/register'
 import { RecordFields, RecordHeader } from './RecordView'
 import './index.scss'
+import { ADD_PATIENT_URL } from '@/pageUrls'
 
 /**
  * 电子病历 (spec §2 /pages/medicalHistory/index): the medical records of the patient chosen above, newest first, each

@@ -7,12 +7,13 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import { useStores } from '@/stores'
-import { chsPaymentUrl, detailUrl, payReturnUrl } from '@/stores/RegisterStore'
+
 import { toastError } from '@/ui/feedback'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
 import type { InsuranceSplit } from '../../../types/api/insurance'
 import type { Registration } from '../../../types/api/register'
 import './index.scss'
+import { chsPaymentUrl, detailUrl, payReturnUrl } from '@/pageUrls'
 
 /** A held registration that settles with insurance and has not gone to a channel yet: its split is worked out here. */
 const settlesHere = (r: Registration | null) => !!r && r.insurance && r.status === 'holding' && r.order?.status === 'created'

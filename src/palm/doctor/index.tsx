@@ -4,10 +4,11 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { confirmUrl, introduceDoctorUrl } from '@/stores/RegisterStore'
+
 import { assetUrl } from '@/ui/assets'
 import { ScheduleGrid } from '../register/ScheduleParts'
 import './index.scss'
+import { confirmUrl, introduceDoctorUrl } from '@/pageUrls'
 
 /** 医生主页 (spec §2 /palm/doctor/index?id=): who the doctor is and the next 14 days to book, from any department. */
 function DoctorHome() {

@@ -5,11 +5,12 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
-import { deptScheduleUrl, doctorUrl } from '@/stores/RegisterStore'
+
 import { EMERGENCY_PHONE, MAX_TRIAGE_TEXT, TRIAGE_DISCLAIMER, TRIAGE_EXAMPLES, TRIAGE_GREETING, type TriageMessage } from '@/stores/TriageStore'
 import { assetUrl } from '@/ui/assets'
 import type { TriageAnswer, TriageDepartment } from '../../../types/api/triage'
 import './index.scss'
+import { deptScheduleUrl, doctorUrl } from '@/pageUrls'
 
 const msgAnchor = (id: number) => `triage-msg-${id}`
 const THINKING_ANCHOR = 'triage-thinking'

@@ -7,8 +7,9 @@ import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
-import { DEPT_LIST_URL } from '@/stores/RegisterStore'
+
 import './index.scss'
+import { DEPT_LIST_URL } from '@/pageUrls'
 
 /** 预约挂号 notice (spec §2 /palm/register/index): the hospital's registration rules, read and agreed before booking. */
 function RegisterNotice() {

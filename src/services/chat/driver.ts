@@ -1,6 +1,5 @@
 import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../../types/api/chat'
 
-
 /** The conversation with one account: Tencent IM's C2C id, which our own chat service copies. */
 export const conversationIDOf = (peer: string) => `C2C${peer}`
 

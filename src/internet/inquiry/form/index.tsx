@@ -3,12 +3,12 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image, Textarea } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
-import { ADD_PATIENT_URL } from '@/components/PatientList'
+
 import { INCOMPLETE_TEXT, usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
 import { PICTURES_MAX, type InquiryPicture } from '@/stores/InquiryForm'
-import { inquiryDetailUrl, inquiryPrice } from '@/stores/InquiryStore'
-import { noticeUrl } from '@/stores/FollowUpStore'
+import { inquiryPrice } from '@/stores/InquiryStore'
+
 import { assetUrl } from '@/ui/assets'
 import { ApiError } from '@/services/request'
 import { toastError } from '@/ui/feedback'
@@ -18,6 +18,7 @@ import { pathOf } from '@/utils/routeRules'
 import type { Inquiry } from '../../../../types/api/inquiry'
 import type { Patient } from '../../../../types/api/patient'
 import './index.scss'
+import { ADD_PATIENT_URL, inquiryDetailUrl, noticeUrl } from '@/pageUrls'
 
 /** The doctor the form is for, with the service and its price. */
 export function DoctorHeader(p: {

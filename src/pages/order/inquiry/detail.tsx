@@ -6,22 +6,15 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useCountdown } from '@/components/HoldPay'
 import { useStores } from '@/stores'
-import {
-  canEnterRoom,
-  cancelInquiryText,
-  inquiryPrice,
-  inquiryRefundText,
-  inquiryStatusClass,
-  roomUrl,
-  serviceLeftText,
-} from '@/stores/InquiryStore'
-import { complaintUrl, medicalRecordUrl } from '@/stores/RecordStore'
+import { canEnterRoom, cancelInquiryText, inquiryPrice, inquiryRefundText, inquiryStatusClass, serviceLeftText } from '@/stores/InquiryStore'
+
 import { assetUrl } from '@/ui/assets'
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, countdownText, localTime, yuan } from '@/utils/register'
 import type { Inquiry } from '../../../../types/api/inquiry'
 import IntakeCard from './IntakeCard'
 import './detail.scss'
+import { complaintUrl, medicalRecordUrl, roomUrl } from '@/pageUrls'
 
 /**
  * 问诊详情 (spec §2 /pages/order/inquiry/detail?id=): the inquiry checked on opening (one whose time ran out shows

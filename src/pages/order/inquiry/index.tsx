@@ -4,10 +4,11 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { INQUIRY_TABS, inquiryDetailUrl, inquiryPrice, inquiryStatusClass } from '@/stores/InquiryStore'
+import { INQUIRY_TABS, inquiryPrice, inquiryStatusClass } from '@/stores/InquiryStore'
 import { MSG } from '@/ui/messages'
 import { localTime } from '@/utils/register'
 import './index.scss'
+import { inquiryDetailUrl } from '@/pageUrls'
 
 /** 问诊订单 (spec §2 /pages/order/inquiry/index): tabs 全部 / 待支付 / 待接诊 / 问诊中 / 已结束, a page at a time. */
 function InquiryOrders() {

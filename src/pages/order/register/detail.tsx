@@ -7,9 +7,10 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import { useStores } from '@/stores'
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
-import { chsPaymentUrl } from '@/stores/RegisterStore'
+
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, cancelConfirmText, localTime, refundText, statusClass, yuan } from '@/utils/register'
 import './detail.scss'
+import { chsPaymentUrl } from '@/pageUrls'
 
 /**
  * 挂号详情 (spec §2 /pages/order/register/detail?source=&type=&id=): the record, its amounts and status; while held,

@@ -4,10 +4,11 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { RECORD_TABS, detailUrl } from '@/stores/RegisterStore'
+import { RECORD_TABS } from '@/stores/RegisterStore'
 import { MSG } from '@/ui/messages'
 import { statusClass, yuan } from '@/utils/register'
 import './index.scss'
+import { detailUrl } from '@/pageUrls'
 
 /** 挂号记录 (spec §2 /pages/order/register/index): tabs 全部 / 待支付 / 预约成功 / 已取消, a page at a time. */
 function RegisterRecords() {

@@ -5,9 +5,10 @@ import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import { usePatientListLoader } from '@/components/PatientList'
 import { useStores } from '@/stores'
-import { MESSAGE_CENTRE_URL } from '@/stores/RecordStore'
+
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
+import { MESSAGE_CENTRE_URL } from '@/pageUrls'
 
 const ENTRIES = [
   { title: '就诊人管理', url: '/pages/patient/index' },

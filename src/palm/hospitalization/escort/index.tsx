@@ -13,9 +13,7 @@ import { MSG } from '@/ui/messages'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Accompany } from '../../../../types/api/patient'
 import './index.scss'
-
-export const addEscortUrl = (patientId: number, id?: number) =>
-  `/palm/hospitalization/escort/addEscort?patientId=${patientId}${id ? `&id=${id}` : ''}`
+import { addEscortUrl } from '@/pageUrls'
 
 /** 陪护人 of one patient (spec §2 /palm/hospitalization/escort/index?patientId=): list, add, edit, unbind. */
 function Escorts() {

@@ -6,10 +6,10 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
-import { ADD_PATIENT_URL } from '@/components/PatientList'
+
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
-import { chsPaymentUrl, detailUrl } from '@/stores/RegisterStore'
+
 import { toastError } from '@/ui/feedback'
 import { MSG } from '@/ui/messages'
 import { maskName } from '@/utils/mask'
@@ -17,6 +17,7 @@ import { shortDate, yuan } from '@/utils/register'
 import type { Patient } from '../../../../types/api/patient'
 import { doctorLabel } from '../ScheduleParts'
 import './index.scss'
+import { ADD_PATIENT_URL, chsPaymentUrl, detailUrl } from '@/pageUrls'
 
 /**
  * 确认挂号 (spec §2 /palm/register/confirm/index?scheduleId=): the patient, the time range, the fee after activities,

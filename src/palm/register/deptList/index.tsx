@@ -4,9 +4,10 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { SEARCH_URL, deptScheduleUrl, type ChosenDept } from '@/stores/RegisterStore'
+import { type ChosenDept } from '@/stores/RegisterStore'
 import type { DeptSort } from '../../../../types/api/register'
 import './index.scss'
+import { SEARCH_URL, deptScheduleUrl } from '@/pageUrls'
 
 const SORTS: { key: DeptSort; label: string }[] = [
   { key: 'default', label: '全部科室' },

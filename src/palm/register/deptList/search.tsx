@@ -7,10 +7,11 @@ import Empty from '@/components/Empty'
 import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/ui/messages'
-import { deptScheduleUrl, doctorUrl, type ChosenDept } from '@/stores/RegisterStore'
+import { type ChosenDept } from '@/stores/RegisterStore'
 import { splitRemark } from '@/utils/register'
 import { assetUrl } from '@/ui/assets'
 import './search.scss'
+import { deptScheduleUrl, doctorUrl } from '@/pageUrls'
 
 /** 搜索 (spec §2 /palm/register/deptList/search): departments, doctors and diseases, 500 ms after the last keystroke. */
 function RegisterSearch() {

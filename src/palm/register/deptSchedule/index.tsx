@@ -5,12 +5,13 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/stores/RegisterStore'
+
 import { shortDate } from '@/utils/register'
 import { assetUrl } from '@/ui/assets'
 import type { ScheduleItem } from '../../../../types/api/register'
 import { ScheduleRow, doctorLabel } from '../ScheduleParts'
 import './index.scss'
+import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/pageUrls'
 
 const TABS = [
   { label: '按日期', value: 'date' },

@@ -5,10 +5,11 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
 import type { ScheduleItem } from '../../../../types/api/register'
-import { confirmUrl } from '@/stores/RegisterStore'
+
 import { assetUrl } from '@/ui/assets'
 import { ScheduleGrid } from '../ScheduleParts'
 import './index.scss'
+import { confirmUrl } from '@/pageUrls'
 
 /**
  * 医生排班 (spec §2 /palm/register/rowSchedule/index?deptId=&doctorId=): one doctor's schedules in this department as

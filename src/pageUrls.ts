@@ -1,0 +1,78 @@
+/**
+ * Every page's address, as the app opens it (`Taro.navigateTo({ url })`); the pages themselves are listed in
+ * routes.ts. A page that takes parameters has a function that builds its address.
+ */
+
+// registration
+export const DEPT_LIST_URL = '/palm/register/deptList/index'
+export const SEARCH_URL = '/palm/register/deptList/search'
+export const deptScheduleUrl = (dept: { id: number; deptName: string }) =>
+  `/palm/register/deptSchedule/index?deptId=${dept.id}&deptName=${encodeURIComponent(dept.deptName)}`
+/** 按医生 opens one doctor's grid; without a doctor, the department's general clinic (普通号). */
+export const rowScheduleUrl = (deptId: number, doctorId: number | null) =>
+  `/palm/register/rowSchedule/index?deptId=${deptId}${doctorId === null ? '' : `&doctorId=${doctorId}`}`
+export const confirmUrl = (scheduleId: number) => `/palm/register/confirm/index?scheduleId=${scheduleId}`
+export const doctorUrl = (id: number) => `/palm/doctor/index?id=${id}`
+export const introduceDoctorUrl = (id: number) => `/pages/introduce/doctor?id=${id}`
+export const introduceDeptUrl = (id: number) => `/pages/introduce/dept?id=${id}`
+export const chsPaymentUrl = (id: number) => `/palm/chsPayment/index?source=register&type=register&id=${id}`
+
+// registration records
+export const detailUrl = (id: number, source = 'list') => `/pages/order/register/detail?source=${source}&type=register&id=${id}`
+/** The cashier brings the browser back here (a path under /h5/, as the payment server requires); the page confirms. */
+export const payReturnUrl = (id: number) => `/h5${detailUrl(id, 'pay')}`
+
+// consultation orders
+export const INQUIRY_LIST_URL = '/pages/order/inquiry/index'
+export const inquiryDetailUrl = (id: number) => `/pages/order/inquiry/detail?id=${id}`
+/** The cashier brings the browser back to the detail (a path under /h5/), which checks the inquiry on opening. */
+export const inquiryPayReturnUrl = (id: number) => `/h5${inquiryDetailUrl(id)}`
+/** The consultation room with the doctor (spec §2 /internet/tim/index, query toUserId and type). */
+export const roomUrl = (doctorImAccount: string, inquiryId: number) =>
+  `/internet/tim/index?toUserId=${encodeURIComponent(doctorImAccount)}&type=inquiry&inquiryId=${inquiryId}`
+
+// online doctors
+export const DOCTOR_LIST_URL = '/internet/doctorList/index'
+export const DOCTOR_SEARCH_URL = '/internet/searchParams/index'
+export const onlineDoctorUrl = (id: number) => `/internet/doctor/index?id=${id}`
+/** 图文问诊 with one doctor (the inquiry page belongs to the consultation orders). */
+export const inquiryUrl = (doctorId: number) => `/internet/inquiry/index?doctorId=${doctorId}`
+
+// ratings and gifts
+export const moreEvaluationUrl = (doctorId: number) => `/internet/moreEvaluation/index?doctorId=${doctorId}`
+export const scoreUrl = (doctorId: number) => `/internet/score/index?doctorId=${doctorId}`
+export const giftPageUrl = (doctorId: number, inquiryId?: number) => `/internet/tim/gift/index?doctorId=${doctorId}${inquiryId ? `&inquiryId=${inquiryId}` : ''}`
+/** The cashier brings the browser back to the gift page (a path under /h5/) with the order's number added (orderNo=). */
+export const giftReturnUrl = (doctorId: number, inquiryId?: number) => `/h5${giftPageUrl(doctorId, inquiryId)}`
+
+// records and messages
+export const MESSAGE_CENTRE_URL = '/pages/message/index'
+export const MEDICAL_HISTORY_URL = '/pages/medicalHistory/index'
+export const ACCESS_LOG_URL = '/pages/accessLog/index'
+export const medicalRecordUrl = (imOrderNo: string) => `${MEDICAL_HISTORY_URL}?imOrderNo=${encodeURIComponent(imOrderNo)}`
+export const CHAT_HISTORY_URL = '/internet/timHistory/index'
+export const chatRecordUrl = (inquiryId: number) => `${CHAT_HISTORY_URL}?inquiryId=${inquiryId}`
+export const historyCasesUrl = (patientId: number) => `/internet/historyCases/index?patientId=${patientId}`
+export const complaintUrl = (inquiryId: number) => `/internet/complaint/index?id=${inquiryId}`
+
+// follow-up
+export const NOTICE_URL = '/internet/doctorList/notice'
+/** 问诊须知, continuing to `next` once the patient has read it. */
+export const noticeUrl = (next: string) => `${NOTICE_URL}?next=${encodeURIComponent(next)}`
+/** 复诊续方 with one doctor (spec §2 /internet/inquiry/useMedicine). */
+export const renewalUrl = (doctorId: number) => `/internet/inquiry/useMedicine?doctorId=${doctorId}`
+export const FEVER_URL = '/internet/heat/index'
+export const GUIDANCE_URL = '/internet/guidance/index'
+
+// patients
+export const PATIENT_LIST_URL = '/pages/patient/index'
+export const ADD_PATIENT_URL = '/pages/addPatient/index'
+export const escortUrl = (patientId: number) => `/palm/hospitalization/escort/index?patientId=${patientId}`
+export const editPatientUrl = (patientId: number) => `/pages/addPatient/index?id=${patientId}&business=edit`
+
+// escorts
+export const addEscortUrl = (patientId: number, id?: number) =>
+  `/palm/hospitalization/escort/addEscort?patientId=${patientId}${id ? `&id=${id}` : ''}`
+
+// the consultation room
+export const evaluateUrl = (inquiryId: number) => `/internet/tim/evaluate/index?inquiryId=${inquiryId}`
