@@ -3,6 +3,26 @@
  * routes.ts. A page that takes parameters has a function that builds its address.
  */
 
+// the app's own
+export const HOME_URL = '/pages/sys/index'
+/** The home of one hospital: opening it with another hospital's code switches the app to that hospital (spec §2). */
+export const hospitalHomeUrl = (hospitalCode: string) => `${HOME_URL}?hospitalCode=${encodeURIComponent(hospitalCode)}`
+/** 绑定手机号, saying which kind of page sent the patient (spec §4 sourceType). */
+export const loginUrl = (sourceType: number) => `/pages/login/index?sourceType=${sourceType}`
+export const PERMISSION_URL = '/pages/permission'
+export const HOSPITAL_LIST_URL = '/pages/hospital/index'
+export const EDIT_USER_URL = '/pages/editUser/index'
+export const CHOOSE_LOCATION_URL = '/pages/chooseLocation/index'
+export const knowledgeArticleUrl = (id: number) => `/pages/sys/knowledge/detail?id=${id}`
+export const aboutTopicUrl = (key: string) => `/pages/about/rich?key=${key}`
+export const ABOUT_URL = '/pages/about/index'
+export const PRIVACY_URL = '/pages/privacy/index'
+export const HEALTH_CARD_URL = '/pages/healthPatient/index'
+export const ADDRESS_LIST_URL = '/pages/address/list'
+export const MY_DOCTORS_URL = '/pages/doctor/index'
+export const REGISTER_RECORDS_URL = '/pages/order/register/index'
+export const PAYMENT_RECORDS_URL = '/pages/order/payment/index'
+
 // registration
 export const DEPT_LIST_URL = '/palm/register/deptList/index'
 export const SEARCH_URL = '/palm/register/deptList/search'
@@ -67,6 +87,8 @@ export const GUIDANCE_URL = '/internet/guidance/index'
 // patients
 export const PATIENT_LIST_URL = '/pages/patient/index'
 export const ADD_PATIENT_URL = '/pages/addPatient/index'
+/** The patient list as a picker: choosing one comes back with it as the current patient. */
+export const CHOOSE_PATIENT_URL = `${PATIENT_LIST_URL}?select=1`
 export const escortUrl = (patientId: number) => `/palm/hospitalization/escort/index?patientId=${patientId}`
 export const editPatientUrl = (patientId: number) => `/pages/addPatient/index?id=${patientId}&business=edit`
 

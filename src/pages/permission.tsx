@@ -2,13 +2,14 @@ import Taro from '@tarojs/taro'
 import { View } from '@tarojs/components'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import { HOME_URL } from '@/pageUrls'
 
 /** spec §8: where envelope code 2999 leads. */
 export default function Permission() {
   return (
     <PageShell title='暂无权限'>
       <Empty text='暂无权限访问该内容'>
-        <View className='primary-button' onClick={() => void Taro.reLaunch({ url: '/pages/sys/index' })}>
+        <View className='primary-button' onClick={() => void Taro.reLaunch({ url: HOME_URL })}>
           返回首页
         </View>
       </Empty>

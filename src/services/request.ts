@@ -3,6 +3,7 @@ import { MSG } from '@/ui/messages'
 import { toastError } from '@/ui/feedback'
 import { LOCAL, local } from './storage'
 import { decodeBase64, encodeBase64, mapSensitive } from '@/utils/base64'
+import { PERMISSION_URL } from '@/pageUrls'
 
 /** spec §9: requests time out after 60 s. */
 export const REQUEST_TIMEOUT_MS = 60_000
@@ -63,7 +64,7 @@ function goPermission() {
   const now = Date.now()
   if (now - lastPermissionAt < PERMISSION_THROTTLE_MS) return
   lastPermissionAt = now
-  void Taro.navigateTo({ url: '/pages/permission' })
+  void Taro.navigateTo({ url: PERMISSION_URL })
 }
 
 function httpErrorText(status: number): string {

@@ -3,6 +3,7 @@ import Taro from '@tarojs/taro'
 import * as api from '@/services/hospital'
 import { LOCAL, local } from '@/services/storage'
 import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
+import { hospitalHomeUrl } from '@/pageUrls'
 
 export type HospitalRole = 'all' | 'internet' | 'palm'
 
@@ -97,7 +98,7 @@ export class HospitalStore {
 
   /** Switches to another hospital: startup sees the new code, clears the tokens and authorises again (spec §2). */
   switchTo(hospitalCode: string) {
-    return Taro.reLaunch({ url: `/pages/sys/index?hospitalCode=${encodeURIComponent(hospitalCode)}` })
+    return Taro.reLaunch({ url: hospitalHomeUrl(hospitalCode) })
   }
 
   /** Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either. */

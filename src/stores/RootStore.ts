@@ -20,6 +20,7 @@ import { FeverStore } from './FeverStore'
 import { EvaluationStore } from './EvaluationStore'
 import { RecordStore } from './RecordStore'
 import { RoomToolsStore } from './RoomToolsStore'
+import { loginUrl } from '@/pageUrls'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -109,7 +110,7 @@ export class RootStore {
     if (result === 'redirecting') return result
     if (!isOpenPage(url) && !this.user.isLoggedIn) {
       this.user.rememberRedirect(url)
-      await Taro.redirectTo({ url: `/pages/login/index?sourceType=${sourceTypeFor(url)}` })
+      await Taro.redirectTo({ url: loginUrl(sourceTypeFor(url)) })
       return 'redirecting'
     }
     return 'ready'

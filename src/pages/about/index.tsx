@@ -4,6 +4,7 @@ import { Cell } from '@nutui/nutui-react-taro'
 import PageShell from '@/components/PageShell'
 import { ABOUT_TOPICS, APP_VERSION } from './topics'
 import './index.scss'
+import { aboutTopicUrl } from '@/pageUrls'
 
 /** More: about, agreements and the version. */
 export default function About() {
@@ -11,7 +12,7 @@ export default function About() {
     <PageShell title='更多'>
       <View className='about'>
         {ABOUT_TOPICS.map((t) => (
-          <Cell key={t.key} title={t.title} extra='›' onClick={() => void Taro.navigateTo({ url: `/pages/about/rich?key=${t.key}` })} />
+          <Cell key={t.key} title={t.title} extra='›' onClick={() => void Taro.navigateTo({ url: aboutTopicUrl(t.key) })} />
         ))}
         <Text className='about__version'>
           版本 {APP_VERSION.name}（{APP_VERSION.code}）

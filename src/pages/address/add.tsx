@@ -11,6 +11,7 @@ import { DETAIL_MAX_LENGTH, regionLabel } from '@/utils/address'
 import type { Location } from '../../../types/api/address'
 import RegionPicker, { type RegionChoice } from './RegionPicker'
 import './add.scss'
+import { CHOOSE_LOCATION_URL } from '@/pageUrls'
 
 /** Degrees as the server keeps them: at most 6 decimals (about 0.1 m), no trailing zeros. */
 const degrees = (n: number) => String(Number(n.toFixed(6)))
@@ -97,7 +98,7 @@ function AddressAdd() {
               <Text className='address-form__placeholder'>请选择省/市/区</Text>
             )}
           </View>
-          <View className='address-form__locate' onClick={() => void Taro.navigateTo({ url: '/pages/chooseLocation/index' })}>
+          <View className='address-form__locate' onClick={() => void Taro.navigateTo({ url: CHOOSE_LOCATION_URL })}>
             定位
           </View>
         </View>

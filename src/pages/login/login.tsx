@@ -6,6 +6,7 @@ import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
 import platform from '@/platform'
 import './index.scss'
+import { HOME_URL } from '@/pageUrls'
 
 /** The return from WeChat / Alipay authorisation (/h5/pages/login/login?code&state): sign in once, go back. */
 export default function AuthReturn() {
@@ -26,7 +27,7 @@ export default function AuthReturn() {
       {error ? (
         <View>
           <Text className='login__error'>{error}</Text>
-          <Button className='login__submit' type='primary' block onClick={() => void Taro.reLaunch({ url: '/pages/sys/index' })}>
+          <Button className='login__submit' type='primary' block onClick={() => void Taro.reLaunch({ url: HOME_URL })}>
             重新进入
           </Button>
         </View>

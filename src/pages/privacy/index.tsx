@@ -12,6 +12,7 @@ import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 import type { AccountCodePurpose } from '@/services/user'
 import { isPhoneCode } from '@/utils/phoneCode'
 import './index.scss'
+import { HOME_URL } from '@/pageUrls'
 
 const STEP_TEXT: Record<AccountCodePurpose, { title: string; submit: string }> = {
   export: { title: '下载我的数据', submit: '验证并下载' },
@@ -52,7 +53,7 @@ function Privacy() {
       } else {
         await user.closeAccount(code)
         toastSuccess('账号已注销')
-        await Taro.reLaunch({ url: '/pages/sys/index' })
+        await Taro.reLaunch({ url: HOME_URL })
       }
     } finally {
       setBusy(false)

@@ -9,7 +9,7 @@ import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 
 import './index.scss'
-import { DEPT_LIST_URL } from '@/pageUrls'
+import { DEPT_LIST_URL, HOSPITAL_LIST_URL } from '@/pageUrls'
 
 /** 预约挂号 notice (spec §2 /palm/register/index): the hospital's registration rules, read and agreed before booking. */
 function RegisterNotice() {
@@ -23,7 +23,7 @@ function RegisterNotice() {
     <PageShell title='预约挂号' onReady={load}>
       {!register.catalogue.hospital ? (
         <Empty text='请先选择医院'>
-          <Text className='register-notice__link' onClick={() => void Taro.navigateTo({ url: '/pages/hospital/index' })}>
+          <Text className='register-notice__link' onClick={() => void Taro.navigateTo({ url: HOSPITAL_LIST_URL })}>
             选择医院
           </Text>
         </Empty>

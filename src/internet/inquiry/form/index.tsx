@@ -18,7 +18,7 @@ import { pathOf } from '@/utils/routeRules'
 import type { Inquiry } from '../../../../types/api/inquiry'
 import type { Patient } from '../../../../types/api/patient'
 import './index.scss'
-import { ADD_PATIENT_URL, inquiryDetailUrl, noticeUrl } from '@/pageUrls'
+import { ADD_PATIENT_URL, inquiryDetailUrl, noticeUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
 
 /** The doctor the form is for, with the service and its price. */
 export function DoctorHeader(p: {
@@ -69,7 +69,7 @@ export const PatientField = observer(function PatientField({ locked, onChoose }:
   const { patient: patients } = useStores()
   const current = patients.current
   const manage = !locked && (
-    <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: '/pages/patient/index?select=1' })}>
+    <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
       管理
     </Text>
   )

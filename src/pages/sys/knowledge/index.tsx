@@ -8,6 +8,7 @@ import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import type { ArticleSummary } from '../../../../types/api/hospital'
 import './index.scss'
+import { knowledgeArticleUrl } from '@/pageUrls'
 
 const PAGE_SIZE = 10
 
@@ -43,7 +44,7 @@ function Knowledge() {
       ) : (
         <View className='knowledge'>
           {articles.map((a) => (
-            <View key={a.id} className='knowledge__item' onClick={() => void Taro.navigateTo({ url: `/pages/sys/knowledge/detail?id=${a.id}` })}>
+            <View key={a.id} className='knowledge__item' onClick={() => void Taro.navigateTo({ url: knowledgeArticleUrl(a.id) })}>
               <Text className='knowledge__title'>{a.title}</Text>
               <Text className='knowledge__summary'>{a.summary}</Text>
               <Text className='knowledge__meta'>

@@ -8,23 +8,23 @@ import { useStores } from '@/stores'
 
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
-import { MESSAGE_CENTRE_URL } from '@/pageUrls'
+import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, REGISTER_RECORDS_URL } from '@/pageUrls'
 
 const ENTRIES = [
-  { title: '就诊人管理', url: '/pages/patient/index' },
-  { title: '电子健康卡', url: '/pages/healthPatient/index' },
-  { title: '挂号记录', url: '/pages/order/register/index' },
-  { title: '缴费记录', url: '/pages/order/payment/index' },
-  { title: '问诊订单', url: '/pages/order/inquiry/index' },
-  { title: '问诊记录', url: '/internet/timHistory/index' },
-  { title: '电子病历', url: '/pages/medicalHistory/index' },
-  { title: '我的医生', url: '/pages/doctor/index' },
-  { title: '收货地址', url: '/pages/address/list' },
-  { title: '消息中心', url: '/pages/message/index' },
-  { title: '访问记录', url: '/pages/accessLog/index' },
-  { title: '账号与隐私', url: '/pages/privacy/index' },
-  { title: '切换医院', url: '/pages/hospital/index' },
-  { title: '更多', url: '/pages/about/index' },
+  { title: '就诊人管理', url: PATIENT_LIST_URL },
+  { title: '电子健康卡', url: HEALTH_CARD_URL },
+  { title: '挂号记录', url: REGISTER_RECORDS_URL },
+  { title: '缴费记录', url: PAYMENT_RECORDS_URL },
+  { title: '问诊订单', url: INQUIRY_LIST_URL },
+  { title: '问诊记录', url: CHAT_HISTORY_URL },
+  { title: '电子病历', url: MEDICAL_HISTORY_URL },
+  { title: '我的医生', url: MY_DOCTORS_URL },
+  { title: '收货地址', url: ADDRESS_LIST_URL },
+  { title: '消息中心', url: MESSAGE_CENTRE_URL },
+  { title: '访问记录', url: ACCESS_LOG_URL },
+  { title: '账号与隐私', url: PRIVACY_URL },
+  { title: '切换医院', url: HOSPITAL_LIST_URL },
+  { title: '更多', url: ABOUT_URL },
 ]
 
 /** Mine: who is signed in, and the entries to everything that is theirs. */
@@ -38,12 +38,12 @@ function User() {
       <View className='mine__header'>
         {me?.wechatAvatar ? <Image className='mine__avatar' src={me.wechatAvatar} /> : <View className='mine__avatar'>{(me?.nickname || '用').slice(0, 1)}</View>}
         {user.isLoggedIn ? (
-          <View className='mine__who' onClick={() => void Taro.navigateTo({ url: '/pages/editUser/index' })}>
+          <View className='mine__who' onClick={() => void Taro.navigateTo({ url: EDIT_USER_URL })}>
             <Text className='mine__name'>{me?.nickname || '未设置昵称'}</Text>
             <Text className='mine__mobile'>{me?.mobile}</Text>
           </View>
         ) : (
-          <View className='mine__who' onClick={() => void Taro.navigateTo({ url: '/pages/login/index?sourceType=8' })}>
+          <View className='mine__who' onClick={() => void Taro.navigateTo({ url: loginUrl(8) })}>
             <Text className='mine__name'>{me?.nickname || '微信用户'}</Text>
             <Text className='mine__bind'>绑定手机号，使用全部服务 ›</Text>
           </View>
@@ -61,12 +61,12 @@ function User() {
                 </View>
                 <Text className='mine__patient-id'>{current.idCard ? maskIdCard(current.idCard) : '无身份证（儿童）'}</Text>
               </View>
-              <Text className='mine__patient-switch' onClick={() => void Taro.navigateTo({ url: '/pages/patient/index?select=1' })}>
+              <Text className='mine__patient-switch' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
                 切换
               </Text>
             </>
           ) : (
-            <View className='mine__patient-add' onClick={() => void Taro.navigateTo({ url: '/pages/addPatient/index' })}>
+            <View className='mine__patient-add' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
               <Text className='mine__patient-plus'>+</Text>
               <Text>添加就诊人</Text>
             </View>

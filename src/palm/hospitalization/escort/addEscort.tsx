@@ -10,6 +10,7 @@ import { ESCORT_RELATIONS } from '@/stores/PatientStore'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import './addEscort.scss'
+import { escortUrl } from '@/pageUrls'
 
 /**
  * 添加陪护人 / 编辑陪护人 (spec §2 /palm/hospitalization/escort/addEscort?patientId=&id=): a new escort's name,
@@ -36,7 +37,7 @@ function AddEscort() {
   }
 
   const leave = () =>
-    Taro.getCurrentPages().length > 1 ? Taro.navigateBack() : Taro.redirectTo({ url: `/palm/hospitalization/escort/index?patientId=${patientId}` })
+    Taro.getCurrentPages().length > 1 ? Taro.navigateBack() : Taro.redirectTo({ url: escortUrl(patientId) })
 
   const submit = async () => {
     const number = idCard.trim().toUpperCase()

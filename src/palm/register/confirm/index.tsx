@@ -17,7 +17,7 @@ import { shortDate, yuan } from '@/utils/register'
 import type { Patient } from '../../../../types/api/patient'
 import { doctorLabel } from '../ScheduleParts'
 import './index.scss'
-import { ADD_PATIENT_URL, chsPaymentUrl, detailUrl } from '@/pageUrls'
+import { ADD_PATIENT_URL, chsPaymentUrl, detailUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
 
 /**
  * 确认挂号 (spec §2 /palm/register/confirm/index?scheduleId=): the patient, the time range, the fee after activities,
@@ -110,7 +110,7 @@ function ConfirmRegister() {
           <View className='confirm__head'>
             <Text className='confirm__heading'>就诊人</Text>
             {!booked && (
-              <Text className='confirm__link' onClick={() => void Taro.navigateTo({ url: '/pages/patient/index?select=1' })}>
+              <Text className='confirm__link' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
                 管理
               </Text>
             )}
