@@ -52,10 +52,13 @@ export function decodeBase64(s: string): string {
  */
 export const SENSITIVE_FIELDS = ['doctorIdCard', 'idCard', 'patientIdCard', 'patientMedicalCardNo', 'hisMedCardNo', 'idCardNo', 'accompanyIdCard', 'guardianIdCard']
 
-/** Applies `fn` to every non-empty sensitive field, at any depth of arrays and plain objects (a Date or a Buffer is a value). */
+/**
+ * Applies `fn` to every non-empty sensitive field, at any depth of arrays and objects. A Date or binary data (a
+ * Buffer) is a value; any other object is walked, whatever its prototype (a parsed form body has its own).
+ */
 export function mapSensitive<T>(value: T, fn: (s: string) => string): T {
   if (Array.isArray(value)) return value.map((v) => mapSensitive(v, fn)) as T
-  if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+  if (value && typeof value === 'object' && !(value instanceof Date) && !ArrayBuffer.isView(value)) {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       out[k] = SENSITIVE_FIELDS.includes(k) && typeof v === 'string' && v !== '' ? fn(v) : mapSensitive(v, fn)

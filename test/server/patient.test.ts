@@ -225,6 +225,25 @@ describe('POST /dld-palm/api/patient/bind (new patient)', () => {
     assert.deepEqual(await listIds(u), [])
   })
 
+  it('binds from a form-encoded body, as the app sends it (spec §8), with the identity number base64-encoded', async () => {
+    const u = await freshUser()
+    const mobile = newMobile()
+    const idCard = newIdCard()
+    const name = newName()
+    const code = await patientSmsCode(mobile, u)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${P}/bind`,
+      headers: { ...u.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      remoteAddress: randomIp(),
+      payload: new URLSearchParams({ name, idCard: b64(idCard), mobile, code, relation: '其他' }).toString(),
+    })
+    const env = envelopeOf<PatientView>(res)
+    assert.equal(env.code, 200, env.msg)
+    assert.equal(unb64(env.data.idCard).slice(-4), idCard.slice(-4))
+    assert.deepEqual(await listIds(u), [env.data.id])
+  })
+
   it('refuses a wrong SMS code and binds nothing; the right code still works after it', async () => {
     const u = await freshUser()
     const mobile = newMobile()
