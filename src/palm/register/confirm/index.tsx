@@ -5,7 +5,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import HoldPay from '@/components/HoldPay'
+import HoldPay, { HOLD_EXPIRED } from '@/components/HoldPay'
 
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
@@ -230,7 +230,8 @@ function ConfirmRegister() {
             <HoldPay registration={booked} paying={register.booking.paying} onPay={() => void pay()} onExpire={() => void register.records.loadDetail(booked.id).catch(() => undefined)} />
           ) : (
             <View className='confirm__done'>
-              <Text className='confirm__note'>{booked.statusText}</Text>
+              {/* a hold that ran out while the page was open keeps saying why, after the server has closed it */}
+              <Text className='confirm__note'>{booked.status === 'expired' ? HOLD_EXPIRED : booked.statusText}</Text>
               <Button type='primary' block onClick={() => void Taro.redirectTo({ url: detailUrl(booked.id, 'confirm') })}>
                 查看预约详情
               </Button>
