@@ -6,6 +6,7 @@ import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from '../schemas'
 import { inquiryDto } from './inquiry'
 import * as inquiry from '../../domain/inquiry'
 import * as history from '../../domain/consultationHistory'
+import { onlineDoctor } from './internet'
 
 const description = z.string().trim().min(1, '请描述您的病情').max(inquiry.DESCRIPTION_MAX, `病情描述不能超过${inquiry.DESCRIPTION_MAX}个字`)
 const pictures = z.array(z.string().trim().max(200, inquiry.PICTURE_NOT_UPLOADED)).max(inquiry.PICTURES_MAX, `最多上传${inquiry.PICTURES_MAX}张图片`).optional()
@@ -17,27 +18,7 @@ const pageQuery = z.object({
 })
 const inquiryPage = z.object({ records: z.array(inquiryDto), total: z.number().int(), page: z.number().int(), size: z.number().int() })
 
-const recommendedDoctor = z.object({
-  id: z.number(),
-  doctorName: z.string(),
-  title: z.string(),
-  avatar: z.string(),
-  deptId: z.number(),
-  deptName: z.string(),
-  hospitalCode: z.string(),
-  hospitalName: z.string(),
-  level: z.number(),
-  stars: z.object({ full: z.number().int(), half: z.boolean(), empty: z.number().int() }),
-  priceFen: z.number().int().nullable(),
-  avgReplySeconds: z.number().int(),
-  replyTimeText: z.string(),
-  servedCount: z.number().int(),
-  goodRate: z.number().int(),
-  online: z.boolean(),
-  speciality: z.string(),
-  imAccount: z.string(),
-  consulted: z.boolean(),
-})
+const recommendedDoctor = onlineDoctor.extend({ consulted: z.boolean() })
 
 export const chatMessageDto = z.object({
   id: z.string(),

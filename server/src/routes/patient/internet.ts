@@ -11,7 +11,8 @@ const keyword = z.string().trim().min(1, '请输入搜索关键词').max(20, '�
 const optionalCode = hospitalCode.optional().or(z.literal('').transform(() => undefined))
 
 const stars = z.object({ full: z.number().int(), half: z.boolean(), empty: z.number().int() })
-const onlineDoctor = z.object({
+/** An online doctor as every list of them answers it (the consultation tab's recommendations add `consulted`). */
+export const onlineDoctor = z.object({
   id: z.number(),
   doctorName: z.string(),
   title: z.string(),
