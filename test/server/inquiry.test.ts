@@ -460,7 +460,8 @@ describe('my consultations follow the chat with the doctor', () => {
       ],
     )
 
-    const { sendMessage, markRead, patientImAccount } = await import('../../server/src/domain/chat')
+    const { sendMessage, markRead } = await import('../../server/src/domain/chat')
+    const { patientImAccount } = await import('../../src/utils/chatRules')
     const patient = patientImAccount(caller.userId)
     for (const [i, text] of ['您好，我是医生', '请问发烧吗？'].entries()) {
       await sendMessage(db(), t.app.ctx.cipher, doctorAccount, { clientId: `conv-${caller.userId}-${i}-x`, to: patient, type: 'text', payload: text, orderNo: second.inquiryNo })

@@ -1,19 +1,16 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm'
 import type { Accompany, AccompanyInput, UpdateAccompanyInput } from '../../../types/api/patient'
 import type { FieldCipher } from '../crypto'
-import type { Db, Tx } from '../db'
-import { accompanies, dictItems, patients } from '../db/schema'
+import { uniqueViolation, type Db, type Tx } from '../db'
+import { accompanies, patients } from '../db/schema'
 import { badInput, conflict, forbidden } from '../errors'
 import { isValidIdCard, parseIdCard } from '@/utils/idCard'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
-import { MAX_ESCORTS, missingPatientFields } from './patientRules'
-import { requireOwnPatient } from './patient'
-import { isUniqueViolation } from './address'
+import { MAX_ESCORTS, RELATION_SELF, missingPatientFields } from './patientRules'
+import { isKnownRelation, requireOwnPatient } from './patient'
 
 /** An escort looks after an inpatient and signs for them on the ward: an adult by their own identity card. */
 export const ESCORT_MIN_AGE = 18
-/** The relation dictionary's entry for the patient themself: an escort is always someone else. */
-const SELF = '本人'
 /** spec §5 incomplete-information modal text. */
 export const INCOMPLETE_PATIENT = '当前就诊人信息不完整，请先完善就诊人信息。'
 
@@ -54,13 +51,8 @@ function requireCompletePatient(cipher: FieldCipher, patient: PatientRow): strin
 
 /** Relations an escort may have to the patient: the seeded 'relation' dictionary without 本人. */
 async function requireEscortRelation(db: Db | Tx, relation: string) {
-  if (relation === SELF) throw badInput('陪护人不能是就诊人本人')
-  const [known] = await db
-    .select({ label: dictItems.label })
-    .from(dictItems)
-    .where(and(eq(dictItems.type, 'relation'), eq(dictItems.label, relation)))
-    .limit(1)
-  if (!known) throw badInput('请选择陪护人与就诊人的关系')
+  if (relation === RELATION_SELF) throw badInput('陪护人不能是就诊人本人')
+  if (!(await isKnownRelation(db, relation))) throw badInput('请选择陪护人与就诊人的关系')
 }
 
 /** The caller's own active escort of one of their bound patients, or 2999 with nothing revealed. */
@@ -124,7 +116,7 @@ export async function addAccompany(db: Db, cipher: FieldCipher, userId: number, 
       return toAccompany(cipher, created!, false)
     })
   } catch (err) {
-    if (isUniqueViolation(err, 'accompanies_person_key')) throw conflict('该陪护人已添加')
+    if (uniqueViolation(err) === 'accompanies_person_key') throw conflict('该陪护人已添加')
     throw err
   }
 }

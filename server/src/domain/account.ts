@@ -53,7 +53,8 @@ import {
 import { conflict, unauthenticated } from '../errors'
 import { maskMobile } from '@/utils/mask'
 import { consumeSmsCode, createSmsCode } from './auth'
-import { DOCTOR_PREFIX, patientImAccount, revokeChatSignatures } from './chat'
+import { revokeChatSignatures } from './chat'
+import { DOCTOR_PREFIX, patientImAccount } from '@/utils/chatRules'
 import { hospitalToday } from './register/rules'
 
 /** What an account SMS code proves the holder wants. */

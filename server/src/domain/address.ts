@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm'
 import type { Address, AddressInput, Region } from '../../../types/api/address'
 import type { FieldCipher } from '../crypto'
-import type { Db, Tx } from '../db'
+import { uniqueViolation, type Db, type Tx } from '../db'
 import { addresses, regions, users } from '../db/schema'
 import { badInput, conflict, forbidden } from '../errors'
 import { maskMobile, maskName } from '@/utils/mask'
@@ -9,14 +9,6 @@ import { regionLabel } from '@/utils/address'
 import { MAX_ADDRESSES } from './patientRules'
 
 type AddressRow = typeof addresses.$inferSelect
-
-/** A unique index refused the write (PostgreSQL 23505); drizzle wraps the driver's error in `cause`. */
-export function isUniqueViolation(err: unknown, constraint: string): boolean {
-  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return e.constraint === undefined || e.constraint === constraint
-  }
-  return false
-}
 
 /** Codes the seed data uses for "county-level places directly under the province": not worth showing. */
 
@@ -102,7 +94,7 @@ async function guardDefault<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (err) {
-    if (isUniqueViolation(err, 'addresses_default_key')) throw conflict('默认地址已被修改，请刷新后重试')
+    if (uniqueViolation(err) === 'addresses_default_key') throw conflict('默认地址已被修改，请刷新后重试')
     throw err
   }
 }

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto'
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../db'
+import { uniqueViolation, type Db, type Tx } from '../db'
 import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
 import { AppError, Code, badInput, conflict, unauthenticated } from '../errors'
 import { maskMobile } from '@/utils/mask'
-import { isUniqueViolation } from './address'
-import { patientImAccount, revokeChatSignatures } from './chat'
+import { revokeChatSignatures } from './chat'
+import { patientImAccount } from '@/utils/chatRules'
 import type { OAuthProfile } from '../plugins/providers/oauth'
 import type { SmsProvider } from '../plugins/providers/sms'
 
@@ -23,6 +23,12 @@ export const SMS_MAX_ATTEMPTS = 5
 export const SMS_CODE_EXPIRED = '验证码已失效，请重新获取'
 /** One SMS per mobile per minute, matching the app's 60 s countdown (spec §9). */
 export const SMS_RESEND_MS = 60 * 1000
+
+/**
+ * What a call that sent a code answers: when another may be asked for, and the code itself on a test server only
+ * (automated tests read it from the answer; everywhere else it goes by SMS, or to the sandbox log).
+ */
+export const codeSentAnswer = (code: string, mode: string) => ({ sent: true, resendAfter: SMS_RESEND_MS / 1000, ...(mode === 'test' ? { devCode: code } : {}) })
 /**
  * Codes one mobile may be sent in 24 hours: with SMS_MAX_ATTEMPTS guesses each, at most 50 guesses a day can be
  * made at a million codes, however many addresses an attacker has.
@@ -324,7 +330,7 @@ export async function changeMobile(db: Db, cipher: FieldCipher, userId: number, 
       return { userId, mobile: maskMobile(input.mobile) }
     })
   } catch (err) {
-    if (isUniqueViolation(err, 'users_mobile_index_key')) throw conflict(MOBILE_TAKEN)
+    if (uniqueViolation(err) === 'users_mobile_index_key') throw conflict(MOBILE_TAKEN)
     throw err
   }
 }

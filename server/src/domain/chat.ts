@@ -6,6 +6,7 @@ import { chatMessages, chatReads, chatRevocations, doctors, staffAccounts, files
 import { badInput, forbidden } from '../errors'
 import { UPLOADED_PICTURE } from './file'
 import { recordAudit, type Actor } from './audit'
+import { ASSISTANT_PREFIX, CHAT_MSG, CHAT_TEXT_MAX, DOCTOR_PREFIX, PATIENT_PREFIX, conversationIDOf, isOrderDescription } from '@/utils/chatRules'
 
 /**
  * Our own chat service (the embedded default of spec §1's instant messaging): who may write to whom, storing a
@@ -13,13 +14,6 @@ import { recordAudit, type Actor } from './audit'
  * processes live in routes/chatSocket.ts; this file takes the database and answers or refuses.
  */
 
-/** IM accounts: a patient is `0_` + user id (spec §2), a doctor `d_` + doctor id. */
-export const PATIENT_PREFIX = '0_'
-/** The IM account of a patient: prefix `0_` plus the user id (spec §2). */
-export const patientImAccount = (userId: number) => `${PATIENT_PREFIX}${userId}`
-export const DOCTOR_PREFIX = 'd_'
-/** A physician assistant (医生助理): `a_` + assistant id. */
-export const ASSISTANT_PREFIX = 'a_'
 /** The NOTIFY channel a stored message is announced on, to every server process. */
 export const CHAT_CHANNEL = 'chat_message'
 
@@ -61,23 +55,15 @@ export async function auditHistoryRead(db: Db, account: string, peer: string, at
   await recordAudit(db, { actor, action: 'read', subject: 'chat', route: 'WS /dld-im/ws history', patientIds: [], userId: patient, ...at })
 }
 
-/** spec §5 chat send. */
-export const NO_RECEIVER = '接收人不能为空'
-export const EMPTY_CONTENT = '发送内容不能为空'
-export const TEXT_MAX = 2000
 /** A patient writes to a doctor only within a consultation that waits for or is served by the doctor. */
 export const NO_CONSULTATION = '请先向医生发起问诊'
-export const CONSULTATION_ENDED = '本次问诊已结束，无法发送消息'
 export const HISTORY_PAGE = 20
 export const HISTORY_PAGE_MAX = 50
-/** The doctor side's marks of a turn in the order (types/api/chat.ts OrderDescription). */
-const DESCRIPTIONS = new Set(['', 'start', 'return', 'doctorBusy', 'orderFinished'])
 
 type Row = typeof chatMessages.$inferSelect
 
 const idOf = (account: string, prefix: string) => (account.startsWith(prefix) && /^\d{1,9}$/.test(account.slice(prefix.length)) ? Number(account.slice(prefix.length)) : null)
 export const pairKeyOf = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`)
-export const conversationIDOf = (peer: string) => `C2C${peer}`
 
 /** An account this server knows: a signed-up patient, a seeded doctor or a physician assistant. */
 async function accountExists(db: Db, account: string): Promise<boolean> {
@@ -136,7 +122,7 @@ async function openConsultation(db: Db, userId: number, doctorId: number): Promi
     .orderBy(desc(inquiries.id))
   const open = rows.find((r) => r.status === 'waiting' || r.status === 'inProgress')
   if (open) return open.inquiryNo
-  throw badInput(rows.length ? CONSULTATION_ENDED : NO_CONSULTATION)
+  throw badInput(rows.length ? CHAT_MSG.ended : NO_CONSULTATION)
 }
 
 /**
@@ -184,14 +170,14 @@ export function toMessage(cipher: FieldCipher, row: Row, viewer: string): ChatMe
  */
 export async function sendMessage(db: Db, cipher: FieldCipher, from: string, input: ChatSendInput, origin?: string): Promise<ChatMessage> {
   const to = (input.to ?? '').trim()
-  if (!to) throw badInput(NO_RECEIVER)
+  if (!to) throw badInput(CHAT_MSG.noReceiver)
   const payload = (input.payload ?? '').trim()
-  if (!payload) throw badInput(EMPTY_CONTENT)
+  if (!payload) throw badInput(CHAT_MSG.emptyContent)
   if (!/^[A-Za-z0-9_-]{8,64}$/.test(input.clientId ?? '')) throw badInput('消息编号不正确')
   if (input.type !== 'text' && input.type !== 'image') throw badInput('消息类型不正确')
-  if (input.type === 'text' && payload.length > TEXT_MAX) throw badInput(`消息不能超过${TEXT_MAX}个字`)
+  if (input.type === 'text' && payload.length > CHAT_TEXT_MAX) throw badInput(`消息不能超过${CHAT_TEXT_MAX}个字`)
   const description = input.description ?? ''
-  if (!DESCRIPTIONS.has(description) || (description && !from.startsWith(DOCTOR_PREFIX))) throw badInput('消息标记不正确')
+  if (description && (!isOrderDescription(description) || !from.startsWith(DOCTOR_PREFIX))) throw badInput('消息标记不正确')
   if (input.orderNo !== undefined && !/^[A-Za-z0-9]{1,40}$/.test(input.orderNo)) throw badInput('订单号不正确')
   if (to === from) throw badInput('不能给自己发消息')
   // the server knows which consultation a message belongs to; a client's own order number is not trusted
@@ -250,7 +236,7 @@ export async function history(db: Db, cipher: FieldCipher, account: string, inpu
   const limit = Math.min(Math.max(Math.trunc(Number(input.limit ?? HISTORY_PAGE)) || HISTORY_PAGE, 1), HISTORY_PAGE_MAX)
   const before = input.before === undefined ? null : Number(input.before)
   if (before !== null && !Number.isSafeInteger(before)) throw badInput('分页参数不正确')
-  if (typeof input.peer !== 'string' || !input.peer) throw badInput(NO_RECEIVER)
+  if (typeof input.peer !== 'string' || !input.peer) throw badInput(CHAT_MSG.noReceiver)
   const rows = await db
     .select()
     .from(chatMessages)

@@ -10,12 +10,14 @@ import type { Page } from '../../../types/api/hospital'
 import type { Inquiry, InquiryKind, InquiryStatus } from '../../../types/api/inquiry'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
-import { chatMessages, departments, doctorFans, doctors, hospitals, inquiries, onlineDoctorServices, onlineDoctors, orderEvents, orders } from '../db/schema'
+import { chatMessages, departments, doctorFans, doctors, inquiries, onlineDoctorServices, onlineDoctors, orderEvents, orders } from '../db/schema'
 import { badInput, conflict, forbidden } from '../errors'
-import { PATIENT_PREFIX, toMessage } from './chat'
+import { toMessage } from './chat'
+import { PATIENT_PREFIX } from '@/utils/chatRules'
 import { SAME_KEY_OTHER_INQUIRY, createInquiry, inquiryDetail, listInquiries, requireOwnInquiry, statusTextOf } from './inquiry'
-import { requireInternetHospital, toOnlineDoctor } from './internetDoctors'
+import { onlineDoctorRows, requireInternetHospital, textServiceOfDoctor, toOnlineDoctor } from './internetDoctors'
 import { requireOwnPatient } from './patient'
+import { doctorsInDept } from './register/catalogue'
 
 export const NO_DOCTOR_AVAILABLE = '当前科室暂无可接诊的医生，请稍后再试或选择其他科室'
 export const NOT_MY_DOCTOR = '复诊续方仅限您关注的医生或曾为该就诊人接诊的医生'
@@ -29,34 +31,20 @@ const OPEN: InquiryStatus[] = ['unpaid', 'waiting', 'inProgress']
 
 // ---- 快速问诊 ------------------------------------------------------------------------------------------------------
 
-/** The department filter: a leaf department, or a clinic group meaning all of its departments; 400 for another hospital's. */
-async function deptCondition(db: Db, hospitalId: number, deptId: number): Promise<SQL> {
-  const [dept] = await db
-    .select()
-    .from(departments)
-    .where(and(eq(departments.id, deptId), eq(departments.hospitalId, hospitalId)))
-    .limit(1)
-  if (!dept) throw badInput('该医院没有这个科室')
-  return dept.parentId === null ? eq(departments.parentId, dept.id) : eq(doctors.deptId, dept.id)
-}
-
 /**
  * The doctor a quick inquiry goes to: accepting consultations (online, with 图文问诊), in the department or the
  * hospital, with the fewest inquiries waiting to be accepted; the better rated, then the lower id, on a tie.
  */
 async function pickDoctor(db: Db, hospitalId: number, deptId?: number): Promise<number> {
   const where: SQL[] = [eq(onlineDoctors.hospitalId, hospitalId), eq(onlineDoctors.online, true)]
-  if (deptId !== undefined) where.push(await deptCondition(db, hospitalId, deptId))
+  if (deptId !== undefined) where.push(await doctorsInDept(db, hospitalId, deptId))
   const waiting = sql`(select count(*) from ${inquiries} where ${inquiries.doctorId} = ${onlineDoctors.doctorId} and ${inquiries.status} = 'waiting')`
   const [row] = await db
     .select({ id: onlineDoctors.doctorId })
     .from(onlineDoctors)
     .innerJoin(doctors, eq(doctors.id, onlineDoctors.doctorId))
     .innerJoin(departments, eq(departments.id, doctors.deptId))
-    .innerJoin(
-      onlineDoctorServices,
-      and(eq(onlineDoctorServices.doctorId, onlineDoctors.doctorId), eq(onlineDoctorServices.type, 'text'), eq(onlineDoctorServices.enabled, true)),
-    )
+    .innerJoin(onlineDoctorServices, textServiceOfDoctor)
     .where(and(...where))
     .orderBy(asc(waiting), desc(onlineDoctors.goodRate), desc(onlineDoctors.level), asc(onlineDoctors.doctorId))
     .limit(1)
@@ -174,25 +162,6 @@ export async function inquiryHistory(db: Db, userId: number, id: number): Promis
 
 // ---- doctors to suggest --------------------------------------------------------------------------------------------
 
-const doctorRows = (db: Db) =>
-  db
-    .select({
-      online: onlineDoctors,
-      doctor: doctors,
-      deptName: departments.name,
-      hospitalCode: hospitals.code,
-      hospitalName: hospitals.name,
-      priceFen: onlineDoctorServices.priceFen,
-    })
-    .from(onlineDoctors)
-    .innerJoin(doctors, eq(doctors.id, onlineDoctors.doctorId))
-    .innerJoin(departments, eq(departments.id, doctors.deptId))
-    .innerJoin(hospitals, eq(hospitals.id, onlineDoctors.hospitalId))
-    .leftJoin(
-      onlineDoctorServices,
-      and(eq(onlineDoctorServices.doctorId, onlineDoctors.doctorId), eq(onlineDoctorServices.type, 'text'), eq(onlineDoctorServices.enabled, true)),
-    )
-
 /**
  * GET /im/patient/recommend/doctor: up to 10 of the hospital's online doctors, those the caller consulted (paid or
  * free, the latest first) before the best rated ones accepting consultations now.
@@ -207,11 +176,11 @@ export async function recommendDoctors(db: Db, userId: number, hospitalCode: str
     .orderBy(desc(sql`max(${inquiries.paidAt})`), desc(inquiries.doctorId))
     .limit(RECOMMEND_MAX)
   const ids = consulted.map((c) => c.doctorId)
-  const mine = ids.length ? await doctorRows(db).where(and(eq(onlineDoctors.hospitalId, hospital.id), inArray(onlineDoctors.doctorId, ids))) : []
+  const mine = ids.length ? await onlineDoctorRows(db).where(and(eq(onlineDoctors.hospitalId, hospital.id), inArray(onlineDoctors.doctorId, ids))) : []
   const byId = new Map(mine.map((r) => [r.doctor.id, r]))
   const first = ids.flatMap((id) => (byId.has(id) ? [{ ...toOnlineDoctor(byId.get(id)!), consulted: true }] : []))
   if (first.length >= RECOMMEND_MAX) return first
-  const rest = await doctorRows(db)
+  const rest = await onlineDoctorRows(db)
     .where(
       and(
         eq(onlineDoctors.hospitalId, hospital.id),

@@ -10,13 +10,13 @@ import type { Gift, GiftInput, GiftItem, GiftPayment, ReceivedGift } from '../..
 import type { Page } from '../../../types/api/hospital'
 import { maskName } from '@/utils/mask'
 import { fenToYuan } from '@/utils/number'
-import { uniqueViolation, type Db, type Tx } from '../db'
+import type { Db, Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
 import { doctors, gifts, inquiries, onlineDoctors, orders, patients, users } from '../db/schema'
-import { AppError, Code, badInput, conflict, notFound } from '../errors'
+import { badInput, conflict, notFound } from '../errors'
 import type { AuthContext } from './auth'
 import { requireOwnInquiry } from './inquiry'
-import { DUPLICATE_REQUEST, createOrder, isReturnUrl, startPayment, type OrderHandlers } from './payment'
+import { DUPLICATE_REQUEST, answerSameKeyRace, answerWithMadeMeanwhile, createOrder, isReturnUrl, startPayment, type OrderHandlers } from './payment'
 import type { PayProvidersOf } from '../plugins/providers'
 import { newBusinessNo } from './payment/orders'
 import { addUserMessage } from './userMessage'
@@ -126,11 +126,10 @@ export async function giftToPay(
     .where(eq(onlineDoctors.doctorId, input.doctorId))
   if (!doctor) throw notFound('医生')
 
-  const madeMeanwhile = async (err: unknown): Promise<GiftPayment> => {
+  const madeMeanwhile = answerWithMadeMeanwhile(async () => {
     const made = await byIdempotencyKey(db, userId, input)
-    if (made) return answer(db, providers, caller, made.id, input.returnUrl)
-    throw err
-  }
+    return made ? answer(db, providers, caller, made.id, input.returnUrl) : null
+  })
   let id: number
   try {
     id = await db.transaction(async (tx) => {
@@ -164,9 +163,7 @@ export async function giftToPay(
       return row!.id
     })
   } catch (err) {
-    if (uniqueViolation(err) === 'gifts_idempotency_key') return madeMeanwhile(conflict(DUPLICATE_REQUEST))
-    if (err instanceof AppError && err.code === Code.CONFLICT) return madeMeanwhile(err)
-    throw err
+    return answerSameKeyRace(err, 'gifts_idempotency_key', DUPLICATE_REQUEST, madeMeanwhile)
   }
   return answer(db, providers, caller, id, input.returnUrl)
 }

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, ilike, isNull, or, sql, count } from 'drizzle-orm'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, inquiries, type HomePageConfig } from '../db/schema'
-import { conversationIDOf, conversations as chatConversations, patientImAccount, unreadTotal } from './chat'
+import { conversations as chatConversations, unreadTotal } from './chat'
+import { conversationIDOf, patientImAccount } from '@/utils/chatRules'
 import { forbidden, notFound } from '../errors'
 
 type HospitalRow = typeof hospitals.$inferSelect

@@ -13,17 +13,31 @@ import { and, desc, eq, inArray, isNotNull, isNull, lte, sql, type SQL } from 'd
 import type { PayAction } from '../../../types/api/payment'
 import type { Page } from '../../../types/api/hospital'
 import type { Inquiry, InquiryInput, InquiryIntake, InquiryIntakeInput, InquiryKind, InquiryStatus } from '../../../types/api/inquiry'
-import { uniqueViolation, type Db, type Tx } from '../db'
+import type { Db, Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
-import { consultations, departments, doctors, evaluations, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients, refunds } from '../db/schema'
-import { AppError, Code, badInput, conflict, forbidden, notFound } from '../errors'
+import { consultations, departments, doctors, evaluations, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients } from '../db/schema'
+import { badInput, conflict, forbidden, notFound } from '../errors'
 import { maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
 import { requireCompletePatient, requireOwnPatient } from './patient'
 import { UPLOADED_PICTURE } from './file'
-import { doctorImAccount } from './internetDoctors'
+import { doctorImAccount, textServiceOfDoctor } from './internetDoctors'
 import { doctorAvatarUrl } from './register/catalogue'
-import { cancelOrder, createOrder, refreshOrder, startPayment, startRefund, submitRefund, toPayOrder, type OrderHandlers, type OrderRow } from './payment'
+import {
+  answerSameKeyRace,
+  answerWithMadeMeanwhile,
+  cancelOrder,
+  createOrder,
+  refreshOrder,
+  refundedFenByOrder,
+  refundText,
+  startPayment,
+  startRefund,
+  submitRefund,
+  toPayOrder,
+  type OrderHandlers,
+  type OrderRow,
+} from './payment'
 import type { PayProvidersOf } from '../plugins/providers'
 import { closeIfExpired, newBusinessNo } from './payment/orders'
 import { addUserMessage } from './userMessage'
@@ -95,25 +109,13 @@ export function statusTextOf(status: InquiryStatus, order: Pick<OrderRow, 'statu
       return '已结束'
     case 'cancelled':
     case 'closed':
-      if (order?.status === 'refunded') return '已退款'
-      if (order?.status === 'refunding') return '退款中'
       // the refund starts with the cancellation or the closing; a closed consultation that was served keeps its fee
-      if (order?.status === 'paid' && !accepted) return '退款失败'
-      return status === 'cancelled' ? '已取消' : '已关闭'
+      return (order?.status === 'paid' && accepted ? null : refundText(order)) ?? (status === 'cancelled' ? '已取消' : '已关闭')
   }
 }
 
 async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): Promise<Inquiry[]> {
-  const orderIds = rows.flatMap((r) => (r.order ? [r.order.id] : []))
-  const refunded = new Map<number, number>()
-  if (orderIds.length) {
-    const sums = await db
-      .select({ orderId: refunds.orderId, total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
-      .from(refunds)
-      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
-      .groupBy(refunds.orderId)
-    for (const s of sums) refunded.set(s.orderId, Number(s.total))
-  }
+  const refunded = await refundedFenByOrder(db, rows.flatMap((r) => (r.order ? [r.order.id] : [])))
   // the room shows 已评价 instead of 评价医生 once the patient rated the consultation
   const inquiryIds = rows.map((r) => r.inq.id)
   const evaluated = new Set(
@@ -244,10 +246,7 @@ async function requireAcceptingDoctor(db: Db, doctorId: number) {
     .select({ online: onlineDoctors, name: doctors.name, priceFen: onlineDoctorServices.priceFen })
     .from(onlineDoctors)
     .innerJoin(doctors, eq(doctors.id, onlineDoctors.doctorId))
-    .leftJoin(
-      onlineDoctorServices,
-      and(eq(onlineDoctorServices.doctorId, onlineDoctors.doctorId), eq(onlineDoctorServices.type, 'text'), eq(onlineDoctorServices.enabled, true)),
-    )
+    .leftJoin(onlineDoctorServices, textServiceOfDoctor)
     .where(eq(onlineDoctors.doctorId, doctorId))
     .limit(1)
   if (!row) throw notFound('医生')
@@ -305,11 +304,10 @@ export async function createInquiry(
   await requireUploadedPictures(db, userId, pictures)
   const doctor = await requireAcceptingDoctor(db, input.doctorId)
 
-  const madeMeanwhile = async (err: unknown): Promise<Inquiry> => {
+  const madeMeanwhile = answerWithMadeMeanwhile(async () => {
     const made = await byIdempotencyKey(db, userId, input, kind)
-    if (made) return viewOf(db, cipher, made.id)
-    throw err
-  }
+    return made ? viewOf(db, cipher, made.id) : null
+  })
   let id: number
   try {
     id = await db.transaction(async (tx) => {
@@ -354,10 +352,7 @@ export async function createInquiry(
       return row!.id
     })
   } catch (err) {
-    // the same key at once: the unique index on (user, key), or the order's own idempotency check (409)
-    if (uniqueViolation(err) === 'inquiries_idempotency_key') return madeMeanwhile(conflict(SAME_KEY_OTHER_INQUIRY))
-    if (err instanceof AppError && err.code === Code.CONFLICT) return madeMeanwhile(err)
-    throw err
+    return answerSameKeyRace(err, 'inquiries_idempotency_key', SAME_KEY_OTHER_INQUIRY, madeMeanwhile)
   }
   return viewOf(db, cipher, id)
 }

@@ -22,7 +22,7 @@ import type { Db } from '../db'
 import { departments, doctorFans, doctors, hospitals, onlineDoctorServices, onlineDoctors, physicianAssistants } from '../db/schema'
 import { badInput, notFound } from '../errors'
 import { requireHospitalByCode } from './hospital'
-import { containing, doctorAvatarUrl } from './register/catalogue'
+import { containing, doctorAvatarUrl, doctorsInDept } from './register/catalogue'
 
 export const MAX_PAGE_SIZE = 50
 /** Search results per kind: one screen of suggestions. */
@@ -56,18 +56,22 @@ const columns = {
   priceFen: textPrice,
 }
 
-/** Online doctors with their doctor row, department, hospital and 图文问诊 price. */
-const base = (db: Db) =>
+/** The join of an online doctor to their 图文问诊, when they offer it (enabled). */
+export const textServiceOfDoctor = and(
+  eq(onlineDoctorServices.doctorId, onlineDoctors.doctorId),
+  eq(onlineDoctorServices.type, 'text'),
+  eq(onlineDoctorServices.enabled, true),
+)
+
+/** Online doctors with their doctor row, department, hospital and 图文问诊 price (toOnlineDoctor's rows). */
+export const onlineDoctorRows = (db: Db) =>
   db
     .select(columns)
     .from(onlineDoctors)
     .innerJoin(doctors, eq(doctors.id, onlineDoctors.doctorId))
     .innerJoin(departments, eq(departments.id, doctors.deptId))
     .innerJoin(hospitals, eq(hospitals.id, onlineDoctors.hospitalId))
-    .leftJoin(
-      onlineDoctorServices,
-      and(eq(onlineDoctorServices.doctorId, onlineDoctors.doctorId), eq(onlineDoctorServices.type, 'text'), eq(onlineDoctorServices.enabled, true)),
-    )
+    .leftJoin(onlineDoctorServices, textServiceOfDoctor)
 
 const countBase = (db: Db) =>
   db
@@ -130,17 +134,6 @@ function orderOf(sort: DoctorSort): SQL[] {
   }
 }
 
-/** The department filter: a leaf department, or a clinic group meaning all of its departments; 400 for another hospital's. */
-async function deptCondition(db: Db, hospitalId: number, deptId: number): Promise<SQL> {
-  const [dept] = await db
-    .select()
-    .from(departments)
-    .where(and(eq(departments.id, deptId), eq(departments.hospitalId, hospitalId)))
-    .limit(1)
-  if (!dept) throw badInput('该医院没有这个科室')
-  return dept.parentId === null ? eq(departments.parentId, dept.id) : eq(doctors.deptId, dept.id)
-}
-
 /** GET /index/doctorList: a hospital's online doctors, a page at a time, optionally in one department. */
 export async function listOnlineDoctors(
   db: Db,
@@ -148,9 +141,9 @@ export async function listOnlineDoctors(
 ): Promise<Page<OnlineDoctor>> {
   const hospital = await requireInternetHospital(db, input.hospitalCode)
   const where: SQL[] = [eq(onlineDoctors.hospitalId, hospital.id)]
-  if (input.deptId !== undefined) where.push(await deptCondition(db, hospital.id, input.deptId))
+  if (input.deptId !== undefined) where.push(await doctorsInDept(db, hospital.id, input.deptId))
   const [rows, [total]] = await Promise.all([
-    base(db)
+    onlineDoctorRows(db)
       .where(and(...where))
       .orderBy(...orderOf(input.sort))
       .limit(input.size)
@@ -192,7 +185,7 @@ export async function searchOnline(db: Db, input: { hospitalCode?: string; keywo
   const scope = await hospitalScope(db, input.hospitalCode)
   const pattern = containing(input.keyword)
   const [doctorRows, deptRows] = await Promise.all([
-    base(db)
+    onlineDoctorRows(db)
       .where(and(scope, or(ilike(doctors.name, pattern), ilike(doctors.speciality, pattern), ilike(departments.name, pattern))))
       .orderBy(sql`case when ${doctors.name} ilike ${pattern} then 0 else 1 end`, desc(onlineDoctors.online), ...hospitalOrder)
       .limit(SEARCH_LIMIT),
@@ -223,7 +216,7 @@ export async function searchOnline(db: Db, input: { hospitalCode?: string; keywo
  */
 export async function hotService(db: Db, input: { hospitalCode?: string; limit: number }): Promise<OnlineDoctor[]> {
   const scope = await hospitalScope(db, input.hospitalCode)
-  const rows = await base(db)
+  const rows = await onlineDoctorRows(db)
     .where(and(scope, eq(onlineDoctors.online, true)))
     .orderBy(desc(onlineDoctors.servedCount), asc(onlineDoctors.doctorId))
     .limit(input.limit)
@@ -274,7 +267,7 @@ const fansOf = async (db: Db, doctorId: number) =>
 
 /** An online doctor (404 for an unknown id or a doctor who does not consult online). */
 async function requireOnlineDoctor(db: Db, id: number): Promise<Row> {
-  const [row] = await base(db).where(eq(onlineDoctors.doctorId, id)).limit(1)
+  const [row] = await onlineDoctorRows(db).where(eq(onlineDoctors.doctorId, id)).limit(1)
   if (!row) throw notFound('医生')
   return row
 }
@@ -324,7 +317,7 @@ export async function unfollowDoctor(db: Db, userId: number, doctorId: number): 
 }
 
 const followedBy = (db: Db, userId: number) =>
-  base(db).innerJoin(doctorFans, and(eq(doctorFans.doctorId, onlineDoctors.doctorId), eq(doctorFans.userId, userId)))
+  onlineDoctorRows(db).innerJoin(doctorFans, and(eq(doctorFans.doctorId, onlineDoctors.doctorId), eq(doctorFans.userId, userId)))
 
 /** GET /im/fans/doctor/list: the doctors the caller follows, the latest followed first; optionally of one hospital. */
 export async function followedDoctors(db: Db, userId: number, hospitalCode?: string): Promise<OnlineDoctor[]> {

@@ -168,13 +168,18 @@ async function lockAccount(tx: Tx, userId: number) {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update')
 }
 
-async function requireRelation(db: Db | Tx, relation: string) {
+/** Whether the relation is one of the seeded 'relation' dictionary's (patients' and escorts' alike). */
+export async function isKnownRelation(db: Db | Tx, relation: string): Promise<boolean> {
   const [row] = await db
     .select({ id: dictItems.id })
     .from(dictItems)
     .where(and(eq(dictItems.type, 'relation'), eq(dictItems.label, relation)))
     .limit(1)
-  if (!row) throw badInput('与就诊人关系不正确')
+  return row !== undefined
+}
+
+async function requireRelation(db: Db | Tx, relation: string) {
+  if (!(await isKnownRelation(db, relation))) throw badInput('与就诊人关系不正确')
 }
 
 interface NewPatientChecks {

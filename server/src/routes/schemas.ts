@@ -39,6 +39,8 @@ export const id = z.coerce.number().int().positive().max(PG_INT_MAX)
 export const idParam = z.object({ id })
 export const hospitalCode = z.string().trim().min(1).max(32)
 export const mobile = z.string().regex(/^1[3-9]\d{9}$/, '手机号格式不正确')
+/** The 6-digit code of an SMS (domain/auth.ts sendBindCode and the codes of its kind). */
+export const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
 export const appId = z.string().trim().min(1).max(64)
 /** The key a client sends with every call that creates an order or moves money: the same key answers the same thing. */
 export const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '请求编号应为8至64位字母、数字、_或-')

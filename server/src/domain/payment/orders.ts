@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto'
 import { and, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm'
 import type { OrderBusiness, OrderStatus, PayOrder } from '../../../../types/api/payment'
-import type { Db, Tx } from '../../db'
+import { uniqueViolation, type Db, type Tx } from '../../db'
 import { orderEvents, orders, refunds } from '../../db/schema'
-import { badInput, conflict } from '../../errors'
+import { AppError, Code, badInput, conflict } from '../../errors'
 import type { FeeItem } from '../../plugins/providers/insurance'
 import { voidInsurance } from './insuranceState'
 import { hospitalToday } from '@/utils/hospitalClock'
@@ -220,6 +220,23 @@ export async function closeExpiredOrders(db: Db, now = new Date(), onError?: (or
 }
 
 
+/**
+ * What the patient reads of a business given up after it was paid, while its money goes back: 已退款, 退款中, or
+ * 退款失败 (the order still paid: the provider refused the refund); null when its order was never paid.
+ */
+export function refundText(order: Pick<OrderRow, 'status'> | null): string | null {
+  switch (order?.status) {
+    case 'refunded':
+      return '已退款'
+    case 'refunding':
+      return '退款中'
+    case 'paid':
+      return '退款失败'
+    default:
+      return null
+  }
+}
+
 /** The order as the payer sees it (types/api/payment.ts PayOrder). */
 export function toPayOrder(order: OrderRow, refundedFen: number): PayOrder {
   return {
@@ -238,12 +255,52 @@ export function toPayOrder(order: OrderRow, refundedFen: number): PayOrder {
   }
 }
 
-export async function refundedFenOf(db: Tx, orderId: number): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
+/**
+ * The money given back so far, by order id (an order with none is left out): succeeded refunds only, and not the
+ * return of a second payment (refunds.tradeNo names it), which never was part of the order's amount.
+ */
+export async function refundedFenByOrder(db: Db | Tx, orderIds: number[]): Promise<Map<number, number>> {
+  const refunded = new Map<number, number>()
+  if (!orderIds.length) return refunded
+  const sums = await db
+    .select({ orderId: refunds.orderId, total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
     .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
-  return Number(row?.total ?? 0)
+    .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
+    .groupBy(refunds.orderId)
+  for (const s of sums) refunded.set(s.orderId, Number(s.total))
+  return refunded
+}
+
+export async function refundedFenOf(db: Tx, orderId: number): Promise<number> {
+  return (await refundedFenByOrder(db, [orderId])).get(orderId) ?? 0
+}
+
+/**
+ * For a call that creates a business row and its order under an idempotency key: a retry of the same attempt that
+ * raced the first one is answered with what the first one made (`find`), whatever went wrong; the refusal otherwise.
+ */
+export const answerWithMadeMeanwhile =
+  <T>(find: () => Promise<T | null>) =>
+  async (refusal: unknown): Promise<T> => {
+    const made = await find()
+    if (made === null) throw refusal
+    return made
+  }
+
+/**
+ * Where the creating transaction failed on the same key used at once (the business's unique index on (user, key),
+ * answered 409 `sameKeyOther`, or the order's own idempotency check, a 409 already): what the other attempt made.
+ * Any other failure is thrown again.
+ */
+export async function answerSameKeyRace<T>(
+  err: unknown,
+  keyConstraint: string,
+  sameKeyOther: string,
+  madeMeanwhile: (refusal: AppError) => Promise<T>,
+): Promise<T> {
+  if (uniqueViolation(err) === keyConstraint) return madeMeanwhile(conflict(sameKeyOther))
+  if (err instanceof AppError && err.code === Code.CONFLICT) return madeMeanwhile(err)
+  throw err
 }
 
 

@@ -32,6 +32,16 @@ export function providerOf(providers: PayProvidersOf, channel: PayChannel): PayP
 /** A notification that must change nothing and be answered with a failure (unknown order, wrong amount...). */
 export class NotificationRefused extends Error {}
 
+/** Records a provider's notification once per (channel, notifyId); false when it came before (a copy changes nothing). */
+async function recordNotification(tx: Tx, n: typeof paymentNotifications.$inferInsert): Promise<boolean> {
+  const [recorded] = await tx
+    .insert(paymentNotifications)
+    .values({ ...n, payload: n.payload ?? {} })
+    .onConflictDoNothing({ target: [paymentNotifications.channel, paymentNotifications.notifyId] })
+    .returning({ id: paymentNotifications.id })
+  return recorded !== undefined
+}
+
 export type PaidOutcome = 'paid' | 'copy' | 'late-refunded' | 'refused-by-business' | 'double-payment'
 
 /** paid -> refunding with a pending refund of the whole self-paid amount; the provider is asked after commit. */
@@ -62,11 +72,7 @@ export async function applyPaid(
     if (report.currency !== 'CNY') throw new NotificationRefused(`currency ${report.currency} for ${order.orderNo}`)
     if (report.amountFen !== selfPayFen(order)) throw new NotificationRefused(`amount ${report.amountFen} for ${order.orderNo}, expected ${selfPayFen(order)}`)
     if (order.channel !== channel) throw new NotificationRefused(`channel ${channel} for ${order.orderNo} started on ${order.channel}`)
-    const [recorded] = await tx
-      .insert(paymentNotifications)
-      .values({ channel, notifyId: report.notifyId, kind: 'paid', orderNo: order.orderNo, amountFen: report.amountFen, payload: report.payload ?? {} })
-      .onConflictDoNothing({ target: [paymentNotifications.channel, paymentNotifications.notifyId] })
-      .returning({ id: paymentNotifications.id })
+    const recorded = await recordNotification(tx, { channel, notifyId: report.notifyId, kind: 'paid', orderNo: order.orderNo, amountFen: report.amountFen, payload: report.payload })
     if (!recorded) return 'copy'
     if (PAID.includes(order.status)) {
       if (order.tradeNo === report.tradeNo) return 'copy'
@@ -171,11 +177,14 @@ export async function applyRefundReport(
     if (report.amountFen !== refund.amountFen) throw new NotificationRefused(`refund amount ${report.amountFen} for ${refund.refundNo}`)
     if (order.channel !== channel) throw new NotificationRefused(`refund on ${channel} for an order paid on ${order.channel}`)
     if (notification) {
-      const [recorded] = await tx
-        .insert(paymentNotifications)
-        .values({ channel, notifyId: notification.notifyId, kind: 'refunded', orderNo: order.orderNo, amountFen: report.amountFen, payload: notification.payload ?? {} })
-        .onConflictDoNothing({ target: [paymentNotifications.channel, paymentNotifications.notifyId] })
-        .returning({ id: paymentNotifications.id })
+      const recorded = await recordNotification(tx, {
+        channel,
+        notifyId: notification.notifyId,
+        kind: 'refunded',
+        orderNo: order.orderNo,
+        amountFen: report.amountFen,
+        payload: notification.payload,
+      })
       if (!recorded) return 'copy'
     }
     if (refund.tradeNo) return settleDuplicateRefund(tx, order, channel, refund, report)

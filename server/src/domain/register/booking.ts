@@ -13,10 +13,21 @@ import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } f
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
 import { departments, doctors, hospitals, orders, registrations, scheduleSlots, schedules } from '../../db/schema'
-import { AppError, Code, badInput, conflict, forbidden, notFound } from '../../errors'
+import { badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
 import { fileAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
-import { cancelOrder, closeExpiredOrders, createOrder, refreshOrder, startPayment, startRefund, submitRefund, type OrderHandlers } from '../payment'
+import {
+  answerSameKeyRace,
+  answerWithMadeMeanwhile,
+  cancelOrder,
+  closeExpiredOrders,
+  createOrder,
+  refreshOrder,
+  startPayment,
+  startRefund,
+  submitRefund,
+  type OrderHandlers,
+} from '../payment'
 import type { PayProvidersOf } from '../../plugins/providers'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { requireOwnRegistration, viewOf } from './records'
@@ -144,11 +155,10 @@ export async function bookRegistration(
   if (opts.freeOnly && price.payFen > 0) throw badInput(NOT_FREE)
 
   // a retry of this attempt that raced the first one: answered with what the first one made, whatever went wrong
-  const madeMeanwhile = async (err: AppError): Promise<Registration> => {
+  const madeMeanwhile = answerWithMadeMeanwhile(async () => {
     const made = await byIdempotencyKey(db, userId, input)
-    if (made) return viewOf(db, cipher, made.id, now)
-    throw err
-  }
+    return made ? viewOf(db, cipher, made.id, now) : null
+  })
   const sameSegment = sameSegmentAs(patient.id, schedule)
   if (await liveBookingIn(db, sameSegment)) {
     // a hold of this patient that ran out does not count once it is given back
@@ -167,12 +177,8 @@ export async function bookRegistration(
       if (await releaseExpiredHolds(db, now, inRange)) id = await attempt()
     }
   } catch (err) {
-    const constraint = uniqueViolation(err)
-    if (constraint === 'registrations_one_per_segment') return madeMeanwhile(badInput(ONE_PER_SEGMENT))
-    // the same key at once: the unique index on (user, key), or the order's own idempotency check (409)
-    if (constraint === 'registrations_idempotency_key') return madeMeanwhile(conflict(SAME_KEY_OTHER_BOOKING))
-    if (err instanceof AppError && err.code === Code.CONFLICT) return madeMeanwhile(err)
-    throw err
+    if (uniqueViolation(err) === 'registrations_one_per_segment') return madeMeanwhile(badInput(ONE_PER_SEGMENT))
+    return answerSameKeyRace(err, 'registrations_idempotency_key', SAME_KEY_OTHER_BOOKING, madeMeanwhile)
   }
   if (id === null) return madeMeanwhile(badInput(SLOTS_FULL))
   return viewOf(db, cipher, id, now)

@@ -24,19 +24,34 @@ const avatarOf = (d: Pick<DoctorRow, 'id' | 'avatar'>) => d.avatar || doctorAvat
 /** A LIKE pattern matching `keyword` anywhere, its own % and _ taken literally. */
 export const containing = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-/**
- * A department of the hospital that patients book in (a leaf of the tree), or 400: another hospital's department
- * or a clinic group is not something to book.
- */
-export async function requireBookableDept(db: Db | Tx, hospitalId: number, deptId: number): Promise<DeptRow> {
+/** A department (or clinic group) of the hospital, or 400 for another hospital's or a missing one. */
+async function requireHospitalDept(db: Db | Tx, hospitalId: number, deptId: number): Promise<DeptRow> {
   const [row] = await db
     .select()
     .from(departments)
     .where(and(eq(departments.id, deptId), eq(departments.hospitalId, hospitalId)))
     .limit(1)
   if (!row) throw badInput('该医院没有这个科室')
+  return row
+}
+
+/**
+ * A department of the hospital that patients book in (a leaf of the tree), or 400: another hospital's department
+ * or a clinic group is not something to book.
+ */
+export async function requireBookableDept(db: Db | Tx, hospitalId: number, deptId: number): Promise<DeptRow> {
+  const row = await requireHospitalDept(db, hospitalId, deptId)
   if (row.parentId === null) throw badInput('请选择具体科室')
   return row
+}
+
+/**
+ * The filter of doctors by department (a query joining `doctors` and their `departments`): a leaf department, or a
+ * clinic group meaning all of its departments; 400 for another hospital's.
+ */
+export async function doctorsInDept(db: Db | Tx, hospitalId: number, deptId: number): Promise<SQL> {
+  const dept = await requireHospitalDept(db, hospitalId, deptId)
+  return dept.parentId === null ? eq(departments.parentId, dept.id) : eq(doctors.deptId, dept.id)
 }
 
 /** Registrations still standing (held or booked) per department since `since`. */
@@ -141,15 +156,7 @@ export function toRegisterDoctor(d: DoctorRow, deptName: string, hospital: Pick<
 export async function searchDoctors(db: Db, input: { hospitalCode: string; deptId?: number; keyword?: string }): Promise<RegisterDoctor[]> {
   const hospital = await requireHospitalByCode(db, input.hospitalCode)
   const where: (SQL | undefined)[] = [eq(doctors.hospitalId, hospital.id)]
-  if (input.deptId !== undefined) {
-    const [dept] = await db
-      .select()
-      .from(departments)
-      .where(and(eq(departments.id, input.deptId), eq(departments.hospitalId, hospital.id)))
-      .limit(1)
-    if (!dept) throw badInput('该医院没有这个科室')
-    where.push(dept.parentId === null ? eq(departments.parentId, dept.id) : eq(doctors.deptId, dept.id))
-  }
+  if (input.deptId !== undefined) where.push(await doctorsInDept(db, hospital.id, input.deptId))
   if (input.keyword) where.push(or(ilike(doctors.name, containing(input.keyword)), ilike(doctors.speciality, containing(input.keyword))))
   const rows = await db
     .select({ doctor: doctors, deptName: departments.name })

@@ -1,13 +1,13 @@
 /** The records (spec §2 Order pages, register): a registration as its patient sees it, the list and the detail. */
-import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Registration, RegistrationStatus } from '../../../../types/api/register'
 import type { Page } from '../../../../types/api/hospital'
 import type { Db, Tx } from '../../db'
 import { open, type FieldCipher } from '../../crypto'
-import { departments, doctors, hospitals, orders, patientCards, patients, refunds, registrations, schedules } from '../../db/schema'
+import { departments, doctors, hospitals, orders, patientCards, patients, registrations, schedules } from '../../db/schema'
 import { forbidden, notFound } from '../../errors'
 import { maskIdCard, maskName } from '@/utils/mask'
-import { toPayOrder, type OrderRow } from '../payment'
+import { refundedFenByOrder, refundText, toPayOrder, type OrderRow } from '../payment'
 import { requireHospitalByCode } from '../hospital'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { settingsOf, type RegisterSettings } from './settings'
@@ -53,11 +53,8 @@ function statusText(status: RegistrationStatus, order: OrderRow | null): string 
     case 'expired':
       return '已过期'
     case 'cancelled':
-      if (order?.status === 'refunded') return '已退款'
-      if (order?.status === 'refunding') return '退款中'
       // the refund starts with the cancellation; a paid order under a cancelled booking means the provider refused it
-      if (order?.status === 'paid') return '退款失败'
-      return '已取消'
+      return refundText(order) ?? '已取消'
   }
 }
 
@@ -70,16 +67,7 @@ function isCancellable(reg: RegistrationRow, settings: RegisterSettings, now: Da
 
 async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: Date): Promise<Registration[]> {
   const settings = await settingsOf(db, [...new Set(rows.map((r) => r.reg.hospitalId))])
-  const orderIds = rows.flatMap((r) => (r.order ? [r.order.id] : []))
-  const refunded = new Map<number, number>()
-  if (orderIds.length) {
-    const sums = await db
-      .select({ orderId: refunds.orderId, total: sql<string>`coalesce(sum(${refunds.amountFen}), 0)` })
-      .from(refunds)
-      .where(and(inArray(refunds.orderId, orderIds), eq(refunds.status, 'succeeded'), isNull(refunds.tradeNo)))
-      .groupBy(refunds.orderId)
-    for (const s of sums) refunded.set(s.orderId, Number(s.total))
-  }
+  const refunded = await refundedFenByOrder(db, rows.flatMap((r) => (r.order ? [r.order.id] : [])))
   return rows.map(({ reg, order, ...r }) => ({
     id: reg.id,
     regNo: reg.regNo,

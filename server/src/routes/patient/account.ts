@@ -1,13 +1,25 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
+import { smsCode } from '../schemas'
 import { CALLER_LIMITS } from '../../domain/limits'
-import { SMS_RESEND_MS } from '../../domain/auth'
+import { codeSentAnswer } from '../../domain/auth'
 import { closeAccount, closureStatus, exportAccount, sendAccountCode } from '../../domain/account'
-import { recordAudit } from '../../domain/audit'
+import { recordAudit, type AuditEvent } from '../../domain/audit'
 
-const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
 const rows = z.array(z.record(z.string(), z.unknown()))
+
+/** The account's own audit entry, written by the call itself: only the call knows which patients the account had. */
+const accountAudit = (req: FastifyRequest, call: string, userId: number, action: AuditEvent['action'], patientIds: number[]): AuditEvent => ({
+  actor: { kind: 'patient', id: userId },
+  action,
+  subject: 'account',
+  route: call,
+  patientIds,
+  userId,
+  address: req.ip,
+  requestId: req.id,
+})
 
 /** 账号与隐私 (domain/account.ts): the holder's copy of their data, and closing the account. */
 export async function accountRoutes(app: FastifyInstance) {
@@ -34,8 +46,7 @@ export async function accountRoutes(app: FastifyInstance) {
     data: z.object({ sent: z.boolean(), resendAfter: z.number(), mobile: z.string(), devCode: z.string().optional() }),
     handler: async ({ auth, body }) => {
       const { mobile, code } = await sendAccountCode(db(), cipher, providers.sms, auth.userId, body.purpose)
-      // only automated tests read the code from the answer (as /dld-auth/token/smsBindCode)
-      return { sent: true, resendAfter: SMS_RESEND_MS / 1000, mobile, ...(config.mode === 'test' ? { devCode: code } : {}) }
+      return { ...codeSentAnswer(code, config.mode), mobile }
     },
   })
 
@@ -65,8 +76,7 @@ export async function accountRoutes(app: FastifyInstance) {
     }),
     handler: async ({ auth, body, req }) => {
       const { patientIds, ...copy } = await exportAccount(db(), cipher, auth.userId, body.code)
-      const at = { route: 'POST /dld-user/user/export', userId: auth.userId, address: req.ip, requestId: req.id }
-      await recordAudit(db(), { actor: { kind: 'patient', id: auth.userId }, action: 'read', subject: 'account', patientIds, ...at })
+      await recordAudit(db(), accountAudit(req, 'POST /dld-user/user/export', auth.userId, 'read', patientIds))
       return copy
     },
   })
@@ -80,9 +90,8 @@ export async function accountRoutes(app: FastifyInstance) {
     body: z.object({ code: smsCode }),
     data: z.object({ closed: z.literal(true) }),
     handler: async ({ auth, body, req }) => {
-      const at = { route: 'POST /dld-user/user/close', userId: auth.userId, address: req.ip, requestId: req.id }
       await closeAccount(db(), cipher, auth.userId, body.code, (tx, patientIds) =>
-        recordAudit(tx, { actor: { kind: 'patient', id: auth.userId }, action: 'change', subject: 'account', patientIds, ...at }),
+        recordAudit(tx, accountAudit(req, 'POST /dld-user/user/close', auth.userId, 'change', patientIds)),
       )
       return { closed: true as const }
     },

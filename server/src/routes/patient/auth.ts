@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
 import { CALLER_LIMITS } from '../../domain/limits'
-import { appId, mobile, session } from '../schemas'
-import { SMS_RESEND_MS, bindAlipay, bindMobile, cancelBind, changeMobile, refreshSession, sendBindCode, signIn } from '../../domain/auth'
+import { appId, mobile, session, smsCode } from '../schemas'
+import { bindAlipay, bindMobile, cancelBind, changeMobile, codeSentAnswer, refreshSession, sendBindCode, signIn } from '../../domain/auth'
 import { saveIdentity } from '../../domain/user'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
 const codeBody = z.object({ code: z.string().trim().min(1).max(512), appId })
-const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
 const bindBody = z.object({
   mobile,
   code: smsCode,
@@ -36,27 +35,22 @@ export async function authRoutes(app: FastifyInstance) {
     handler: async ({ params, query }) => ({ url: providers[params.provider].authorizeUrl(query) }),
   })
 
-  route(app, {
-    method: 'POST',
-    url: '/dld-auth/token/wxH5',
-    summary: 'Sign in with a WeChat web-authorisation code (base scope)',
-    auth: 'none',
-    rateLimit: SIGN_IN_LIMIT,
-    body: codeBody,
-    data: session,
-    handler: async ({ body }) => signIn(app.ctx.db, 'wechat', body.appId, await providers.wechat.exchangeCode(body.appId, body.code)),
-  })
-
-  route(app, {
-    method: 'POST',
-    url: '/dld-auth/token/getWxAccessToken',
-    summary: 'Sign in with a WeChat user-info-scope code; stores the nickname and avatar',
-    auth: 'none',
-    rateLimit: SIGN_IN_LIMIT,
-    body: codeBody,
-    data: session,
-    handler: async ({ body }) => signIn(app.ctx.db, 'wechat', body.appId, await providers.wechat.exchangeCode(body.appId, body.code)),
-  })
+  // the two scopes sign in alike; a user-info-scope code's profile carries the nickname and avatar
+  for (const [url, summary] of [
+    ['/dld-auth/token/wxH5', 'Sign in with a WeChat web-authorisation code (base scope)'],
+    ['/dld-auth/token/getWxAccessToken', 'Sign in with a WeChat user-info-scope code; stores the nickname and avatar'],
+  ] as const) {
+    route(app, {
+      method: 'POST',
+      url,
+      summary,
+      auth: 'none',
+      rateLimit: SIGN_IN_LIMIT,
+      body: codeBody,
+      data: session,
+      handler: async ({ body }) => signIn(app.ctx.db, 'wechat', body.appId, await providers.wechat.exchangeCode(body.appId, body.code)),
+    })
+  }
 
   route(app, {
     method: 'POST',
@@ -93,24 +87,27 @@ export async function authRoutes(app: FastifyInstance) {
     data: z.object({ sent: z.boolean(), resendAfter: z.number(), devCode: z.string().optional() }),
     handler: async ({ body }) => {
       const code = await sendBindCode(app.ctx.db, cipher, providers.sms, body.mobile, body.purpose)
-      // only automated tests read the code from the answer; everywhere else it goes by SMS (or the sandbox log)
-      return { sent: true, resendAfter: SMS_RESEND_MS / 1000, ...(config.mode === 'test' ? { devCode: code } : {}) }
+      return codeSentAnswer(code, config.mode)
     },
   })
 
-  route(app, {
-    method: 'POST',
-    url: '/dld-hospital/bind',
-    summary: 'Bind the signed-in WeChat/Alipay identity to a mobile number (creates the user on first bind)',
-    auth: 'identity',
-    rateLimit: SIGN_IN_LIMIT,
-    body: bindBody,
-    data: z.object({ userId: z.number(), nickname: z.string() }),
-    handler: async ({ body, auth }) => {
-      const user = await bindMobile(app.ctx.db, cipher, auth, body)
-      return { userId: user.id, nickname: user.nickname }
-    },
-  })
+  /** Binding the signed-in identity to a mobile number; `bind` adds the channel's own rule (alipayBind: Alipay only). */
+  const bindRoute = (url: string, summary: string, bind: typeof bindMobile) =>
+    route(app, {
+      method: 'POST',
+      url,
+      summary,
+      auth: 'identity',
+      rateLimit: SIGN_IN_LIMIT,
+      body: bindBody,
+      data: z.object({ userId: z.number(), nickname: z.string() }),
+      handler: async ({ body, auth }) => {
+        const user = await bind(app.ctx.db, cipher, auth, body)
+        return { userId: user.id, nickname: user.nickname }
+      },
+    })
+
+  bindRoute('/dld-hospital/bind', 'Bind the signed-in WeChat/Alipay identity to a mobile number (creates the user on first bind)', bindMobile)
 
   route(app, {
     method: 'GET',
@@ -132,19 +129,7 @@ export async function authRoutes(app: FastifyInstance) {
     handler: async ({ auth, body }) => changeMobile(app.ctx.db, cipher, auth.userId, body),
   })
 
-  route(app, {
-    method: 'POST',
-    url: '/dld-hospital/alipayBind',
-    summary: 'Bind the signed-in Alipay identity to a mobile number (the rules of /dld-hospital/bind)',
-    auth: 'identity',
-    rateLimit: SIGN_IN_LIMIT,
-    body: bindBody,
-    data: z.object({ userId: z.number(), nickname: z.string() }),
-    handler: async ({ body, auth }) => {
-      const user = await bindAlipay(app.ctx.db, cipher, auth, body)
-      return { userId: user.id, nickname: user.nickname }
-    },
-  })
+  bindRoute('/dld-hospital/alipayBind', 'Bind the signed-in Alipay identity to a mobile number (the rules of /dld-hospital/bind)', bindAlipay)
 
   route(app, {
     method: 'POST',

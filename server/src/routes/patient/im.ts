@@ -4,7 +4,7 @@ import { route } from '../../route'
 import { forbidden } from '../../errors'
 import { signUser } from '../../plugins/providers/im'
 import { unreadCount } from '../../domain/hospital'
-import { patientImAccount } from '../../domain/chat'
+import { patientImAccount } from '@/utils/chatRules'
 
 export async function imRoutes(app: FastifyInstance) {
   route(app, {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
-import { hospitalCode, idParam, mobile, id } from '../schemas'
+import { hospitalCode, idParam, mobile, id, smsCode } from '../schemas'
 import * as patient from '../../domain/patient'
 import { UPLOADED_PICTURE } from '../../domain/file'
 import { PATIENT_NAME_MAX, isAppPagePath, isValidPatientName } from '../../domain/patientRules'
@@ -25,7 +25,6 @@ const idCard = (what: string) =>
     .trim()
     .toUpperCase()
     .refine((v) => isValidIdCard(v), `${what}身份证号码不正确`)
-const smsCode = z.string().regex(/^\d{6}$/, '请输入6位验证码')
 const relation = z.string().trim().min(1, '请选择与就诊人的关系').max(10, '与就诊人关系不正确')
 
 const newPatientCommon = {
