@@ -1,15 +1,10 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable } from 'mobx'
 import { listAssistants } from '@/services/internet'
 import type { ChatStore } from './ChatStore'
-import type { LoadState } from './KeywordSearch'
+import { Loadable } from './base/Loadable'
+import { ASSISTANT_PREFIX } from '@/utils/chatRules'
 import type { PhysicianAssistant } from '../../types/api/internet'
 import type { ChatConversation, ChatMessage } from '../../types/api/chat'
-
-/** A physician assistant's IM account prefix (server domain/chat ASSISTANT_PREFIX). */
-export const ASSISTANT_PREFIX = 'a_'
-
-// Client state of spec §3 for the service families. Each family's issue adds the behaviour; the fields are
-// the spec's, so every page of a family shares one place for them.
 
 /**
  * The assistant chat of spec §3 (/internet/guidance/index): the hospital's physician assistants (医生助理) to choose
@@ -18,15 +13,28 @@ export const ASSISTANT_PREFIX = 'a_'
  */
 export class AssistantStore {
   currentAssistant: PhysicianAssistant | null = null
-  assistants: PhysicianAssistant[] = []
-  assistantsState: LoadState = 'idle'
+  /** The hospital's assistants; one of another hospital (or no longer listed) is not the current one any more. */
+  readonly assistantList = new Loadable(
+    (hospitalCode: string) => listAssistants(hospitalCode),
+    (list) => {
+      if (this.currentAssistant && !list.some((a) => a.id === this.currentAssistant!.id)) this.currentAssistant = null
+    },
+  )
   topPosition = 0
 
   constructor(
     private readonly chat: ChatStore | null = null,
     private readonly hospitalCode: () => string | undefined = () => undefined,
   ) {
-    makeAutoObservable<AssistantStore, 'chat' | 'hospitalCode'>(this, { chat: false, hospitalCode: false })
+    makeAutoObservable<AssistantStore, 'chat' | 'hospitalCode'>(this, { assistantList: false, chat: false, hospitalCode: false })
+  }
+
+  get assistants(): PhysicianAssistant[] {
+    return this.assistantList.value ?? []
+  }
+
+  get assistantsState() {
+    return this.assistantList.state
   }
 
   get hospital(): string | undefined {
@@ -39,7 +47,7 @@ export class AssistantStore {
   }
 
   unreadOf(assistant: Pick<PhysicianAssistant, 'imAccount'>): number {
-    return this.chat?.unreadWith(assistant.imAccount) ?? 0
+    return this.chat?.conversations.unreadWith(assistant.imAccount) ?? 0
   }
 
   /** The chat room is open with the chosen assistant. */
@@ -54,7 +62,7 @@ export class AssistantStore {
 
   /** The IM conversations with assistants. */
   get conversationList(): ChatConversation[] {
-    return (this.chat?.imConversations ?? []).filter((c) => c.peer.startsWith(ASSISTANT_PREFIX))
+    return (this.chat?.conversations.im ?? []).filter((c) => c.peer.startsWith(ASSISTANT_PREFIX))
   }
 
   /** The chat's whole history is shown (nothing older to fetch). */
@@ -66,21 +74,8 @@ export class AssistantStore {
   async open() {
     const code = this.hospitalCode()
     if (!code) return
-    this.assistantsState = 'loading'
-    void this.chat?.loadConversations(code)
-    try {
-      const list = await listAssistants(code)
-      runInAction(() => {
-        this.assistants = list
-        this.assistantsState = 'done'
-        // one of another hospital (or no longer listed) is not the current one any more
-        if (this.currentAssistant && !list.some((a) => a.id === this.currentAssistant!.id)) this.currentAssistant = null
-      })
-    } catch {
-      runInAction(() => {
-        this.assistantsState = 'failed'
-      })
-    }
+    void this.chat?.conversations.load(code)
+    await this.assistantList.load(code).catch(() => undefined)
   }
 
   /** Chooses an assistant and opens the chat with them (no order: the room takes messages at once). */
@@ -92,38 +87,5 @@ export class AssistantStore {
   /** Back to the list: the chat is left (its messages are no longer appended nor marked read). */
   leave() {
     if (this.chatting) this.chat!.closeChat()
-  }
-}
-
-export class PrescriptionStore {
-  editMedicine: unknown = null
-  selectMedicineList: unknown[] = []
-  presOrder: unknown = null
-  orderList: unknown[] = []
-  prescription: unknown = null
-  continueDrug: unknown = null
-
-  constructor() {
-    makeAutoObservable(this)
-  }
-}
-
-export class PalmStore {
-  clinicLabel = ''
-  timeSeg = ''
-  customPayment: unknown = null
-  chsPatient: unknown = null
-  chsLocation: unknown = null
-
-  constructor() {
-    makeAutoObservable(this)
-  }
-}
-
-export class InternetStore {
-  selectMedicine: unknown[] = []
-
-  constructor() {
-    makeAutoObservable(this)
   }
 }

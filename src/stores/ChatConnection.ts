@@ -1,20 +1,15 @@
 import { action, computed, makeObservable, observable, runInAction } from 'mobx'
 import * as auth from '@/services/auth'
-import * as hospitalApi from '@/services/hospital'
-import { conversationIDOf, type ChatDriver } from '@/services/chat/driver'
+import type { ChatDriver } from '@/services/chat/driver'
 import { LocalChatDriver } from '@/services/chat/localDriver'
+import { patientImAccount } from '@/utils/chatRules'
 import { packNickname, type NicknameParts } from '@/utils/nickname'
 import type { UserSig } from '../../types/api/auth'
-import type { ChatConversation, ChatEvents } from '../../types/api/chat'
-import type { ConsultationItem } from '../../types/api/hospital'
-
-/** The patient's IM account: prefix 0_ plus the user id (spec §2). */
-export const imAccountOf = (userId: number) => `0_${userId}`
+import type { ChatEvents } from '../../types/api/chat'
+import { ConsultationList } from './ConsultationList'
 
 /** spec §9: re-login attempts stay under 5. */
 export const RELOGIN_LIMIT = 5
-/** spec §9: conversation refresh delay. */
-export const CONVERSATION_REFRESH_MS = 1000
 
 /** A message sent before the driver is ready waits this long for it, then fails (and can be sent again). */
 export const READY_WAIT_MS = 10_000
@@ -22,63 +17,42 @@ export const READY_WAIT_MS = 10_000
 /** The IM profile: nick and avatar, plus the patient's sex, age and order type once a consultation knows them (spec §3). */
 export type ChatProfile = { nick: string; avatar: string } & Partial<Omit<NicknameParts, 'nick'>>
 
-/** spec §4: the server's consultations with the unread counts of their IM conversations merged in. */
-const mergeUnread = (list: ConsultationItem[], conversations: ChatConversation[]): ConsultationItem[] => {
-  const unread = new Map(conversations.map((c) => [c.conversationID, c.unreadCount]))
-  return list.map((c) => {
-    const n = c.conversationID === undefined ? undefined : unread.get(c.conversationID)
-    return n === undefined ? c : { ...c, unreadCount: n }
-  })
-}
-
 /**
  * The chat connection of spec §3 and §4, over whichever driver is attached (the Tencent IM SDK or our own chat
  * service, loaded with the pages that chat): the signature and login, logging in again, the network state, and the
- * consultation list with the IM unread counts. Without a driver it still holds the signature and the server's list.
+ * consultation list with the IM unread counts (`conversations`). Without a driver it still holds the signature and the
+ * server's list.
  * The room (ChatStore) builds on it: `onReady` and `onMessages` are where it takes over.
  */
 export class ChatConnection {
   userID = ''
   signature: UserSig | null = null
-  conversationList: ConsultationItem[] = []
-  /** The IM service's own conversations (doctors and assistants), as last listed; empty without a driver. */
-  imConversations: ChatConversation[] = []
-  loading = false
-  loadFailed = false
   /** the driver is logged in and has said it is ready */
   ready = false
   /** the driver's connection is up (its last network state); a ready driver may be reconnecting */
   connected = true
+  readonly conversations = new ConsultationList(() => (this.ready ? this.driver : null))
 
   protected driver: ChatDriver | null = null
   private profile: ChatProfile | null = null
-  private hospitalCode: string | undefined = undefined
   private reloginAttempts = 0
   private relogging = false
-  private refreshTimer: ReturnType<typeof setTimeout> | null = null
   /** Sends waiting for the driver to be ready (each settles with whether it became ready in time). */
   private readonly readyWaiters = new Set<(ready: boolean) => void>()
 
   constructor(driver?: ChatDriver) {
-    makeObservable<ChatConnection, 'profile' | 'hospitalCode' | 'listen' | 'handleReady' | 'handleLost' | 'handleNetworkState' | 'handleMessages' | 'handleConversationsUpdated' | 'login' | 'relogin' | 'refreshConversations' | 'pushProfile' | 'markConversationRead' | 'whenReady'>(
+    makeObservable<ChatConnection, 'profile' | 'listen' | 'handleReady' | 'handleLost' | 'handleNetworkState' | 'handleMessages' | 'handleConversationsUpdated' | 'login' | 'relogin' | 'pushProfile' | 'markConversationRead' | 'whenReady'>(
       this,
       {
         userID: observable,
         signature: observable,
-        conversationList: observable,
-        imConversations: observable,
-        loading: observable,
-        loadFailed: observable,
         ready: observable,
         connected: observable,
         profile: observable,
-        hospitalCode: observable,
-        unreadTotal: computed,
         online: computed,
         attach: action.bound,
         dispose: action.bound,
         requestSignature: action.bound,
-        loadConversations: action.bound,
         reset: action.bound,
         listen: action.bound,
         handleReady: action.bound,
@@ -88,7 +62,6 @@ export class ChatConnection {
         handleConversationsUpdated: action.bound,
         login: action.bound,
         relogin: action.bound,
-        refreshConversations: action.bound,
         pushProfile: action.bound,
         markConversationRead: action.bound,
         whenReady: action.bound,
@@ -96,15 +69,6 @@ export class ChatConnection {
       { autoBind: true },
     )
     if (driver) this.attach(driver)
-  }
-
-  get unreadTotal() {
-    return this.conversationList.reduce((n, c) => n + c.unreadCount, 0)
-  }
-
-  /** The IM unread count of the conversation with one account (an assistant's `a_<id>`). */
-  unreadWith(account: string): number {
-    return this.imConversations.find((c) => c.conversationID === conversationIDOf(account))?.unreadCount ?? 0
   }
 
   /** Messages can go out now: the driver is ready and connected. */
@@ -122,8 +86,7 @@ export class ChatConnection {
 
   /** Drops the pending refresh and lets go of the driver, so nothing outlives the store. */
   dispose() {
-    if (this.refreshTimer) clearTimeout(this.refreshTimer)
-    this.refreshTimer = null
+    this.conversations.stop()
     for (const settle of [...this.readyWaiters]) settle(false)
     if (this.driver) this.listen(this.driver, 'off')
     this.driver = null
@@ -135,7 +98,7 @@ export class ChatConnection {
    * profile (packed nickname and avatar) is set once the driver is ready.
    */
   async requestSignature(userId: number, profile?: ChatProfile) {
-    const sig = await auth.getUserSig(imAccountOf(userId))
+    const sig = await auth.getUserSig(patientImAccount(userId))
     runInAction(() => {
       this.userID = sig.imAccount
       this.signature = sig
@@ -155,23 +118,15 @@ export class ChatConnection {
     }
   }
 
-  loadConversations(hospitalCode?: string) {
-    this.hospitalCode = hospitalCode
-    return this.refreshConversations()
-  }
-
   /** Signs out of chat: the user changed or signed out. */
   reset() {
     if (this.driver && this.ready) void this.driver.logout().catch((e) => console.warn('chat logout failed', e))
-    if (this.refreshTimer) clearTimeout(this.refreshTimer)
-    this.refreshTimer = null
     for (const settle of [...this.readyWaiters]) settle(false)
     this.ready = false
     this.userID = ''
     this.signature = null
     this.profile = null
-    this.conversationList = []
-    this.imConversations = []
+    this.conversations.clear()
     this.onSignedOut()
   }
 
@@ -188,8 +143,7 @@ export class ChatConnection {
   protected async markConversationRead(conversationID: string) {
     const driver = this.driver
     if (!driver) return
-    this.conversationList = this.conversationList.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
-    this.imConversations = this.imConversations.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
+    this.conversations.markRead(conversationID)
     await driver.setMessageRead(conversationID).catch((e: unknown) => console.warn('chat read mark failed', e))
   }
 
@@ -207,7 +161,7 @@ export class ChatConnection {
     this.connected = true
     this.reloginAttempts = 0
     for (const settle of [...this.readyWaiters]) settle(true)
-    void this.refreshConversations()
+    void this.conversations.refresh()
     void this.pushProfile()
     this.onReady()
   }
@@ -232,13 +186,8 @@ export class ChatConnection {
     this.onMessages(messages)
   }
 
-  /** Updates come in bursts: the first one schedules the refresh, the rest of that second ride along. */
   private handleConversationsUpdated() {
-    if (this.refreshTimer) return
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null
-      void this.refreshConversations()
-    }, CONVERSATION_REFRESH_MS)
+    this.conversations.scheduleRefresh()
   }
 
   private async login() {
@@ -273,30 +222,6 @@ export class ChatConnection {
       }
     } finally {
       this.relogging = false
-    }
-  }
-
-  private async refreshConversations() {
-    this.loading = true
-    this.loadFailed = false
-    // the server's own counts stand when IM cannot answer
-    const fromIm = this.driver && this.ready ? this.driver.getConversationList().catch(() => null) : Promise.resolve(null)
-    void fromIm.then((conversations) => {
-      if (conversations) runInAction(() => (this.imConversations = conversations))
-    })
-    try {
-      const [list, conversations] = await Promise.all([hospitalApi.listConsultations(this.hospitalCode), fromIm])
-      runInAction(() => {
-        this.conversationList = mergeUnread(list, conversations ?? [])
-      })
-    } catch {
-      runInAction(() => {
-        this.loadFailed = true
-      })
-    } finally {
-      runInAction(() => {
-        this.loading = false
-      })
     }
   }
 

@@ -1,34 +1,11 @@
 import { action, computed, makeObservable, observable, runInAction } from 'mobx'
 import * as auth from '@/services/auth'
-import * as inquiryApi from '@/services/inquiry'
-import { conversationIDOf, type ChatDriver } from '@/services/chat/driver'
-import { isOrderDescription } from '@/utils/orderDescription'
+import type { ChatDriver } from '@/services/chat/driver'
+import { CHAT_MSG, conversationIDOf, isOrderDescription } from '@/utils/chatRules'
 import { newIdempotencyKey } from '@/utils/register'
 import { ChatConnection } from './ChatConnection'
-import { Latest } from './base/Latest'
-import type { ChatEvents, ChatMessage, ChatMessagePage, ChatMessageType, OrderDescription } from '../../types/api/chat'
-import type { ConsultationItem } from '../../types/api/hospital'
-import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
-
-export { CONVERSATION_REFRESH_MS, READY_WAIT_MS, RELOGIN_LIMIT, imAccountOf, type ChatProfile } from './ChatConnection'
-
-/** spec §5 chat send; `ended` when the consultation is over and the room takes no more messages. */
-export const CHAT_MSG = { noReceiver: '接收人不能为空', emptyContent: '发送内容不能为空', ended: '本次问诊已结束，无法发送消息' } as const
-
-/** Our chat service stores a text of at most this many characters (server domain/chat TEXT_MAX). */
-export const CHAT_TEXT_MAX = 2000
-
-/** The doctor side's marks of a turn in the order (spec §4), shown in the room as centred notes instead of bubbles. */
-export const ORDER_NOTE: Record<OrderDescription, string> = {
-  start: '医生已接诊',
-  return: '医生已退诊，费用将原路退回',
-  doctorBusy: '医生正在忙，请稍候',
-  orderFinished: '问诊已结束',
-}
-
-/** The consultation takes messages while it waits for the doctor and while the doctor serves it. */
-const OPEN_STATUSES: readonly InquiryStatus[] = ['waiting', 'inProgress']
-const ENDED_STATUSES: readonly InquiryStatus[] = ['finished', 'closed', 'cancelled']
+import { RoomOrder } from './RoomOrder'
+import type { ChatEvents, ChatMessage, ChatMessagePage, ChatMessageType } from '../../types/api/chat'
 
 /** The other side of a message of a chat: the receiver of our own, the sender of theirs. */
 const peerOf = (m: ChatMessage, me: string) => (m.from === me ? m.to : m.from)
@@ -41,25 +18,14 @@ const byTime = (a: ChatMessage, b: ChatMessage) => a.time - b.time
  */
 export class ChatStore extends ChatConnection {
   toUserID = ''
-  selectedConversation: ConsultationItem | null = null
-  /** The room's consultation order (the inquiry detail), reloaded when the doctor side marks a turn (spec §4). */
-  order: Inquiry | null = null
-  /** The inquiry the room is open for; null when the room was opened for an account alone. */
-  inquiryId: number | null = null
-  orderFailed = false
+  /** The room's consultation order, reloaded when the doctor side marks a turn (spec §4). */
+  readonly order = new RoomOrder()
   messageList: ChatMessage[] = []
   /** What the patient is typing in the room. */
   draft = ''
   /** Older history is being fetched (loadOlder), or the last attempt failed. */
   loadingOlder = false
   olderFailed = false
-  scrollTop = 0
-  doctorInfo: unknown = null
-  /**
-   * Called (after the store has started reloading `order` itself) when the doctor side marks a turn in the order of
-   * the open chat: for whoever else shows the consultation (the order lists).
-   */
-  onOrderChanged: (() => void) | null = null
 
   /** The driver's cursor for the history older than what the room shows; null when nothing older is left. */
   private cursor: string | null = null
@@ -67,30 +33,20 @@ export class ChatStore extends ChatConnection {
   private historyLoaded = false
   /** Pictures of the room not uploaded yet: message id -> the local file chosen. */
   private readonly pendingUploads = new Map<string, string>()
-  /** Answers to older order loads (and order actions) are dropped when a newer one was asked for. */
-  private readonly orderAnswers = new Latest()
 
   constructor(driver?: ChatDriver) {
     super(driver)
-    makeObservable<ChatStore, 'cursor' | 'historyLoaded' | 'loadHistory' | 'markRead' | 'clearRoom' | 'updateOrder' | 'deliver' | 'finishSend'>(
+    makeObservable<ChatStore, 'cursor' | 'historyLoaded' | 'loadHistory' | 'markRead' | 'clearRoom' | 'deliver' | 'finishSend'>(
       this,
       {
         toUserID: observable,
-        selectedConversation: observable,
-        order: observable,
-        inquiryId: observable,
-        orderFailed: observable,
         messageList: observable,
         draft: observable,
         loadingOlder: observable,
         olderFailed: observable,
-        scrollTop: observable,
-        doctorInfo: observable,
         cursor: observable,
         historyLoaded: observable,
         hasMore: computed,
-        canSend: computed,
-        orderEnded: computed,
         openChat: action.bound,
         closeChat: action.bound,
         setDraft: action.bound,
@@ -99,13 +55,9 @@ export class ChatStore extends ChatConnection {
         appendSent: action.bound,
         resend: action.bound,
         loadOlder: action.bound,
-        loadOrder: action.bound,
-        finishOrder: action.bound,
-        checkOrder: action.bound,
         loadHistory: action.bound,
         markRead: action.bound,
         clearRoom: action.bound,
-        updateOrder: action.bound,
         deliver: action.bound,
         finishSend: action.bound,
       },
@@ -117,30 +69,17 @@ export class ChatStore extends ChatConnection {
     return this.historyLoaded && this.cursor !== null
   }
 
-  /** The room takes messages: no order known, or one that waits for or is served by the doctor. */
-  get canSend() {
-    return !this.order || OPEN_STATUSES.includes(this.order.status)
-  }
-
-  /** The consultation is over: finished, closed or cancelled. */
-  get orderEnded() {
-    return !!this.order && ENDED_STATUSES.includes(this.order.status)
-  }
-
   /**
    * The room opens the chat with one doctor, for one inquiry: its order loads, and the history once the driver is
    * ready; messages from that account are appended from now on. Without an account the order's doctor is the peer.
    */
   async openChat(toUserID: string, inquiryId?: number) {
     this.toUserID = toUserID
-    this.inquiryId = inquiryId ?? null
-    this.order = null
-    this.orderFailed = false
-    this.orderAnswers.drop() // an answer for the room opened before does not land in this one
+    this.order.open(inquiryId ?? null)
     this.clearRoom()
     const history = toUserID && this.ready ? this.loadHistory() : Promise.resolve()
-    const [order] = await Promise.all([this.loadOrder(), history])
-    if (!toUserID && order?.doctor.imAccount && this.inquiryId === order.id && !this.toUserID) {
+    const [order] = await Promise.all([this.order.load(), history])
+    if (!toUserID && order?.doctor.imAccount && this.order.id === order.id && !this.toUserID) {
       runInAction(() => {
         this.toUserID = order.doctor.imAccount
       })
@@ -151,10 +90,7 @@ export class ChatStore extends ChatConnection {
   /** The room was left: its messages are no longer appended nor marked read. */
   closeChat() {
     this.toUserID = ''
-    this.inquiryId = null
-    this.order = null
-    this.orderFailed = false
-    this.orderAnswers.drop()
+    this.order.open(null)
     this.clearRoom()
   }
 
@@ -170,7 +106,7 @@ export class ChatStore extends ChatConnection {
   async send(text: string = this.draft): Promise<string | null> {
     if (!this.toUserID) return CHAT_MSG.noReceiver
     if (!text.trim()) return CHAT_MSG.emptyContent
-    if (!this.canSend) return CHAT_MSG.ended
+    if (!this.order.canSend) return CHAT_MSG.ended
     if (text === this.draft) this.draft = ''
     const message = this.newMessage('text', text)
     this.messageList.push(message)
@@ -185,7 +121,7 @@ export class ChatStore extends ChatConnection {
   async sendImage(filePath: string): Promise<string | null> {
     if (!this.toUserID) return CHAT_MSG.noReceiver
     if (!filePath) return CHAT_MSG.emptyContent
-    if (!this.canSend) return CHAT_MSG.ended
+    if (!this.order.canSend) return CHAT_MSG.ended
     const message = this.newMessage('image', filePath)
     this.pendingUploads.set(message.id, filePath)
     this.messageList.push(message)
@@ -206,7 +142,7 @@ export class ChatStore extends ChatConnection {
   /** Sends a failed message again. */
   async resend(id: string) {
     const failed = this.messageList.find((m) => m.id === id && m.status === 'sendFail')
-    if (!failed || !this.canSend) return
+    if (!failed || !this.order.canSend) return
     failed.status = 'created'
     await this.deliver({ ...failed })
   }
@@ -237,37 +173,6 @@ export class ChatStore extends ChatConnection {
     }
   }
 
-  /** The room's inquiry detail, again (spec §4: after the doctor side marks a turn; after a reconnect). */
-  async loadOrder(): Promise<Inquiry | null> {
-    const id = this.inquiryId
-    if (!id) return null
-    const current = this.orderAnswers.next()
-    try {
-      const order = await inquiryApi.getInquiry(id)
-      runInAction(() => {
-        if (!current()) return
-        this.order = order
-        this.orderFailed = false
-      })
-      return order
-    } catch {
-      runInAction(() => {
-        if (current()) this.orderFailed = true
-      })
-      return null
-    }
-  }
-
-  /** The patient ends the consultation in progress (结束问诊); false when the server refused (it said why). */
-  async finishOrder(): Promise<boolean> {
-    return this.updateOrder(inquiryApi.finishInquiry)
-  }
-
-  /** The service window ran out on the page: the server closes the inquiry when it has (and says so). */
-  async checkOrder(): Promise<boolean> {
-    return this.updateOrder(inquiryApi.checkInquiry)
-  }
-
   /** Signed out of chat: the room closes with it. */
   protected override onSignedOut() {
     this.closeChat()
@@ -276,7 +181,7 @@ export class ChatStore extends ChatConnection {
   /** After a reconnect the room shows the history again, and the order as it is now (turns may have been missed). */
   protected override onReady() {
     if (this.toUserID) void this.loadHistory()
-    void this.loadOrder()
+    void this.order.load()
   }
 
   protected override onMessages(messages: ChatEvents['messageReceived']) {
@@ -289,10 +194,7 @@ export class ChatStore extends ChatConnection {
     this.messageList.push(...inChat)
     // the room is open: what the doctor wrote is read
     if (inChat.some((m) => m.from === this.toUserID)) void this.markRead()
-    if (inChat.some((m) => isOrderDescription(m.description))) {
-      void this.loadOrder()
-      this.onOrderChanged?.()
-    }
+    if (inChat.some((m) => isOrderDescription(m.description))) void this.order.load()
   }
 
   /**
@@ -354,21 +256,6 @@ export class ChatStore extends ChatConnection {
       description: '',
       time: Date.now(),
       status: 'created',
-    }
-  }
-
-  private async updateOrder(call: (id: number) => Promise<Inquiry>): Promise<boolean> {
-    const id = this.inquiryId
-    if (!id) return false
-    const current = this.orderAnswers.next()
-    try {
-      const order = await call(id)
-      runInAction(() => {
-        if (current()) this.order = order
-      })
-      return true
-    } catch {
-      return false
     }
   }
 

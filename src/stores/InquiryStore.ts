@@ -1,4 +1,4 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable } from 'mobx'
 import platform from '@/platform'
 import type { PayOutcome } from '@/platform'
 import * as api from '@/services/inquiry'
@@ -7,6 +7,7 @@ import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import { InquiryForm } from './InquiryForm'
 import { Loadable } from './base/Loadable'
+import { OneAtATime } from './base/OneAtATime'
 import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
 import type { Patient } from '../../types/api/patient'
@@ -107,7 +108,7 @@ export class InquiryStore {
 
   /** The attempt on the inquiry page: patient, illness, pictures, consent, key. */
   readonly form: InquiryForm
-  paying = false
+  readonly payment = new OneAtATime()
 
   tab: InquiryTab = 'all'
   /** The consultation orders of the current tab. */
@@ -121,14 +122,24 @@ export class InquiryStore {
     (id: number) => api.checkInquiry(id),
     (inquiry) => this.showElsewhere(inquiry),
   )
-  cancelling = false
-  finishing = false
-  complaining = false
-  savingIntake = false
+  readonly cancellation = new OneAtATime()
+  readonly ending = new OneAtATime()
+  readonly complaint = new OneAtATime()
+  readonly intakeSave = new OneAtATime()
 
   constructor(patients: Pick<PatientStore, 'current'> | null = null) {
     this.form = new InquiryForm(patients)
-    makeAutoObservable(this, { doctor: false, form: false, list: false, detail: false })
+    makeAutoObservable(this, {
+      doctor: false,
+      form: false,
+      payment: false,
+      list: false,
+      detail: false,
+      cancellation: false,
+      ending: false,
+      complaint: false,
+      intakeSave: false,
+    })
   }
 
   // ----- the ordering attempt -----
@@ -187,18 +198,12 @@ export class InquiryStore {
    * When the sheet reports paid the server is asked at once; the cashier returns to the detail, which asks then.
    */
   async pay(id: number): Promise<PayOutcome> {
-    if (this.paying) return 'failed'
-    this.paying = true
-    try {
+    return this.payment.run(async () => {
       const action = await api.payInquiry(id, inquiryPayReturnUrl(id))
       const outcome = await platform.pay(action)
       if (outcome === 'paid') await this.loadDetail(id).catch(() => undefined)
       return outcome
-    } finally {
-      runInAction(() => {
-        this.paying = false
-      })
-    }
+    }, 'failed')
   }
 
   // ----- the consultation orders -----
@@ -218,59 +223,27 @@ export class InquiryStore {
 
   /** Gives up an inquiry no doctor has accepted (refunded when paid); null when one is already on its way. */
   async cancel(id: number) {
-    if (this.cancelling) return null
-    this.cancelling = true
-    try {
-      const inquiry = await api.cancelInquiry(id)
-      runInAction(() => this.apply(inquiry))
-      return inquiry
-    } finally {
-      runInAction(() => {
-        this.cancelling = false
-      })
-    }
+    return this.cancellation.run(async () => this.applied(await api.cancelInquiry(id)))
   }
 
   /** Ends a consultation in progress. */
   async finish(id: number) {
-    if (this.finishing) return null
-    this.finishing = true
-    try {
-      const inquiry = await api.finishInquiry(id)
-      runInAction(() => this.apply(inquiry))
-      return inquiry
-    } finally {
-      runInAction(() => {
-        this.finishing = false
-      })
-    }
+    return this.ending.run(async () => this.applied(await api.finishInquiry(id)))
   }
 
   /** One complaint about a paid inquiry; an empty one is refused here with the server's own words. */
   async complain(id: number, content: string) {
-    if (this.complaining) return null
     const text = content.trim()
     if (!text) {
       toastError(NO_COMPLAINT)
       return null
     }
-    this.complaining = true
-    try {
-      const inquiry = await api.complainInquiry({ id, content: text.slice(0, COMPLAINT_MAX) })
-      runInAction(() => this.apply(inquiry))
-      return inquiry
-    } finally {
-      runInAction(() => {
-        this.complaining = false
-      })
-    }
+    return this.complaint.run(async () => this.applied(await api.complainInquiry({ id, content: text.slice(0, COMPLAINT_MAX) })))
   }
 
   /** Saves the 问诊单 (replacing an earlier one), trimmed; null when a save is already on its way. */
   async saveIntake(input: InquiryIntakeInput) {
-    if (this.savingIntake) return null
-    this.savingIntake = true
-    try {
+    return this.intakeSave.run(async () => {
       const inquiry = await api.saveIntake({
         inquiryId: input.inquiryId,
         visitedOffline: input.visitedOffline,
@@ -279,19 +252,15 @@ export class InquiryStore {
         allergyHistory: (input.allergyHistory ?? '').trim(),
         currentMedication: (input.currentMedication ?? '').trim(),
       })
-      runInAction(() => this.apply(inquiry))
-      return inquiry
-    } finally {
-      runInAction(() => {
-        this.savingIntake = false
-      })
-    }
+      return this.applied(inquiry)
+    })
   }
 
-  /** An inquiry as it now stands, wherever the pages show it. */
-  private apply(inquiry: Inquiry) {
+  /** An inquiry as it now stands, wherever the pages show it; answers it. */
+  private applied(inquiry: Inquiry) {
     this.detail.value = inquiry
     this.showElsewhere(inquiry)
+    return inquiry
   }
 
   private showElsewhere(inquiry: Inquiry) {

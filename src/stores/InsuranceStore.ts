@@ -3,6 +3,8 @@ import platform from '@/platform'
 import type { PayOutcome } from '@/platform'
 import * as api from '@/services/insurance'
 import { ApiError } from '@/services/request'
+import { Latest } from './base/Latest'
+import { OneAtATime } from './base/OneAtATime'
 import type { InsuranceIdentity, InsuranceSplit } from '../../types/api/insurance'
 
 /**
@@ -31,12 +33,13 @@ export class InsuranceStore {
   identity: InsuranceIdentity | null = null
   split: InsuranceSplit | null = null
   error: string | null = null
-  paying = false
+  readonly payment = new OneAtATime()
   private readonly spentCodes = new Set<string>()
-  private seq = 0
+  /** prepare and loadSplit both fill `split`: only the latest one's answers are shown. */
+  private readonly latest = new Latest()
 
   constructor() {
-    makeAutoObservable<InsuranceStore, 'spentCodes' | 'seq'>(this, { spentCodes: false, seq: false })
+    makeAutoObservable<InsuranceStore, 'spentCodes' | 'latest'>(this, { payment: false, spentCodes: false, latest: false })
   }
 
   /**
@@ -44,7 +47,7 @@ export class InsuranceStore {
    * is kept in `error`), then asks whether the patient is authorised, and uploads the fees when they are.
    */
   async prepare(order: InsuranceOrder, authCode?: string) {
-    const seq = ++this.seq
+    const current = this.latest.next()
     this.step = 'checking'
     this.error = null
     this.split = null
@@ -57,14 +60,14 @@ export class InsuranceStore {
           await api.queryInsuranceUser(platform.authProvider(), authCode, order.patientId)
         } catch (e) {
           runInAction(() => {
-            if (seq === this.seq) this.error = messageOf(e)
+            if (current()) this.error = messageOf(e)
           })
         }
       }
     }
     try {
       const identity = await api.identifyInsurance({ patientId: order.patientId, hospitalCode: order.hospitalCode, redirect: order.redirect })
-      if (seq !== this.seq) return
+      if (!current()) return
       runInAction(() => {
         this.identity = identity
         this.step = identity.authorized ? 'uploading' : 'needAuth'
@@ -72,13 +75,13 @@ export class InsuranceStore {
       if (!identity.authorized) return
       const split = await api.uploadInsuranceFees(order.orderNo)
       runInAction(() => {
-        if (seq !== this.seq) return
+        if (!current()) return
         this.split = split
         this.step = 'ready'
       })
     } catch (e) {
       runInAction(() => {
-        if (seq !== this.seq) return
+        if (!current()) return
         this.error = messageOf(e)
         this.step = 'failed'
       })
@@ -92,27 +95,24 @@ export class InsuranceStore {
 
   /** Pays the cash part; the cashier comes back to `returnUrl`, WeChat's sheet answers here. */
   async pay(orderNo: string, returnUrl: string): Promise<PayOutcome> {
-    if (this.paying || this.step !== 'ready') return 'failed'
-    this.paying = true
-    try {
-      return await platform.pay(await api.payWithInsurance({ orderNo, returnUrl }))
-    } catch {
-      return 'failed' // the request layer has shown why
-    } finally {
-      runInAction(() => {
-        this.paying = false
-      })
-    }
+    if (this.step !== 'ready') return 'failed'
+    return this.payment.run(async () => {
+      try {
+        return await platform.pay(await api.payWithInsurance({ orderNo, returnUrl }))
+      } catch {
+        return 'failed' // the request layer has shown why
+      }
+    }, 'failed')
   }
 
   /** The split of an order already paid or closed (the settlement detail). */
   async loadSplit(orderNo: string) {
-    const seq = ++this.seq
+    const current = this.latest.next()
     this.split = null
     try {
       const split = await api.getInsuranceSplit(orderNo)
       runInAction(() => {
-        if (seq === this.seq) this.split = split
+        if (current()) this.split = split
       })
     } catch {
       // the page still shows the order's own amounts
@@ -120,7 +120,7 @@ export class InsuranceStore {
   }
 
   reset() {
-    this.seq++
+    this.latest.drop()
     this.step = 'idle'
     this.identity = null
     this.split = null

@@ -1,8 +1,6 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable } from 'mobx'
 import { debounce } from '@/utils/debounce'
-
-/** Where a list or a page's data stands; every list shows each of these (spec §8: 加载中... / 没有更多了 / 加载失败). */
-export type LoadState = 'idle' | 'loading' | 'done' | 'failed'
+import { Loadable } from './base/Loadable'
 
 /** spec §9: default debounce 500 ms, for a search as the patient types. */
 export const SEARCH_DEBOUNCE_MS = 500
@@ -15,16 +13,27 @@ export const MAX_KEYWORD = 20
  */
 export class KeywordSearch<T> {
   keyword = ''
-  result: T | null = null
-  state: LoadState = 'idle'
-  private seq = 0
+  private readonly answer = new Loadable((keyword: string) => this.fetch(keyword))
   private readonly debounced = debounce((keyword: string) => void this.run(keyword), SEARCH_DEBOUNCE_MS)
 
   constructor(
     private readonly fetch: (keyword: string) => Promise<T>,
     private readonly isEmpty: (result: T) => boolean,
   ) {
-    makeAutoObservable<KeywordSearch<T>, 'seq' | 'debounced' | 'fetch' | 'isEmpty'>(this, { seq: false, debounced: false, fetch: false, isEmpty: false })
+    makeAutoObservable<KeywordSearch<T>, 'answer' | 'debounced' | 'fetch' | 'isEmpty'>(this, {
+      answer: false,
+      debounced: false,
+      fetch: false,
+      isEmpty: false,
+    })
+  }
+
+  get result(): T | null {
+    return this.answer.value
+  }
+
+  get state() {
+    return this.answer.state
   }
 
   setKeyword(text: string) {
@@ -32,9 +41,7 @@ export class KeywordSearch<T> {
     const keyword = this.keyword.trim()
     if (!keyword) {
       this.debounced.cancel()
-      this.seq++
-      this.result = null
-      this.state = 'idle'
+      this.answer.reset()
       return
     }
     this.debounced(keyword)
@@ -42,20 +49,7 @@ export class KeywordSearch<T> {
 
   /** Runs the search now (the retry after a failure). */
   async run(keyword = this.keyword.trim()) {
-    const seq = ++this.seq
-    this.state = 'loading'
-    try {
-      const result = await this.fetch(keyword)
-      runInAction(() => {
-        if (seq !== this.seq) return
-        this.result = result
-        this.state = 'done'
-      })
-    } catch {
-      runInAction(() => {
-        if (seq === this.seq) this.state = 'failed'
-      })
-    }
+    await this.answer.load(keyword).catch(() => undefined)
   }
 
   /** Searched, and nothing found. */

@@ -4,6 +4,7 @@ import platform from '@/platform'
 import * as palm from '@/services/palm'
 import { uploadFile } from '@/services/auth'
 import { SESSION, session } from '@/services/storage'
+import { Loadable } from './base/Loadable'
 import type {
   Accompany,
   AccompanyInput,
@@ -34,22 +35,53 @@ type Neonate = Omit<BindNeonateInput, 'hospitalCode'>
  * patient a flow acts for (session key 'patient'), and the escorts of one patient at a time.
  */
 export class PatientStore {
-  list: Patient[] = []
-  loaded = false
-  loading = false
-  loadFailed = false
+  /** The patients bound to the account at the current hospital; a chosen one no longer among them is forgotten. */
+  readonly bound = new Loadable(
+    () => palm.listPatients(this.hospitalCode()),
+    (list) => {
+      if (this.selected && !list.some((p) => p.id === this.selected!.id)) this.choose(null)
+    },
+  )
   /** The patient chosen for this session's flows; null means "the default one". */
   selected: Patient | null = session.get<Patient>(SESSION.patient) ?? null
   relations: string[] = RELATIONS
   private readonly spentHealthCodes = new Set<string>()
 
   escortPatientId: number | null = null
-  escorts: Accompany[] = []
-  escortsLoading = false
-  escortsFailed = false
+  readonly escortList = new Loadable((patientId: number) => palm.listAccompanies(patientId))
 
   constructor(private readonly hospitalCode: () => string | undefined = () => undefined) {
-    makeAutoObservable<PatientStore, 'hospitalCode' | 'spentHealthCodes'>(this, { hospitalCode: false, spentHealthCodes: false })
+    makeAutoObservable<PatientStore, 'hospitalCode' | 'spentHealthCodes'>(this, {
+      bound: false,
+      escortList: false,
+      hospitalCode: false,
+      spentHealthCodes: false,
+    })
+  }
+
+  get list(): Patient[] {
+    return this.bound.value ?? []
+  }
+
+  /** Read once at least: until then `current` is the session's choice as it was kept. */
+  get loaded() {
+    return this.bound.value !== null
+  }
+
+  get loadFailed() {
+    return this.bound.state === 'failed'
+  }
+
+  get escorts(): Accompany[] {
+    return this.escortList.value ?? []
+  }
+
+  get escortsLoading() {
+    return this.escortList.state === 'loading'
+  }
+
+  get escortsFailed() {
+    return this.escortList.state === 'failed'
   }
 
   get defaultPatient(): Patient | null {
@@ -75,25 +107,7 @@ export class PatientStore {
   }
 
   async load() {
-    this.loading = true
-    this.loadFailed = false
-    try {
-      const list = await palm.listPatients(this.hospitalCode())
-      runInAction(() => {
-        this.list = list
-        this.loaded = true
-        if (this.selected && !list.some((p) => p.id === this.selected!.id)) this.choose(null)
-      })
-    } catch (e) {
-      runInAction(() => {
-        this.loadFailed = true
-      })
-      throw e
-    } finally {
-      runInAction(() => {
-        this.loading = false
-      })
-    }
+    await this.bound.load()
   }
 
   /** Makes a patient the one this session's flows act for (spec §3 session key 'patient'); null: the default. */
@@ -167,9 +181,7 @@ export class PatientStore {
   /** Exactly one default: the chosen one becomes it, every other one stops being it. */
   async setDefault(id: number) {
     const patient = await palm.setDefaultPatient(id, this.hospitalCode())
-    runInAction(() => {
-      this.list = this.list.map((p) => (p.id === id ? { ...p, ...patient, isDefault: true } : { ...p, isDefault: false }))
-    })
+    this.changeList((list) => list.map((p) => (p.id === id ? { ...p, ...patient, isDefault: true } : { ...p, isDefault: false })))
     return patient
   }
 
@@ -177,14 +189,19 @@ export class PatientStore {
   async unbind(id: number) {
     const { defaultPatientId } = await palm.unbindPatient(id)
     runInAction(() => {
-      this.list = this.list.filter((p) => p.id !== id).map((p) => (defaultPatientId === null ? p : { ...p, isDefault: p.id === defaultPatientId }))
+      this.changeList((list) => list.filter((p) => p.id !== id).map((p) => (defaultPatientId === null ? p : { ...p, isDefault: p.id === defaultPatientId })))
       if (this.selected?.id === id) this.choose(null)
       if (this.escortPatientId === id) {
         this.escortPatientId = null
-        this.escorts = []
+        this.escortList.reset()
       }
     })
     return defaultPatientId
+  }
+
+  /** A change the server has made, shown without reading the list again (a list not read yet stays unread). */
+  private changeList(change: (list: Patient[]) => Patient[]) {
+    if (this.bound.value) this.bound.value = change(this.bound.value)
   }
 
   /** 拍照识别: choose a photo, upload it through the request layer and read the identity card on it. */
@@ -197,25 +214,9 @@ export class PatientStore {
   }
 
   async loadEscorts(patientId: number) {
-    if (this.escortPatientId !== patientId) this.escorts = []
+    if (this.escortPatientId !== patientId) this.escortList.reset()
     this.escortPatientId = patientId
-    this.escortsLoading = true
-    this.escortsFailed = false
-    try {
-      const escorts = await palm.listAccompanies(patientId)
-      runInAction(() => {
-        if (this.escortPatientId === patientId) this.escorts = escorts
-      })
-    } catch (e) {
-      runInAction(() => {
-        this.escortsFailed = true
-      })
-      throw e
-    } finally {
-      runInAction(() => {
-        this.escortsLoading = false
-      })
-    }
+    await this.escortList.load(patientId)
   }
 
   escort(id: number) {
@@ -237,7 +238,7 @@ export class PatientStore {
   async unbindEscort(id: number) {
     await palm.unbindAccompany(id)
     runInAction(() => {
-      this.escorts = this.escorts.filter((e) => e.id !== id)
+      if (this.escortList.value) this.escortList.value = this.escortList.value.filter((e) => e.id !== id)
     })
   }
 }

@@ -3,9 +3,9 @@ import platform from '@/platform'
 import type { PayOutcome } from '@/platform'
 import * as api from '@/services/register'
 import { isBookable } from '@/utils/register'
-import type { LoadState } from './KeywordSearch'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
-import { Loadable } from './base/Loadable'
+import { Loadable, type LoadState } from './base/Loadable'
+import { OneAtATime } from './base/OneAtATime'
 import type { PatientStore } from './PatientStore'
 import type { RegisterCatalogue } from './RegisterCatalogue'
 import type { RegisterRecords } from './RegisterRecords'
@@ -20,8 +20,17 @@ export type BookableSchedule = ScheduleItem & { timeRanges: TimeRange[] }
  * the fee this patient pays, the hold or booking it made, and paying a hold.
  */
 export class RegisterBooking {
-  schedule: BookableSchedule | null = null
-  scheduleState: LoadState = 'idle'
+  /** The schedule the page books with the hospital's rules beside it; null when the answer does not hold it. */
+  readonly bookable = new Loadable(
+    async (scheduleId: number): Promise<BookableSchedule | null> => {
+      const [answer] = await Promise.all([api.getDoctorSchedule({ scheduleId }), this.catalogue.loadRules().catch(() => null)])
+      return answer.items.find((i) => i.scheduleId === scheduleId) ?? null
+    },
+    (item) => {
+      // the first range with a number left, so one tap books the earliest time
+      this.timeRange = item?.timeRanges.find((r) => r.remaining > 0)?.timeRange ?? null
+    },
+  )
   timeRange: string | null = null
   insurance = false
   /** The fee for `priceFor` (schedule:patient), the hospital's activities applied. */
@@ -31,7 +40,7 @@ export class RegisterBooking {
   readonly attempt = new IdempotentAttempt()
   /** What the attempt booked: a hold to pay, or a booking already made. */
   booked: Registration | null = null
-  paying = false
+  readonly payment = new OneAtATime()
 
   constructor(
     private readonly catalogue: RegisterCatalogue,
@@ -39,8 +48,10 @@ export class RegisterBooking {
     private readonly records: Pick<RegisterRecords, 'loadDetail'>,
   ) {
     makeAutoObservable<RegisterBooking, 'catalogue' | 'patients' | 'records' | 'priceFor'>(this, {
+      bookable: false,
       price: false,
       attempt: false,
+      payment: false,
       catalogue: false,
       patients: false,
       records: false,
@@ -48,31 +59,25 @@ export class RegisterBooking {
     })
   }
 
+  get schedule(): BookableSchedule | null {
+    return this.bookable.value
+  }
+
+  /** A schedule the answer does not hold (gone, or of another hospital) is a failure to show, like an answer that failed. */
+  get scheduleState(): LoadState {
+    return this.bookable.state === 'done' && !this.schedule ? 'failed' : this.bookable.state
+  }
+
   /** Opens the confirm page on one schedule: a new attempt with its own key, nothing chosen yet. */
   async openBooking(scheduleId: number) {
-    this.schedule = null
-    this.scheduleState = 'loading'
+    this.bookable.reset()
     this.timeRange = null
     this.insurance = false
     this.price.reset()
     this.priceFor = null
     this.booked = null
     this.attempt.renew()
-    try {
-      const [answer] = await Promise.all([api.getDoctorSchedule({ scheduleId }), this.catalogue.loadRules().catch(() => null)])
-      const item = answer.items.find((i) => i.scheduleId === scheduleId) ?? null
-      runInAction(() => {
-        this.schedule = item
-        this.scheduleState = item ? 'done' : 'failed'
-        // the first range with a number left, so one tap books the earliest time
-        this.timeRange = item?.timeRanges.find((r) => r.remaining > 0)?.timeRange ?? null
-      })
-    } catch (e) {
-      runInAction(() => {
-        this.scheduleState = 'failed'
-      })
-      throw e
-    }
+    await this.bookable.load(scheduleId)
   }
 
   chooseTimeRange(range: TimeRange) {
@@ -150,18 +155,12 @@ export class RegisterBooking {
    * the detail page, which asks then.
    */
   async pay(registration: Registration): Promise<PayOutcome> {
-    if (this.paying) return 'failed'
-    this.paying = true
-    try {
+    return this.payment.run(async () => {
       const action = await api.payRegistration(registration.id, payReturnUrl(registration.id))
       const outcome = await platform.pay(action)
       if (outcome === 'paid') await this.records.loadDetail(registration.id, true).catch(() => undefined)
       return outcome
-    } finally {
-      runInAction(() => {
-        this.paying = false
-      })
-    }
+    }, 'failed')
   }
 
   /** A registration as it now stands (a record loaded, cancelled, paid): the attempt's own shows it too. */

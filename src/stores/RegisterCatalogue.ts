@@ -2,8 +2,8 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/register'
 import { LOCAL, SESSION, local, session } from '@/services/storage'
 import { groupByDoctor } from '@/utils/register'
-import { KeywordSearch, type LoadState } from './KeywordSearch'
-import { Loadable } from './base/Loadable'
+import { KeywordSearch } from './KeywordSearch'
+import { Loadable, type LoadState } from './base/Loadable'
 import type { DeptGroup, DeptSort, RegisterSearchResult } from '../../types/api/register'
 
 /** The department chosen on the list, kept for the session (spec §3 session key 'dept'). */

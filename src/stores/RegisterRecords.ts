@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/register'
 import { getPayOrder } from '@/services/pay'
 import { Loadable } from './base/Loadable'
+import { OneAtATime } from './base/OneAtATime'
 import { PagedList } from './base/PagedList'
 import type { Registration, RegistrationStatus } from '../../types/api/register'
 
@@ -32,7 +33,7 @@ export class RegisterRecords {
     (id: number, confirm: boolean) => (confirm ? api.confirmRegistration(id) : api.getRegistration(id)),
     (registration) => this.showElsewhere(registration),
   )
-  cancelling = false
+  readonly cancellation = new OneAtATime()
 
   /** The order of a registration (`type=register&id=`) or an order by number, for the insurance/self-pay split. */
   readonly payOrder = new Loadable(async (by: { registrationId: number } | { orderNo: string }) =>
@@ -48,6 +49,7 @@ export class RegisterRecords {
       list: false,
       detail: false,
       payOrder: false,
+      cancellation: false,
       hospitalCode: false,
       onChange: false,
     })
@@ -65,21 +67,15 @@ export class RegisterRecords {
   }
 
   /** Cancels a hold or a booking; a paid one is refunded by the server. */
-  async cancel(id: number) {
-    if (this.cancelling) return null
-    this.cancelling = true
-    try {
+  cancel(id: number) {
+    return this.cancellation.run(async () => {
       const registration = await api.cancelRegistration(id)
       runInAction(() => {
         this.detail.value = registration
         this.showElsewhere(registration)
       })
       return registration
-    } finally {
-      runInAction(() => {
-        this.cancelling = false
-      })
-    }
+    })
   }
 
   async loadPayOrder(by: { registrationId: number } | { orderNo: string }) {

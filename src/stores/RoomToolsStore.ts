@@ -33,7 +33,7 @@ export class RoomToolsStore {
 
   /** The room's consultation is open: waiting for or served by the doctor. */
   get available() {
-    return !!this.chat.order && this.chat.canSend
+    return !!this.chat.order.inquiry && this.chat.order.canSend
   }
 
   get canAddMedicine() {
@@ -42,7 +42,7 @@ export class RoomToolsStore {
 
   /** 发送病历: the page to choose the case on (the history cases of the consultation's patient); the room waits for it. */
   chooseCase(): string | null {
-    const order = this.chat.order
+    const order = this.chat.order.inquiry
     if (!order || !this.available) return null
     this.records.clearChosenCase() // a case chosen before, for another page, is not sent
     this.casePatientId = order.patientId
@@ -55,7 +55,7 @@ export class RoomToolsStore {
    */
   async shareChosenCase(): Promise<boolean> {
     const chosen = this.records.chosenCase
-    const order = this.chat.order
+    const order = this.chat.order.inquiry
     if (!chosen || this.casePatientId === null || chosen.patientId !== this.casePatientId) return false
     this.records.clearChosenCase()
     this.casePatientId = null
@@ -91,7 +91,7 @@ export class RoomToolsStore {
 
   /** 发送 of the 续方申请 panel: the named medicines (blank rows left out); the panel closes and empties once stored. */
   async sendRenewal(): Promise<boolean> {
-    const order = this.chat.order
+    const order = this.chat.order.inquiry
     if (!order || !this.available || this.sending) return false
     const medicines = this.medicines.map((m) => m.trim()).filter(Boolean)
     if (!medicines.length) {

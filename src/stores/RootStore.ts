@@ -8,7 +8,7 @@ import { ChatStore } from './ChatStore'
 import { HospitalStore } from './HospitalStore'
 import { UserStore } from './UserStore'
 import { PatientStore } from './PatientStore'
-import { AssistantStore, InternetStore, PalmStore, PrescriptionStore } from './ServiceStores'
+import { AssistantStore } from './AssistantStore'
 import { AddressStore } from './AddressStore'
 import { RegisterStore } from './RegisterStore'
 import { InsuranceStore } from './InsuranceStore'
@@ -29,9 +29,6 @@ export class RootStore {
   hospital = new HospitalStore()
   chat = new ChatStore()
   assistant = new AssistantStore(this.chat, () => this.hospital.hospital?.hospitalCode)
-  prescription = new PrescriptionStore()
-  palm = new PalmStore()
-  internet = new InternetStore()
   patient = new PatientStore(() => this.hospital.hospital?.hospitalCode)
   address = new AddressStore()
   register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
@@ -43,7 +40,7 @@ export class RootStore {
   fever = new FeverStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   // a rating made while the room shows that consultation: the room reloads it (已评价 instead of 评价医生)
   evaluation = new EvaluationStore((inquiryId) => {
-    if (this.chat.order?.id === inquiryId) void this.chat.loadOrder()
+    if (this.chat.order.id === inquiryId) void this.chat.order.load()
   })
   records = new RecordStore()
   roomTools = new RoomToolsStore(this.chat, this.records)

@@ -3,8 +3,10 @@ import { getUserSig, uploadFile } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
 import { finishInquiry, getInquiry } from '../../src/services/inquiry'
 import type { ChatDriver, ChatHandler } from '../../src/services/chat/driver'
-import { ORDER_DESCRIPTION } from '../../src/utils/orderDescription'
-import { CHAT_MSG, ChatStore, READY_WAIT_MS } from '../../src/stores/ChatStore'
+import { ORDER_DESCRIPTION } from '../../src/utils/chatRules'
+import { ChatStore } from '../../src/stores/ChatStore'
+import { READY_WAIT_MS } from '../../src/stores/ChatConnection'
+import { CHAT_MSG } from '../../src/utils/chatRules'
 import type { ConsultationItem } from '../../types/api/hospital'
 import { unpackNickname } from '../../src/utils/nickname'
 import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
@@ -184,15 +186,15 @@ describe('chat session (spec §4)', () => {
   test('ready loads the conversation list with the IM unread counts merged in', async () => {
     driver.conversations = [conversation(DOCTOR, 7)]
     await store.requestSignature(5)
-    expect(store.conversationList).toEqual([])
+    expect(store.conversations.list).toEqual([])
     driver.emit('ready', undefined)
     await settle()
     expect(store.ready).toBe(true)
-    expect(store.conversationList.map((c) => [c.orderNo, c.unreadCount])).toEqual([
+    expect(store.conversations.list.map((c) => [c.orderNo, c.unreadCount])).toEqual([
       ['C1', 7],
       ['C2', 4], // no IM conversation: the server's count stands
     ])
-    expect(store.unreadTotal).toBe(11)
+    expect(store.conversations.unreadTotal).toBe(11)
   })
 
   test('kicked out or an error logs in again with a fresh signature', async () => {
@@ -292,22 +294,22 @@ describe('chat session (spec §4)', () => {
 
   test('messages of the open chat are appended; the four order descriptions reload the order, nothing else does', async () => {
     await readyStore()
-    await store.openChat(DOCTOR)
-    const onOrderChanged = jest.fn()
-    store.onOrderChanged = onOrderChanged
+    jest.mocked(getInquiry).mockReset().mockResolvedValue(inquiry('inProgress'))
+    await store.openChat(DOCTOR, INQUIRY)
+    const reloads = () => jest.mocked(getInquiry).mock.calls.length - 1 // the first read is the room's opening
 
     driver.emit('messageReceived', [incoming('请描述症状'), incoming('处方已开具', 'prescription')])
-    expect(onOrderChanged).not.toHaveBeenCalled()
+    expect(reloads()).toBe(0)
 
     const descriptions = [ORDER_DESCRIPTION.start, ORDER_DESCRIPTION.return, ORDER_DESCRIPTION.doctorBusy, ORDER_DESCRIPTION.orderFinished]
     expect(descriptions).toEqual(['start', 'return', 'doctorBusy', 'orderFinished'])
     descriptions.forEach((d, i) => {
       driver.emit('messageReceived', [incoming(d, d)])
-      expect(onOrderChanged).toHaveBeenCalledTimes(i + 1)
+      expect(reloads()).toBe(i + 1)
     })
 
     driver.emit('messageReceived', [incoming('另一位医生开始接诊', 'start', '1_8')])
-    expect(onOrderChanged).toHaveBeenCalledTimes(4)
+    expect(reloads()).toBe(4)
     // our own messages sent from another device: this chat's are kept, another chat's are not
     driver.emit('messageReceived', [incoming('手机上发的', '', '0_5', DOCTOR), incoming('发给别的医生', '', '0_5', '1_8')])
     expect(store.messageList.map((m) => m.payload)).toEqual(['请描述症状', '处方已开具', 'start', 'return', 'doctorBusy', 'orderFinished', '手机上发的'])
@@ -330,12 +332,12 @@ describe('chat session (spec §4)', () => {
     driver.emit('conversationListUpdated', driver.conversations)
     await jest.advanceTimersByTimeAsync(199)
     expect(listConsultations).toHaveBeenCalledTimes(1)
-    expect(store.conversationList[0]!.unreadCount).toBe(0)
+    expect(store.conversations.list[0]!.unreadCount).toBe(0)
 
     await jest.advanceTimersByTimeAsync(1)
     expect(listConsultations).toHaveBeenCalledTimes(2)
     expect(driver.conversationLoads).toBe(2)
-    expect(store.conversationList.map((c) => c.unreadCount)).toEqual([3, 4])
+    expect(store.conversations.list.map((c) => c.unreadCount)).toEqual([3, 4])
 
     await jest.advanceTimersByTimeAsync(5000)
     expect(listConsultations).toHaveBeenCalledTimes(2)
@@ -421,7 +423,7 @@ test('reset signs out of chat and forgets the account', async () => {
   await settle()
   expect(driver.loggedOut).toBe(true)
   expect(store.userID).toBe('')
-  expect(store.conversationList).toEqual([])
+  expect(store.conversations.list).toEqual([])
 })
 
 // ---------- the consultation room ----------
@@ -677,9 +679,9 @@ describe('read marks', () => {
   test('the consultation list drops the unread count of the open chat at once', async () => {
     driver.conversations = [conversation(DOCTOR, 3)]
     await readyStore()
-    expect(store.conversationList[0]!.unreadCount).toBe(3)
+    expect(store.conversations.list[0]!.unreadCount).toBe(3)
     await store.openChat(DOCTOR)
-    expect(store.conversationList.map((c) => c.unreadCount)).toEqual([0, 4])
+    expect(store.conversations.list.map((c) => c.unreadCount)).toEqual([0, 4])
   })
 
   test('after the room is closed, messages are neither shown nor marked read', async () => {
@@ -704,8 +706,8 @@ describe('the room’s order (spec §4)', () => {
     await readyStore()
     await store.openChat(DOCTOR, INQUIRY)
     expect(getInquiry).toHaveBeenCalledWith(INQUIRY)
-    expect(store.order?.statusText).toBe('待接诊')
-    expect(store.canSend).toBe(true)
+    expect(store.order.inquiry?.statusText).toBe('待接诊')
+    expect(store.order.canSend).toBe(true)
   })
 
   test('reloads on each of start, return, doctorBusy and orderFinished, and not on an ordinary message', async () => {
@@ -730,10 +732,10 @@ describe('the room’s order (spec §4)', () => {
       await settle()
       expect(getInquiry).toHaveBeenCalledTimes(2 + i)
       expect(getInquiry).toHaveBeenLastCalledWith(INQUIRY)
-      expect(store.order?.status).toBe(status)
+      expect(store.order.inquiry?.status).toBe(status)
     }
-    expect(store.orderEnded).toBe(true)
-    expect(store.canSend).toBe(false)
+    expect(store.order.ended).toBe(true)
+    expect(store.order.canSend).toBe(false)
     expect(await store.send('还在吗')).toBe(CHAT_MSG.ended)
     expect(payloads()).not.toContain('还在吗')
   })
@@ -749,7 +751,7 @@ describe('the room’s order (spec §4)', () => {
     await settle()
     slow.resolve(inquiry('inProgress'))
     await settle()
-    expect(store.order?.status).toBe('finished')
+    expect(store.order.inquiry?.status).toBe('finished')
   })
 
   test('a reconnect reloads the order too (turns may have been missed)', async () => {
@@ -762,17 +764,17 @@ describe('the room’s order (spec §4)', () => {
     driver.emit('ready', undefined)
     await settle()
     expect(getInquiry).toHaveBeenCalledTimes(2)
-    expect(store.order?.status).toBe('inProgress')
+    expect(store.order.inquiry?.status).toBe('inProgress')
   })
 
-  test('finishOrder ends the consultation in progress', async () => {
+  test('order.finish ends the consultation in progress', async () => {
     jest.mocked(getInquiry).mockResolvedValue(inquiry('inProgress'))
     jest.mocked(finishInquiry).mockResolvedValue(inquiry('finished'))
     await readyStore()
     await store.openChat(DOCTOR, INQUIRY)
-    expect(await store.finishOrder()).toBe(true)
+    expect(await store.order.finish()).toBe(true)
     expect(finishInquiry).toHaveBeenCalledWith(INQUIRY)
-    expect(store.orderEnded).toBe(true)
+    expect(store.order.ended).toBe(true)
   })
 
   test('opened with the inquiry alone, the room talks to its doctor', async () => {

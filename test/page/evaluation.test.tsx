@@ -416,29 +416,29 @@ describe('评价医生 /internet/tim/evaluate/index', () => {
 
   test('the room showing that consultation is told, and reloads it (it then shows 已评价)', async () => {
     runInAction(() => {
-      mockRoot.chat.inquiryId = INQUIRY
-      mockRoot.chat.order = inquiryOf(INQUIRY)
+      mockRoot.chat.order.id = INQUIRY
+      mockRoot.chat.order.inquiry = inquiryOf(INQUIRY)
     })
     await open()
     fireEvent.click(star(5))
     submit()
     await screen.findByText('您的评价')
-    await waitFor(() => expect(mockRoot.chat.order?.evaluated).toBe(true))
+    await waitFor(() => expect(mockRoot.chat.order.inquiry?.evaluated).toBe(true))
     expect(sent('/dld-hospital/inquiry/order/detail').map((r) => r.data)).toEqual([{ id: INQUIRY }, { id: INQUIRY }])
   })
 
   test('a rating of another consultation leaves the room’s alone', async () => {
     inquiries[902] = inquiryOf(902)
     runInAction(() => {
-      mockRoot.chat.inquiryId = INQUIRY
-      mockRoot.chat.order = inquiryOf(INQUIRY)
+      mockRoot.chat.order.id = INQUIRY
+      mockRoot.chat.order.inquiry = inquiryOf(INQUIRY)
     })
     await open(902)
     fireEvent.click(star(5))
     submit()
     await screen.findByText('您的评价')
     expect(sent('/dld-hospital/inquiry/order/detail').map((r) => r.data)).toEqual([{ id: 902 }])
-    expect(mockRoot.chat.order?.evaluated).toBe(false)
+    expect(mockRoot.chat.order.inquiry?.evaluated).toBe(false)
   })
 
   test('tags that fail to load say 加载失败, and 重新加载 brings the form', async () => {

@@ -123,7 +123,7 @@ describe('login gate (spec §4)', () => {
 describe('tab bar', () => {
   test('shows the role’s tabs and the unread count on 我的问诊', () => {
     rootStore.hospital.setRole('internet')
-    rootStore.chat.conversationList = [{ unreadCount: 2 }, { unreadCount: 3 }] as never
+    rootStore.chat.conversations.list = [{ unreadCount: 2 }, { unreadCount: 3 }] as never
     testing.setRouter('/h5/pages/sys/internet/index')
     render(<TabBar />)
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['首页', '5我的问诊', '健康知识', '我的'])

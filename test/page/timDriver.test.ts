@@ -1,7 +1,8 @@
 import { getUserSig } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
 import { IMAGE_SUMMARY, REVOKED_TEXT, TIM_LOG_LEVEL, TimChatDriver, UNSUPPORTED_TEXT, largestImageUrl } from '../../src/services/chat/timDriver'
-import { ChatStore, RELOGIN_LIMIT } from '../../src/stores/ChatStore'
+import { ChatStore } from '../../src/stores/ChatStore'
+import { RELOGIN_LIMIT } from '../../src/stores/ChatConnection'
 import { packNickname, unpackNickname } from '../../src/utils/nickname'
 import type { ChatEvent, ChatMessage } from '../../types/api/chat'
 

@@ -27,7 +27,7 @@ function TabBar() {
             }}
           >
             <View className={`tab-bar__icon tab-bar__icon--${item.icon}`}>
-              {item.icon === 'chat' && chat.unreadTotal > 0 && <Text className='tab-bar__badge'>{chat.unreadTotal > 99 ? '99+' : chat.unreadTotal}</Text>}
+              {item.icon === 'chat' && chat.conversations.unreadTotal > 0 && <Text className='tab-bar__badge'>{chat.conversations.unreadTotal > 99 ? '99+' : chat.conversations.unreadTotal}</Text>}
             </View>
             <Text className='tab-bar__text'>{item.text}</Text>
           </View>

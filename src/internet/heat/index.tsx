@@ -145,7 +145,7 @@ function FeverClinic() {
           created={created}
           blocker={fever.blocker}
           submitting={form.attempt.inFlight}
-          paying={inquiry.paying}
+          paying={inquiry.payment.busy}
           label='快速问诊'
           onSubmit={submit}
           onPay={(made) => void pay(made)}

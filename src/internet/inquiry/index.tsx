@@ -56,7 +56,7 @@ function InquiryPage() {
           created={created}
           blocker={inquiry.blocker}
           submitting={form.attempt.inFlight}
-          paying={inquiry.paying}
+          paying={inquiry.payment.busy}
           label={price === 0 ? '提交问诊' : '提交并支付'}
           onSubmit={submit}
           onPay={(made) => void pay(made)}

@@ -121,7 +121,7 @@ function RenewalPage() {
           created={created}
           blocker={followUp.blocker}
           submitting={form.attempt.inFlight}
-          paying={inquiry.paying}
+          paying={inquiry.payment.busy}
           label={price === 0 ? '提交续方' : '提交并支付'}
           onSubmit={submit}
           onPay={(made) => void pay(made)}

@@ -3,7 +3,7 @@ import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
-import { CHAT_MSG, CHAT_TEXT_MAX } from '@/stores/ChatStore'
+import { CHAT_MSG, CHAT_TEXT_MAX } from '@/utils/chatRules'
 import { toastError } from '@/ui/feedback'
 import './chat.scss'
 
@@ -13,8 +13,8 @@ import './chat.scss'
  */
 function InputBar() {
   const { chat } = useStores()
-  const closed = !chat.canSend
-  const order = chat.order
+  const closed = !chat.order.canSend
+  const order = chat.order.inquiry
 
   const say = (error: string | null) => {
     if (error) toastError(error)

@@ -23,7 +23,7 @@ function Room() {
   const { params } = useRouter()
   const inquiryId = Number(params.inquiryId) || undefined
   const now = useNow()
-  const order = chat.order
+  const order = chat.order.inquiry
 
   useEffect(
     () => () => {
@@ -34,7 +34,7 @@ function Room() {
   )
 
   const finish = async () => {
-    if (await confirm('确定结束本次问诊吗？结束后将无法继续向医生发送消息。')) await chat.finishOrder()
+    if (await confirm('确定结束本次问诊吗？结束后将无法继续向医生发送消息。')) await chat.order.finish()
   }
 
   const doctorAvatar = order?.doctor.avatar ?? ''
@@ -42,11 +42,11 @@ function Room() {
   return (
     <PageShell title={order?.doctor.doctorName ?? '图文问诊'} onReady={() => chat.openChat(params.toUserId ?? '', inquiryId)}>
       <View className='room'>
-        {order && <OrderBanner order={order} now={now} onExpired={() => void chat.checkOrder()} />}
-        {!order && chat.orderFailed && (
+        {order && <OrderBanner order={order} now={now} onExpired={() => void chat.order.check()} />}
+        {!order && chat.order.failed && (
           <View className='room-banner room-banner--failed' role='alert'>
             <Text className='room-banner__note'>问诊信息加载失败</Text>
-            <Text className='room-banner__retry' onClick={() => void chat.loadOrder()}>
+            <Text className='room-banner__retry' onClick={() => void chat.order.load()}>
               重新加载
             </Text>
           </View>

@@ -1,7 +1,14 @@
-import { isOrderDescription } from '@/utils/orderDescription'
-import { ORDER_NOTE } from '@/stores/ChatStore'
+import { isOrderDescription } from '@/utils/chatRules'
 import { timeAgo } from '@/utils/time'
-import type { ChatMessage } from '../../../types/api/chat'
+import type { ChatMessage, OrderDescription } from '../../../types/api/chat'
+
+/** The doctor side's marks of a turn in the order (spec §4), shown in the room as centred notes instead of bubbles. */
+const ORDER_NOTE: Record<OrderDescription, string> = {
+  start: '医生已接诊',
+  return: '医生已退诊，费用将原路退回',
+  doctorBusy: '医生正在忙，请稍候',
+  orderFinished: '问诊已结束',
+}
 
 /** A time line goes above a message that comes more than this after the one before (spec §9: under 5 min is 刚刚). */
 export const TIME_GAP_MS = 5 * 60 * 1000

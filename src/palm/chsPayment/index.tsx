@@ -112,7 +112,7 @@ function ChsPayment() {
           <>
             {settling()}
             {insurance.step === 'ready' && reg && (
-              <HoldPay registration={reg} paying={insurance.paying} onPay={() => void pay()} onExpire={() => void load()} />
+              <HoldPay registration={reg} paying={insurance.payment.busy} onPay={() => void pay()} onExpire={() => void load()} />
             )}
             {insurance.step !== 'ready' && insurance.step !== 'checking' && insurance.step !== 'uploading' && (
               <Text className='chs__link' onClick={() => void paySelf()}>

@@ -1,6 +1,8 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { LoadState } from '../KeywordSearch'
 import { Latest } from './Latest'
+
+/** Where a list or a page's data stands; every list shows each of these (spec §8: 加载中... / 没有更多了 / 加载失败). */
+export type LoadState = 'idle' | 'loading' | 'done' | 'failed'
 
 /**
  * One value read from the server (spec §8 加载中 / 加载失败): it stays on show while it is read again, and an answer

@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { LoadState } from '../KeywordSearch'
 import { Latest } from './Latest'
+import type { LoadState } from './Loadable'
 import type { PageQuery } from '@/services/records'
 import type { Page } from '../../../types/api/hospital'
 

@@ -1,9 +1,10 @@
 import { useReachBottom, useRouter } from '@tarojs/taro'
-import { View, Text, Image, Textarea } from '@tarojs/components'
+import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import CountedTextarea from '@/components/CountedTextarea'
 import { useStores } from '@/stores'
 import { MESSAGE_MAX, THANKS_TEXT } from '@/stores/EvaluationStore'
 import { MSG } from '@/ui/messages'
@@ -19,49 +20,50 @@ import './index.scss'
  */
 function GiftPage() {
   const { evaluation: store } = useStores()
+  const gifts = store.gifts
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const inquiryId = Number(params.inquiryId) || undefined
   const doctor = store.doctor.value?.id === doctorId ? store.doctor.value : null
-  const received = store.received
+  const received = gifts.received
   useReachBottom(() => void received.loadMore())
 
   const load = () => (doctorId ? store.openGift(doctorId, inquiryId, params.orderNo || undefined) : undefined)
 
   const send = async () => {
-    const outcome = await store.sendGift().catch(() => 'failed' as const)
+    const outcome = await gifts.send().catch(() => 'failed' as const)
     if (outcome === 'cancelled') toastError('支付已取消')
   }
 
   const form = () => {
-    const order = store.paidOrder.value
-    if (store.paid && order) {
+    const order = gifts.paidOrder.value
+    if (gifts.paid && order) {
       return (
         <View className='gift__card gift__thanks' role='status'>
           <Text className='gift__thanks-title'>{THANKS_TEXT}</Text>
-          <Text className='gift__thanks-line'>{store.gift?.giftName ? `${store.gift.giftName} ${yuan(order.amountFen)}` : `${order.subject} ${yuan(order.amountFen)}`}</Text>
+          <Text className='gift__thanks-line'>{gifts.gift?.giftName ? `${gifts.gift.giftName} ${yuan(order.amountFen)}` : `${order.subject} ${yuan(order.amountFen)}`}</Text>
           <Text className='gift__note'>心意已送达医生，感谢您对医生的认可</Text>
           <View className='gift__submit'>
-            <Button block onClick={() => store.sendAnother()}>
+            <Button block onClick={() => gifts.sendAnother()}>
               再送一份
             </Button>
           </View>
         </View>
       )
     }
-    if (store.catalogue.state === 'failed') return <LoadFailed onRetry={() => void store.loadCatalogue()} />
-    if (!store.catalogue.value?.length) return store.catalogue.state === 'done' ? <Empty text='暂无可送出的心意' /> : <Loading />
+    if (gifts.catalogue.state === 'failed') return <LoadFailed onRetry={() => void gifts.loadCatalogue()} />
+    if (!gifts.catalogue.value?.length) return gifts.catalogue.state === 'done' ? <Empty text='暂无可送出的心意' /> : <Loading />
     return (
       <View>
-        {order && !store.paid && <Text className='gift__warn'>支付未完成，可重新选择心意送出</Text>}
-        {store.paidOrder.state === 'failed' && <Text className='gift__warn'>支付结果查询失败，请稍后在医生主页查看</Text>}
+        {order && !gifts.paid && <Text className='gift__warn'>支付未完成，可重新选择心意送出</Text>}
+        {gifts.paidOrder.state === 'failed' && <Text className='gift__warn'>支付结果查询失败，请稍后在医生主页查看</Text>}
         <View className='gift__card'>
           <Text className='gift__heading'>选择心意</Text>
           <View className='gift__items' role='radiogroup' aria-label='心意'>
-            {store.catalogue.value.map((g) => {
-              const on = store.giftCode === g.code
+            {gifts.catalogue.value.map((g) => {
+              const on = gifts.giftCode === g.code
               return (
-                <View key={g.code} role='radio' aria-checked={on} className={`gift__item${on ? ' gift__item--on' : ''}`} onClick={() => store.chooseGift(g.code)}>
+                <View key={g.code} role='radio' aria-checked={on} className={`gift__item${on ? ' gift__item--on' : ''}`} onClick={() => gifts.choose(g.code)}>
                   <View className={`gift__icon gift__icon--${g.code}`} />
                   <Text className='gift__item-name'>{g.name}</Text>
                   <Text className='gift__item-price'>{yuan(g.priceFen)}</Text>
@@ -72,20 +74,17 @@ function GiftPage() {
         </View>
         <View className='gift__card'>
           <Text className='gift__heading'>留言</Text>
-          <Textarea
+          <CountedTextarea
             className='gift__textarea'
-            value={store.message}
-            maxlength={MESSAGE_MAX}
+            value={gifts.message}
+            max={MESSAGE_MAX}
             placeholder='写一句感谢的话给医生（选填）'
-            onInput={(e) => store.setMessage(e.detail.value)}
+            onInput={(v) => gifts.setMessage(v)}
           />
-          <Text className='gift__counter'>
-            {store.message.length}/{MESSAGE_MAX}
-          </Text>
         </View>
         <View className='gift__submit'>
-          <Button type='primary' block disabled={store.giftAttempt.inFlight} onClick={() => void send()}>
-            {store.giftAttempt.inFlight ? '支付中...' : store.chosenGift ? `送出心意 ${yuan(store.chosenGift.priceFen)}` : '送出心意'}
+          <Button type='primary' block disabled={gifts.attempt.inFlight} onClick={() => void send()}>
+            {gifts.attempt.inFlight ? '支付中...' : gifts.chosen ? `送出心意 ${yuan(gifts.chosen.priceFen)}` : '送出心意'}
           </Button>
         </View>
       </View>

@@ -84,8 +84,8 @@ function IntakeCard({ inquiry: i }: { inquiry: Inquiry }) {
         </View>
       ))}
       {saved && <Text className='inquiry-detail__note'>已保存 {localTime(saved.updatedAt)}</Text>}
-      <Button type='primary' block disabled={inquiry.savingIntake} onClick={() => void save()}>
-        {inquiry.savingIntake ? '保存中...' : '保存问诊单'}
+      <Button type='primary' block disabled={inquiry.intakeSave.busy} onClick={() => void save()}>
+        {inquiry.intakeSave.busy ? '保存中...' : '保存问诊单'}
       </Button>
     </View>
   )

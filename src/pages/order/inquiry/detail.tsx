@@ -129,8 +129,8 @@ function InquiryDetail() {
 
         <View className='inquiry-detail__actions'>
           {i.status === 'unpaid' && (
-            <Button type='primary' block disabled={inquiry.paying} onClick={() => void pay()}>
-              {inquiry.paying ? '支付中...' : '去支付'}
+            <Button type='primary' block disabled={inquiry.payment.busy} onClick={() => void pay()}>
+              {inquiry.payment.busy ? '支付中...' : '去支付'}
             </Button>
           )}
           {canEnterRoom(i) && (
@@ -144,12 +144,12 @@ function InquiryDetail() {
             </Button>
           )}
           {i.status === 'inProgress' && (
-            <Button block disabled={inquiry.finishing} onClick={() => void finish()}>
+            <Button block disabled={inquiry.ending.busy} onClick={() => void finish()}>
               结束问诊
             </Button>
           )}
           {i.cancellable && (
-            <Button block disabled={inquiry.cancelling} onClick={() => void cancel()}>
+            <Button block disabled={inquiry.cancellation.busy} onClick={() => void cancel()}>
               取消问诊
             </Button>
           )}

@@ -63,7 +63,7 @@ function RegisterDetail() {
 
         {r.status === 'holding' && (
           <>
-            <HoldPay registration={r} paying={register.booking.paying} onPay={() => void pay()} onExpire={() => void load(false)} />
+            <HoldPay registration={r} paying={register.booking.payment.busy} onPay={() => void pay()} onExpire={() => void load(false)} />
             {order?.status === 'paying' && (
               <Text className='reg-detail__recheck' onClick={() => void load(true)}>
                 已完成支付？点击刷新支付结果
@@ -111,7 +111,7 @@ function RegisterDetail() {
         {open && (
           <View className='reg-detail__actions'>
             {r.cancellable ? (
-              <Button block disabled={register.records.cancelling} onClick={() => void cancel()}>
+              <Button block disabled={register.records.cancellation.busy} onClick={() => void cancel()}>
                 取消预约
               </Button>
             ) : (

@@ -12,16 +12,16 @@ import './index.scss'
 /** My consultations: the signed-in user's consultations from the server, with unread counts; one opens its room. */
 function Conversation() {
   const { chat, hospital } = useStores()
-  const load = () => chat.loadConversations(hospital.hospital?.hospitalCode)
+  const load = () => chat.conversations.load(hospital.hospital?.hospitalCode)
   return (
     <PageShell title='我的问诊' tab onReady={load}>
-      {chat.loadFailed ? (
+      {chat.conversations.loadFailed ? (
         <Empty text={MSG.conversationFailed}>
           <View className='conversation__retry' onClick={() => void load()}>
             重新加载
           </View>
         </Empty>
-      ) : chat.conversationList.length === 0 ? (
+      ) : chat.conversations.list.length === 0 ? (
         <Empty text='暂无问诊记录'>
           <View className='conversation__retry' onClick={() => openPage('/internet/doctorList/index')}>
             找医生问诊
@@ -29,7 +29,7 @@ function Conversation() {
         </Empty>
       ) : (
         <View className='conversation'>
-          {chat.conversationList.map((c) => (
+          {chat.conversations.list.map((c) => (
             <View key={c.orderNo} className='conversation__item' onClick={() => void Taro.navigateTo({ url: consultationUrl(c) })}>
               <View className='conversation__avatar'>{c.doctorName.slice(0, 1)}</View>
               <View className='conversation__body'>
