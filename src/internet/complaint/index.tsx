@@ -1,10 +1,11 @@
 import { useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
-import { View, Text, Textarea } from '@tarojs/components'
+import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import CountedTextarea from '@/components/CountedTextarea'
 import { useStores } from '@/stores'
 import { COMPLAINT_MAX } from '@/stores/InquiryStore'
 import { toastSuccess } from '@/ui/feedback'
@@ -65,20 +66,17 @@ function Complaint() {
         {about}
         <View className='complaint__card'>
           <Text className='complaint__heading'>投诉内容</Text>
-          <Textarea
+          <CountedTextarea
             className='complaint__textarea'
             value={text}
-            maxlength={COMPLAINT_MAX}
+            max={COMPLAINT_MAX}
             placeholder='请描述您遇到的问题，我们会尽快核实处理'
-            onInput={(e) => setText(e.detail.value.slice(0, COMPLAINT_MAX))}
+            onInput={(v) => setText(v.slice(0, COMPLAINT_MAX))}
           />
-          <Text className='complaint__counter'>
-            {text.length}/{COMPLAINT_MAX}
-          </Text>
           <Text className='complaint__note'>每次问诊只能投诉一次，提交后不可修改</Text>
         </View>
         <View className='complaint__actions'>
-          <Button type='primary' block disabled={inquiry.complaining} onClick={() => void submit()}>
+          <Button type='primary' block disabled={inquiry.complaint.busy} onClick={() => void submit()}>
             提交投诉
           </Button>
         </View>

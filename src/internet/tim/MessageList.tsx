@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
-import Taro from '@tarojs/taro'
 import { View, Text, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
-import MessageItem, { pictureSrc } from './MessageItem'
-import { timeline } from './timeline'
+import ChatTimeline from './ChatTimeline'
 import './chat.scss'
 
 /** The banner's time left and the time lines follow this clock. */
@@ -47,11 +45,6 @@ function MessageList({ peerAvatar, now }: { peerAvatar: string; now: number }) {
   const anchor = useScrollAnchor(messages[0]?.id, messages[messages.length - 1]?.id)
   const myAvatar = user.user?.wechatAvatar ?? ''
 
-  const preview = (current: string) => {
-    const urls = messages.filter((m) => m.type === 'image').map(pictureSrc)
-    void Taro.previewImage({ current, urls }).catch(() => undefined)
-  }
-
   return (
     <>
       {!chat.online && (
@@ -65,33 +58,7 @@ function MessageList({ peerAvatar, now }: { peerAvatar: string; now: number }) {
             {chat.loadingOlder ? MSG.listLoading : chat.olderFailed ? '加载失败，点击重试' : '查看更多消息'}
           </View>
         )}
-        {timeline(messages, now).map((item) => {
-          if (item.kind === 'time') {
-            return (
-              <View key={item.key} className='room__time'>
-                <Text>{item.text}</Text>
-              </View>
-            )
-          }
-          if (item.kind === 'note') {
-            return (
-              <View key={item.key} className='room__note' role='note'>
-                <Text>{item.text}</Text>
-              </View>
-            )
-          }
-          const mine = item.message.from === chat.userID
-          return (
-            <MessageItem
-              key={item.key}
-              message={item.message}
-              mine={mine}
-              avatar={mine ? myAvatar : peerAvatar}
-              onResend={(id) => void chat.resend(id)}
-              onPreview={preview}
-            />
-          )
-        })}
+        <ChatTimeline messages={messages} now={now} me={chat.userID} myAvatar={myAvatar} peerAvatar={peerAvatar} onResend={(id) => void chat.resend(id)} />
       </ScrollView>
     </>
   )

@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
-import { View, Text, Input, Textarea } from '@tarojs/components'
+import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
+import CountedTextarea from '@/components/CountedTextarea'
 import { openPage } from '@/components/PageShell'
 import { useStores } from '@/stores'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
@@ -74,16 +75,13 @@ const RenewalPanel = observer(function RenewalPanel() {
             + 添加药品
           </View>
         )}
-        <Textarea
+        <CountedTextarea
           className='room-renewal__textarea'
           value={tools.note}
-          maxlength={RENEWAL_NOTE_MAX}
+          max={RENEWAL_NOTE_MAX}
           placeholder='补充说明（选填），如用药后的情况'
-          onInput={(e) => tools.setNote(e.detail.value)}
+          onInput={(v) => tools.setNote(v)}
         />
-        <Text className='room-renewal__counter'>
-          {tools.note.length}/{RENEWAL_NOTE_MAX}
-        </Text>
         <View className='room-renewal__actions'>
           <Button size='small' onClick={tools.closeRenewal}>
             取消

@@ -4,13 +4,12 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'
-import { imAccountOf } from '@/stores/ChatStore'
+import { patientImAccount } from '@/utils/chatRules'
 import { inquiryStatusClass } from '@/stores/InquiryStore'
 import { moreText } from '@/stores/RecordStore'
 import { assetUrl } from '@/ui/assets'
 import { localTime } from '@/utils/register'
-import MessageItem, { pictureSrc } from '../tim/MessageItem'
-import { timeline } from '../tim/timeline'
+import ChatTimeline from '../tim/ChatTimeline'
 import type { ChatRecord, InquiryHistory } from '../../../types/api/consultation'
 // the room's message styles (.room-msg, .room__time, .room__note), shared with the assistant chat
 import '../tim/chat.scss'
@@ -77,13 +76,8 @@ function TimHistory() {
 /** One consultation read back: the doctor, the steps, the messages (no input bar: nothing is sent from here). */
 const ChatRecordView = observer(function ChatRecordView({ record, steps }: { record: ChatRecord; steps: InquiryHistory | null }) {
   const { user } = useStores()
-  const me = user.user ? imAccountOf(user.user.id) : ''
+  const me = user.user ? patientImAccount(user.user.id) : ''
   const myAvatar = user.user?.wechatAvatar ?? ''
-  const preview = (current: string) => {
-    const urls = record.messages.filter((m) => m.type === 'image').map(pictureSrc)
-    void Taro.previewImage({ current, urls }).catch(() => undefined)
-  }
-  const items = timeline(record.messages, Date.now())
   return (
     <View className='chat-record'>
       <View className='chat-record__doctor'>
@@ -108,34 +102,8 @@ const ChatRecordView = observer(function ChatRecordView({ record, steps }: { rec
         </View>
       )}
       <View className='chat-record__messages' role='log' aria-label='聊天记录'>
-        {items.length === 0 && <Text className='chat-record__none'>暂无聊天记录</Text>}
-        {items.map((item) => {
-          if (item.kind === 'time') {
-            return (
-              <View key={item.key} className='room__time'>
-                <Text>{item.text}</Text>
-              </View>
-            )
-          }
-          if (item.kind === 'note') {
-            return (
-              <View key={item.key} className='room__note' role='note'>
-                <Text>{item.text}</Text>
-              </View>
-            )
-          }
-          const mine = item.message.from === me
-          return (
-            <MessageItem
-              key={item.key}
-              message={item.message}
-              mine={mine}
-              avatar={mine ? myAvatar : record.doctor.avatar}
-              onResend={() => undefined}
-              onPreview={preview}
-            />
-          )
-        })}
+        {record.messages.length === 0 && <Text className='chat-record__none'>暂无聊天记录</Text>}
+        <ChatTimeline messages={record.messages} now={Date.now()} me={me} myAvatar={myAvatar} peerAvatar={record.doctor.avatar} />
       </View>
       <Text className='chat-record__end'>以上为问诊记录，仅供查看</Text>
     </View>

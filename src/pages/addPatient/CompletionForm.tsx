@@ -1,15 +1,14 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
 import { useStores } from '@/stores'
-import { toastError, toastSuccess } from '@/ui/feedback'
+import { toastError } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
 import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { CompletePatientInput, PatientDetail } from '../../../types/api/patient'
-import { leavePage } from './parts'
+import { GuardianFields, SubmitButton, leaveSaved, useBusy } from './parts'
 
 /**
  * The completion page of spec §5 (?id=&business=edit): the patient whole, with what is missing to fill in.
@@ -24,7 +23,7 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
   const [relation, setRelation] = useState(detail.relation)
   const [mobile, setMobile] = useState(detail.mobile)
   const [code, setCode] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useBusy()
 
   const missing = new Set(detail.missing)
   const number = idCard.trim().toUpperCase()
@@ -49,14 +48,10 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
     if (detail.neonate && guardianIdCard.trim().toUpperCase() !== detail.guardianIdCard) input.guardianIdCard = guardianIdCard.trim().toUpperCase()
     if (relation !== detail.relation) input.relation = relation
     if (mobileChanged) Object.assign(input, { mobile, code })
-    setBusy(true)
-    try {
+    await run(async () => {
       await patient.complete(input)
-      toastSuccess('保存成功')
-      await leavePage()
-    } finally {
-      setBusy(false)
-    }
+      await leaveSaved('保存成功')
+    })
   }
 
   return (
@@ -91,29 +86,13 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
       </FormGroup>
       {detail.neonate && (
         <FormGroup title='监护人信息'>
-          <FormField label='监护人'>
-            <Input className='add-patient__input' placeholder='请输入监护人姓名' maxlength={20} value={guardianName} onInput={(e) => setGuardianName(e.detail.value)} />
-          </FormField>
-          <FormField label='身份证号'>
-            <Input
-              className='add-patient__input'
-              type='idcard'
-              placeholder='请输入监护人身份证号'
-              maxlength={18}
-              value={guardianIdCard}
-              onInput={(e) => setGuardianIdCard(e.detail.value.trim())}
-            />
-          </FormField>
+          <GuardianFields name={guardianName} idCard={guardianIdCard} onName={setGuardianName} onIdCard={setGuardianIdCard} />
         </FormGroup>
       )}
       <FormGroup title={detail.mobile ? '修改手机号需重新验证' : '请填写就诊人手机号并验证'}>
         <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
       </FormGroup>
-      <View className='add-patient__submit'>
-        <Button type='primary' block loading={busy} onClick={() => void submit().catch(() => undefined)}>
-          保存
-        </Button>
-      </View>
+      <SubmitButton label='保存' busy={busy} onSubmit={submit} />
     </View>
   )
 }

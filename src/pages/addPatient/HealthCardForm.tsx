@@ -1,11 +1,10 @@
 import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup } from '@/components/FormField'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
-import { DefaultSwitch } from './parts'
+import { DefaultSwitch, SubmitButton, useBusy } from './parts'
 
 /**
  * 电子健康卡: choose a card on the health-card authorisation page; it comes back to this page with healthCode,
@@ -15,17 +14,12 @@ function HealthCardForm() {
   const { patient, hospital } = useStores()
   const [relation, setRelation] = useState(() => (patient.list.some((p) => p.relation === '本人') ? '' : '本人'))
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useBusy()
   const hospitalName = hospital.hospital?.hospitalName
 
   const go = async () => {
     if (!relation) return toastError('请选择与就诊人的关系')
-    setBusy(true)
-    try {
-      await patient.startHealthCard(relation, isDefault)
-    } finally {
-      setBusy(false)
-    }
+    await run(() => patient.startHealthCard(relation, isDefault))
   }
 
   return (
@@ -39,11 +33,7 @@ function HealthCardForm() {
         </FormField>
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
-      <View className='add-patient__submit'>
-        <Button type='primary' block loading={busy} disabled={!hospitalName} onClick={() => void go().catch(() => undefined)}>
-          选择电子健康卡
-        </Button>
-      </View>
+      <SubmitButton label='选择电子健康卡' busy={busy} disabled={!hospitalName} onSubmit={go} />
     </View>
   )
 }

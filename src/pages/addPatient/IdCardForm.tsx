@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
@@ -9,7 +8,7 @@ import { toastError, toastSuccess } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
 import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { IdCardOcrResult } from '../../../types/api/patient'
-import { DefaultSwitch, leavePage } from './parts'
+import { DefaultSwitch, SubmitButton, leaveSaved, useBusy } from './parts'
 
 /** Only a whole number (15 or 18 characters) is read (spec §5). */
 const ID_LENGTHS = [15, 18]
@@ -26,7 +25,7 @@ function IdCardForm() {
   const [code, setCode] = useState('')
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
   const [read, setRead] = useState<IdCardOcrResult | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useBusy()
 
   const number = idCard.trim().toUpperCase()
   // spec §3: sex, birth date and age come from the number and cannot be set against it
@@ -52,15 +51,11 @@ function IdCardForm() {
       codeProblem(code),
     )
     if (problem) return toastError(problem)
-    setBusy(true)
-    try {
+    await run(async () => {
       const source = read && read.name === name.trim() && read.idCard === number ? 'ocr' : 'idCard'
       await patient.bind({ name: name.trim(), idCard: number, relation, mobile, code, isDefault, source })
-      toastSuccess('添加成功')
-      await leavePage()
-    } finally {
-      setBusy(false)
-    }
+      await leaveSaved('添加成功')
+    })
   }
 
   return (
@@ -93,11 +88,7 @@ function IdCardForm() {
         <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
-      <View className='add-patient__submit'>
-        <Button type='primary' block loading={busy} onClick={() => void submit().catch(() => undefined)}>
-          确认添加
-        </Button>
-      </View>
+      <SubmitButton label='确认添加' busy={busy} onSubmit={submit} />
     </View>
   )
 }

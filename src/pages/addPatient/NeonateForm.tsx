@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { View, Input } from '@tarojs/components'
-import { Button, DatePicker } from '@nutui/nutui-react-taro'
+import { DatePicker } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
 import { useStores } from '@/stores'
-import { toastError, toastSuccess } from '@/ui/feedback'
+import { toastError } from '@/ui/feedback'
 import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { Sex } from '../../../types/api/patient'
-import { DefaultSwitch, leavePage } from './parts'
+import { DefaultSwitch, GuardianFields, SubmitButton, leaveSaved, useBusy } from './parts'
 
 /** A child without an identity card is bound until 6 (the server's NEONATE_MAX_AGE): the picker offers those dates. */
 const NEONATE_YEARS = 6
@@ -32,7 +32,7 @@ function NeonateForm() {
   const [mobile, setMobile] = useState('')
   const [code, setCode] = useState('')
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useBusy()
 
   // fixed for the page's life, so the picker's range does not change under the patient's finger
   const [{ today, earliest }] = useState(() => {
@@ -51,8 +51,7 @@ function NeonateForm() {
       codeProblem(code),
     )
     if (problem) return toastError(problem)
-    setBusy(true)
-    try {
+    await run(async () => {
       const sex = SEXES.find((s) => s.text === sexText)!.sex
       await patient.bindNeonate({
         name: name.trim(),
@@ -65,11 +64,8 @@ function NeonateForm() {
         code,
         isDefault,
       })
-      toastSuccess('添加成功')
-      await leavePage()
-    } finally {
-      setBusy(false)
-    }
+      await leaveSaved('添加成功')
+    })
   }
 
   return (
@@ -91,27 +87,11 @@ function NeonateForm() {
         </FormField>
       </FormGroup>
       <FormGroup title='监护人信息'>
-        <FormField label='监护人'>
-          <Input className='add-patient__input' placeholder='请输入监护人姓名' maxlength={20} value={guardianName} onInput={(e) => setGuardianName(e.detail.value)} />
-        </FormField>
-        <FormField label='身份证号'>
-          <Input
-            className='add-patient__input'
-            type='idcard'
-            placeholder='请输入监护人身份证号'
-            maxlength={18}
-            value={guardianIdCard}
-            onInput={(e) => setGuardianIdCard(e.detail.value.trim())}
-          />
-        </FormField>
+        <GuardianFields name={guardianName} idCard={guardianIdCard} onName={setGuardianName} onIdCard={setGuardianIdCard} />
         <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
-      <View className='add-patient__submit'>
-        <Button type='primary' block loading={busy} onClick={() => void submit().catch(() => undefined)}>
-          确认添加
-        </Button>
-      </View>
+      <SubmitButton label='确认添加' busy={busy} onSubmit={submit} />
       <DatePicker
         title='选择出生日期'
         type='date'

@@ -1,12 +1,67 @@
+import { useState } from 'react'
 import Taro from '@tarojs/taro'
-import { Switch } from '@nutui/nutui-react-taro'
+import { View, Input } from '@tarojs/components'
+import { Button, Switch } from '@nutui/nutui-react-taro'
 import { FormField } from '@/components/FormField'
+import { toastSuccess } from '@/ui/feedback'
 import { PATIENT_LIST_URL } from '@/pageUrls'
 
 /** After saving: back to the page that asked; opened on its own (e.g. back from the health card), to the list. */
 export function leavePage() {
   if (Taro.getCurrentPages().length > 1) return Taro.navigateBack()
   return Taro.redirectTo({ url: PATIENT_LIST_URL })
+}
+
+/** A save went through: say so (添加成功, 保存成功), then leave the form. */
+export async function leaveSaved(text: string) {
+  toastSuccess(text)
+  await leavePage()
+}
+
+/** The form's busy flag: set while `run`'s action is on its way, so the button shows it and takes no second tap. */
+export function useBusy() {
+  const [busy, setBusy] = useState(false)
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true)
+    try {
+      await action()
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, run }
+}
+
+/** The form's one button at the bottom; what went wrong has been shown already (a toast, the request layer). */
+export function SubmitButton({ label, busy, disabled, onSubmit }: { label: string; busy: boolean; disabled?: boolean; onSubmit: () => Promise<unknown> }) {
+  return (
+    <View className='add-patient__submit'>
+      <Button type='primary' block loading={busy} disabled={disabled} onClick={() => void onSubmit().catch(() => undefined)}>
+        {label}
+      </Button>
+    </View>
+  )
+}
+
+/** The guardian of a child bound without an identity card: name and the guardian's own identity number. */
+export function GuardianFields(p: { name: string; idCard: string; onName: (v: string) => void; onIdCard: (v: string) => void }) {
+  return (
+    <>
+      <FormField label='监护人'>
+        <Input className='add-patient__input' placeholder='请输入监护人姓名' maxlength={20} value={p.name} onInput={(e) => p.onName(e.detail.value)} />
+      </FormField>
+      <FormField label='身份证号'>
+        <Input
+          className='add-patient__input'
+          type='idcard'
+          placeholder='请输入监护人身份证号'
+          maxlength={18}
+          value={p.idCard}
+          onInput={(e) => p.onIdCard(e.detail.value.trim())}
+        />
+      </FormField>
+    </>
+  )
 }
 
 export function DefaultSwitch({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {

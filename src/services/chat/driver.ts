@@ -1,8 +1,5 @@
 import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../../types/api/chat'
 
-/** The conversation with one account: Tencent IM's C2C id, which our own chat service copies. */
-export const conversationIDOf = (peer: string) => `C2C${peer}`
-
 export type ChatHandler<E extends ChatEvent> = (payload: ChatEvents[E]) => void
 
 /**
@@ -21,4 +18,23 @@ export interface ChatDriver {
   setMessageRead(conversationID: string): Promise<void>
   on<E extends ChatEvent>(event: E, handler: ChatHandler<E>): void
   off<E extends ChatEvent>(event: E, handler: ChatHandler<E>): void
+}
+
+/** The drivers' own event listeners: `on`/`off` for the store, `emit` for what the service or the SDK reports. */
+export abstract class ChatEventSource {
+  private readonly handlers = new Map<ChatEvent, Set<(payload: never) => void>>()
+
+  on<E extends ChatEvent>(event: E, handler: ChatHandler<E>) {
+    const set = this.handlers.get(event) ?? new Set()
+    set.add(handler as (payload: never) => void)
+    this.handlers.set(event, set)
+  }
+
+  off<E extends ChatEvent>(event: E, handler: ChatHandler<E>) {
+    this.handlers.get(event)?.delete(handler as (payload: never) => void)
+  }
+
+  protected emit<E extends ChatEvent>(event: E, payload: ChatEvents[E]) {
+    for (const h of this.handlers.get(event) ?? []) (h as ChatHandler<E>)(payload)
+  }
 }

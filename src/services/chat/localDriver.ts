@@ -1,6 +1,6 @@
 import Taro from '@tarojs/taro'
-import type { ChatClientFrame, ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage, ChatServerFrame } from '../../../types/api/chat'
-import type { ChatDriver, ChatHandler } from './driver'
+import type { ChatClientFrame, ChatConversation, ChatMessage, ChatMessagePage, ChatServerFrame } from '../../../types/api/chat'
+import { ChatEventSource, type ChatDriver } from './driver'
 
 /** A request the service has not answered by then failed (the message shows sendFail and can be sent again). */
 export const REQUEST_TIMEOUT_MS = 10_000
@@ -28,7 +28,7 @@ type Pending = { resolve: (data: unknown) => void; reject: (e: Error) => void; t
  * WebSocket so that H5 and both mini-programs share it. A dropped connection is opened again with backoff (network
  * state events), a refused signature is a kick-out (the store logs in again with a fresh one).
  */
-export class LocalChatDriver implements ChatDriver {
+export class LocalChatDriver extends ChatEventSource implements ChatDriver {
   private socket: Taro.SocketTask | null = null
   private sig = ''
   private loggedIn = false
@@ -36,21 +36,6 @@ export class LocalChatDriver implements ChatDriver {
   private retryMs = RECONNECT_MIN_MS
   private retryTimer: ReturnType<typeof setTimeout> | null = null
   private readonly pending = new Map<string, Pending>()
-  private readonly handlers = new Map<ChatEvent, Set<(payload: never) => void>>()
-
-  on<E extends ChatEvent>(event: E, handler: ChatHandler<E>) {
-    const set = this.handlers.get(event) ?? new Set()
-    set.add(handler as (payload: never) => void)
-    this.handlers.set(event, set)
-  }
-
-  off<E extends ChatEvent>(event: E, handler: ChatHandler<E>) {
-    this.handlers.get(event)?.delete(handler as (payload: never) => void)
-  }
-
-  private emit<E extends ChatEvent>(event: E, payload: ChatEvents[E]) {
-    for (const h of this.handlers.get(event) ?? []) (h as ChatHandler<E>)(payload)
-  }
 
   /** Connects with this signature; resolves once the service has accepted it (then 'ready'). */
   async login(_userID: string, userSig: string): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Conversation, Message } from 'tim-js-sdk'
 import TIM, { type TimSdk } from '../../platform/im'
-import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage, ChatMessageStatus, NetworkState } from '../../../types/api/chat'
-import { type ChatDriver, type ChatHandler } from './driver'
-import { isOrderDescription } from '@/utils/orderDescription'
+import type { ChatConversation, ChatMessage, ChatMessagePage, ChatMessageStatus, NetworkState } from '../../../types/api/chat'
+import { ChatEventSource, type ChatDriver } from './driver'
+import { isOrderDescription } from '@/utils/chatRules'
 
 /** spec §9: messaging log level 1 (Tencent's release level: important information only). */
 export const TIM_LOG_LEVEL = 1
@@ -91,9 +91,8 @@ const errorOf = (e: unknown, fallback: string) => {
  * without one (the doctor side's) keep Tencent's own ID. A message that failed is resent as the same Tencent message
  * (`resendMessage`: the same ID, sequence and random, which Tencent knows a message by), not as a new one.
  */
-export class TimChatDriver implements ChatDriver {
+export class TimChatDriver extends ChatEventSource implements ChatDriver {
   private readonly tim: TimInstance
-  private readonly handlers = new Map<ChatEvent, Set<(payload: never) => void>>()
   /** Tencent messages whose sending failed, by our id: a resend sends the same one again. */
   private readonly failed = new Map<string, Message>()
   private userID = ''
@@ -103,6 +102,7 @@ export class TimChatDriver implements ChatDriver {
     sdkAppId: number,
     private readonly sdk: TimSdk = TIM,
   ) {
+    super()
     this.tim = sdk.create({ SDKAppID: sdkAppId })
     this.tim.setLogLevel(TIM_LOG_LEVEL)
     // Tencent: listen before logging in, or the first events are missed
@@ -132,20 +132,6 @@ export class TimChatDriver implements ChatDriver {
     this.tim.on(EVENT.ERROR, ({ data }: { data?: { code?: number; message?: string } }) => {
       this.emit('error', { code: data?.code ?? 0, message: data?.message ?? '' })
     })
-  }
-
-  on<E extends ChatEvent>(event: E, handler: ChatHandler<E>) {
-    const set = this.handlers.get(event) ?? new Set()
-    set.add(handler as (payload: never) => void)
-    this.handlers.set(event, set)
-  }
-
-  off<E extends ChatEvent>(event: E, handler: ChatHandler<E>) {
-    this.handlers.get(event)?.delete(handler as (payload: never) => void)
-  }
-
-  private emit<E extends ChatEvent>(event: E, payload: ChatEvents[E]) {
-    for (const h of this.handlers.get(event) ?? []) (h as ChatHandler<E>)(payload)
   }
 
   /** Resolves once Tencent has accepted the signature; 'ready' follows from the SDK. */

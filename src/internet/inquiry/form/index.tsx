@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
-import { View, Text, Image, Textarea } from '@tarojs/components'
+import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 
+import CountedTextarea from '@/components/CountedTextarea'
+import PatientPicker from '@/components/PatientPicker'
 import { INCOMPLETE_TEXT, usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
 import { PICTURES_MAX, type InquiryPicture } from '@/stores/InquiryForm'
@@ -12,13 +14,11 @@ import { inquiryPrice } from '@/stores/InquiryStore'
 import { assetUrl } from '@/ui/assets'
 import { ApiError } from '@/services/request'
 import { toastError } from '@/ui/feedback'
-import { MSG } from '@/ui/messages'
-import { maskName } from '@/utils/mask'
 import { pathOf } from '@/utils/routeRules'
 import type { Inquiry } from '../../../../types/api/inquiry'
 import type { Patient } from '../../../../types/api/patient'
 import './index.scss'
-import { ADD_PATIENT_URL, inquiryDetailUrl, noticeUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
+import { inquiryDetailUrl, noticeUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
 
 /** The doctor the form is for, with the service and its price. */
 export function DoctorHeader(p: {
@@ -64,10 +64,8 @@ export function FormCard({ title, extra, children }: { title: string; extra?: Re
   )
 }
 
-/** 就诊人: the patient store's patients as chips, the current one chosen; a link to add one when there is none. */
-export const PatientField = observer(function PatientField({ locked, onChoose }: { locked: boolean; onChoose: (p: Patient) => void }) {
-  const { patient: patients } = useStores()
-  const current = patients.current
+/** 就诊人, with 管理 (the patient list) beside the heading until the inquiry is ordered. */
+export function PatientField({ locked, onChoose }: { locked: boolean; onChoose: (p: Patient) => void }) {
   const manage = !locked && (
     <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
       管理
@@ -75,54 +73,16 @@ export const PatientField = observer(function PatientField({ locked, onChoose }:
   )
   return (
     <FormCard title='就诊人' extra={manage}>
-      {!patients.loaded && patients.loadFailed ? (
-        <Text className='inquiry__note inquiry__note--warn' onClick={() => void patients.load().catch(() => undefined)}>
-          就诊人{MSG.listFailed}，点击重试
-        </Text>
-      ) : !patients.loaded ? (
-        <Text className='inquiry__note'>{MSG.listLoading}</Text>
-      ) : patients.list.length === 0 ? (
-        <View className='inquiry__add'>
-          <Text className='inquiry__note'>还没有就诊人，请先添加</Text>
-          <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
-            添加就诊人
-          </Button>
-        </View>
-      ) : (
-        <View className='inquiry__chips' role='radiogroup' aria-label='就诊人'>
-          {patients.list.map((p) => (
-            <View
-              key={p.id}
-              role='radio'
-              aria-checked={current?.id === p.id}
-              className={`inquiry__chip${current?.id === p.id ? ' inquiry__chip--on' : ''}`}
-              onClick={() => onChoose(p)}
-            >
-              <Text>{maskName(p.name)}</Text>
-              {!p.complete && <Text className='inquiry__chip-tag'>待完善</Text>}
-            </View>
-          ))}
-        </View>
-      )}
+      <PatientPicker onChoose={onChoose} />
     </FormCard>
   )
-})
+}
 
 /** The illness in words, with its counter. */
 export function DescriptionField(p: { title: string; value: string; max: number; placeholder: string; locked: boolean; onInput: (text: string) => void }) {
   return (
     <FormCard title={p.title}>
-      <Textarea
-        className='inquiry__textarea'
-        value={p.value}
-        maxlength={p.max}
-        disabled={p.locked}
-        placeholder={p.placeholder}
-        onInput={(e) => p.onInput(e.detail.value)}
-      />
-      <Text className='inquiry__counter'>
-        {p.value.length}/{p.max}
-      </Text>
+      <CountedTextarea className='inquiry__textarea' value={p.value} max={p.max} disabled={p.locked} placeholder={p.placeholder} onInput={p.onInput} />
     </FormCard>
   )
 }

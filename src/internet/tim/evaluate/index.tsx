@@ -1,9 +1,10 @@
 import Taro, { useRouter } from '@tarojs/taro'
-import { View, Text, Image, Textarea } from '@tarojs/components'
+import { View, Text, Image } from '@tarojs/components'
 import { Button, Switch } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import CountedTextarea from '@/components/CountedTextarea'
 import { ScoreStars } from '@/components/EvaluationItem'
 import { useStores } from '@/stores'
 import { CONTENT_MAX, SCORE_MAX, SCORE_TEXT } from '@/stores/EvaluationStore'
@@ -99,16 +100,13 @@ function EvaluatePage() {
 
         <View className='evaluate__card'>
           <Text className='evaluate__heading'>评价内容</Text>
-          <Textarea
+          <CountedTextarea
             className='evaluate__textarea'
             value={store.content}
-            maxlength={CONTENT_MAX}
+            max={CONTENT_MAX}
             placeholder='说说您对医生的评价（选填）'
-            onInput={(e) => store.setContent(e.detail.value)}
+            onInput={(v) => store.setContent(v)}
           />
-          <Text className='evaluate__counter'>
-            {store.content.length}/{CONTENT_MAX}
-          </Text>
           <View className='evaluate__switch'>
             <Text>匿名评价</Text>
             <Switch checked={store.anonymous} onChange={(v: boolean) => store.setAnonymous(v)} ariaLabel='匿名评价' />
@@ -122,8 +120,8 @@ function EvaluatePage() {
               {store.refusal}
             </View>
           )}
-          <Button type='primary' block disabled={store.submitting} onClick={() => void store.submit()}>
-            {store.submitting ? '提交中...' : '提交评价'}
+          <Button type='primary' block disabled={store.submission.busy} onClick={() => void store.submit()}>
+            {store.submission.busy ? '提交中...' : '提交评价'}
           </Button>
         </View>
       </View>

@@ -6,18 +6,17 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay, { HOLD_EXPIRED } from '@/components/HoldPay'
+import PatientPicker from '@/components/PatientPicker'
 
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
 
 import { toastError } from '@/ui/feedback'
-import { MSG } from '@/ui/messages'
-import { maskName } from '@/utils/mask'
 import { shortDate, yuan } from '@/utils/register'
 import type { Patient } from '../../../../types/api/patient'
 import { doctorLabel } from '../ScheduleParts'
 import './index.scss'
-import { ADD_PATIENT_URL, chsPaymentUrl, detailUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
+import { chsPaymentUrl, detailUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
 
 /**
  * 确认挂号 (spec §2 /palm/register/confirm/index?scheduleId=): the patient, the time range, the fee after activities,
@@ -115,35 +114,7 @@ function ConfirmRegister() {
               </Text>
             )}
           </View>
-          {!patients.loaded && patients.loadFailed ? (
-            <Text className='confirm__note confirm__note--warn' onClick={() => void patients.load().catch(() => undefined)}>
-              就诊人{MSG.listFailed}，点击重试
-            </Text>
-          ) : !patients.loaded ? (
-            <Text className='confirm__note'>{MSG.listLoading}</Text>
-          ) : patients.list.length === 0 ? (
-            <View className='confirm__add'>
-              <Text className='confirm__note'>还没有就诊人，请先添加</Text>
-              <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
-                添加就诊人
-              </Button>
-            </View>
-          ) : (
-            <View className='confirm__chips' role='radiogroup' aria-label='就诊人'>
-              {patients.list.map((p) => (
-                <View
-                  key={p.id}
-                  role='radio'
-                  aria-checked={current?.id === p.id}
-                  className={`confirm__chip${current?.id === p.id ? ' confirm__chip--on' : ''}`}
-                  onClick={() => choose(p)}
-                >
-                  <Text>{maskName(p.name)}</Text>
-                  {!p.complete && <Text className='confirm__chip-tag'>待完善</Text>}
-                </View>
-              ))}
-            </View>
-          )}
+          <PatientPicker onChoose={choose} />
           {current?.hisMedCardNo && <Text className='confirm__note'>就诊卡号：{current.hisMedCardNo}</Text>}
         </View>
 
@@ -227,7 +198,7 @@ function ConfirmRegister() {
 
         {booked ? (
           booked.status === 'holding' ? (
-            <HoldPay registration={booked} paying={register.booking.paying} onPay={() => void pay()} onExpire={() => void register.records.loadDetail(booked.id).catch(() => undefined)} />
+            <HoldPay registration={booked} paying={register.booking.payment.busy} onPay={() => void pay()} onExpire={() => void register.records.loadDetail(booked.id).catch(() => undefined)} />
           ) : (
             <View className='confirm__done'>
               {/* a hold that ran out while the page was open keeps saying why, after the server has closed it */}

@@ -1,0 +1,56 @@
+import Taro from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { Button } from '@nutui/nutui-react-taro'
+import { observer } from 'mobx-react-lite'
+import { useStores } from '@/stores'
+import { MSG } from '@/ui/messages'
+import { maskName } from '@/utils/mask'
+import type { Patient } from '../../../types/api/patient'
+import { ADD_PATIENT_URL } from '@/pageUrls'
+import './index.scss'
+
+/**
+ * 就诊人 in a booking form (确认挂号, the inquiry forms): the patient store's patients as chips, the current one
+ * chosen and the incomplete ones marked 待完善; a retry when the list failed, a way to add one when there is none.
+ * `onChoose` decides whether a tap may change the patient (a locked form, an incomplete patient).
+ */
+function PatientPicker({ onChoose }: { onChoose: (p: Patient) => void }) {
+  const { patient: patients } = useStores()
+  const current = patients.current
+  if (!patients.loaded && patients.loadFailed) {
+    return (
+      <Text className='patient-picker__note patient-picker__note--warn' onClick={() => void patients.load().catch(() => undefined)}>
+        就诊人{MSG.listFailed}，点击重试
+      </Text>
+    )
+  }
+  if (!patients.loaded) return <Text className='patient-picker__note'>{MSG.listLoading}</Text>
+  if (patients.list.length === 0) {
+    return (
+      <View className='patient-picker__add'>
+        <Text className='patient-picker__note'>还没有就诊人，请先添加</Text>
+        <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+          添加就诊人
+        </Button>
+      </View>
+    )
+  }
+  return (
+    <View className='patient-picker' role='radiogroup' aria-label='就诊人'>
+      {patients.list.map((p) => (
+        <View
+          key={p.id}
+          role='radio'
+          aria-checked={current?.id === p.id}
+          className={`patient-picker__chip${current?.id === p.id ? ' patient-picker__chip--on' : ''}`}
+          onClick={() => onChoose(p)}
+        >
+          <Text>{maskName(p.name)}</Text>
+          {!p.complete && <Text className='patient-picker__chip-tag'>待完善</Text>}
+        </View>
+      ))}
+    </View>
+  )
+}
+
+export default observer(PatientPicker)
