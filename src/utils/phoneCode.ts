@@ -1,4 +1,5 @@
 /** Phone verification code input and resend countdown (spec §5, §9). */
+import { maskMobile } from './mask';
 
 /** Digits in an SMS verification code (spec §5, §9). */
 export const PHONE_CODE_LENGTH = 6;
@@ -16,6 +17,15 @@ export function isPhoneCode(s: string | null | undefined): boolean {
 /** True for a mainland mobile number: 11 digits starting 13-19. */
 export function isMobile(s: string | null | undefined): boolean {
   return typeof s === 'string' && MOBILE_RE.test(s);
+}
+
+/**
+ * Whether a typed mobile is the account's own, as the app knows it (masked: first 3 and last 4). The account's mobile
+ * was verified when it was bound, so a patient with it needs no second code; the server makes sure it is really the
+ * account's (a different number with the same mask still needs its code).
+ */
+export function isAccountMobile(typed: string, accountMasked: string | null | undefined): boolean {
+  return isMobile(typed) && !!accountMasked && maskMobile(typed) === accountMasked;
 }
 
 /**

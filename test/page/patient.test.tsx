@@ -76,6 +76,9 @@ const ok = (data: unknown) => ({
 const refuse = (code: number, msg: string) => ({ statusCode: 200, data: { code, msg, data: null } })
 const fromBase64 = (s: string) => Buffer.from(s, 'base64').toString('utf8')
 
+/** The account's mobile, which the server knows whole and the app as 138****5678. */
+const ACCOUNT_MOBILE = '13812345678'
+
 /** The real server's answers for startup and the patient and escort calls, over `people` and `escorts`. */
 function serve() {
   testing.answer(({ url, method, data }) => {
@@ -93,7 +96,9 @@ function serve() {
       return ok(sorted.map((p) => toDto(p, query.hospitalCode)))
     }
     if (path === '/dld-palm/api/patient/bind') {
-      if (body.code !== '123456') return refuse(400, '验证码错误')
+      // the account's own mobile was verified when the account was bound: no second code
+      if (body.mobile !== ACCOUNT_MOBILE && !body.code) return refuse(400, '请输入验证码')
+      if (body.mobile !== ACCOUNT_MOBILE && body.code !== '123456') return refuse(400, '验证码错误')
       const added = { ...person(people.length + 1, body.name!, fromBase64(body.idCard!), body.mobile!), relation: body.relation! }
       people.push(added)
       return ok(toDto(added))
@@ -317,6 +322,29 @@ describe('添加就诊人 /pages/addPatient/index, 身份证', () => {
     expect(fromBase64(body.get('idCard')!)).toBe('310104198506120027')
     expect([body.get('name'), body.get('relation'), body.get('isDefault')]).toEqual(['赵六', '本人', 'true'])
     expect(calls.toasts.map((t) => t.title)).toEqual(['添加成功'])
+  })
+
+  test("the account's own mobile needs no second code: the code row says so and none is sent", async () => {
+    await openAddPatient('310104198506120027')
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: ACCOUNT_MOBILE } })
+    expect(screen.queryByPlaceholderText('请输入验证码')).toBeNull()
+    expect(within(row('验证码')).getByText('账号手机号已验证，无需验证码')).toBeTruthy()
+    fireEvent.click(screen.getByText('确认添加'))
+    await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/patient/index' }]))
+    const body = new URLSearchParams(sent('/patient/bind')[0]!.data as string)
+    expect([body.get('mobile'), body.get('code')]).toEqual([ACCOUNT_MOBILE, null])
+  })
+
+  test('another number that only looks like it (same mask) gets the code row back when the server asks for a code', async () => {
+    await openAddPatient('310104198506120027')
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800005678' } })
+    expect(screen.queryByPlaceholderText('请输入验证码')).toBeNull()
+    fireEvent.click(screen.getByText('确认添加'))
+    await waitFor(() => expect(calls.toasts.map((t) => t.title)).toEqual(['请输入验证码']))
+    fireEvent.change(await screen.findByPlaceholderText('请输入验证码'), { target: { value: '123456' } })
+    fireEvent.click(screen.getByText('确认添加'))
+    await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/patient/index' }]))
+    expect(sent('/patient/bind').map((r) => new URLSearchParams(r.data as string).get('code'))).toEqual([null, '123456'])
   })
 
   test('a wrong check digit shows an error and sends nothing', async () => {

@@ -260,6 +260,29 @@ describe('POST /dld-palm/api/patient/bind (new patient)', () => {
     assertBadInput(other, '验证码已失效，请重新获取')
   })
 
+  it("needs no second code for the account's own verified mobile; any other mobile still needs its code", async () => {
+    const u = await freshUser()
+    const other = newMobile()
+    // another mobile without a code: refused, nothing bound
+    for (const code of [undefined, '']) {
+      const refused = await call('POST', `${P}/bind`, { caller: u, body: { name: newName(), idCard: newIdCard(), mobile: other, relation: '其他', ...(code === undefined ? {} : { code }) } })
+      assertBadInput(refused, '请输入验证码')
+    }
+    assert.deepEqual(await listIds(u), [])
+    // the mobile the holder verified when binding the account: bound at once, no code asked
+    const self = await call<PatientView>('POST', `${P}/bind`, { caller: u, body: { name: newName(), idCard: newIdCard(), mobile: u.mobile, relation: '本人' } })
+    assert.equal(self.code, 200, self.msg)
+    assert.deepEqual(await listIds(u), [self.data.id])
+    // someone else's account mobile is not this account's: it needs its code
+    const stranger = await freshUser()
+    assertBadInput(await call('POST', `${P}/bind`, { caller: u, body: { name: newName(), idCard: newIdCard(), mobile: stranger.mobile, relation: '其他' } }), '请输入验证码')
+    // changing a patient's mobile to the account's own needs no code either
+    const child = await bindOk({}, u)
+    const changed = await call<PatientView>('POST', `${P}/bind`, { caller: u, body: { id: child.id, mobile: u.mobile } })
+    assert.equal(changed.code, 200, changed.msg)
+    assert.equal(changed.data.mobile, u.mobile)
+  })
+
   it('binds: sex and birthday come from the number only, the first patient is default, the answer is masked', async () => {
     named('欧阳娜娜')
     const u = await freshUser()

@@ -44,8 +44,11 @@ export interface PatientDetail extends Patient {
 
 interface NewPatientCommon {
   mobile: string
-  /** The 6-digit SMS code sent to `mobile` with purpose 'patient'. */
-  code: string
+  /**
+   * The 6-digit SMS code sent to `mobile` with purpose 'patient'; none for the account's own mobile, which the
+   * holder verified when binding the account.
+   */
+  code?: string
   relation: string
   isDefault?: boolean
   hospitalCode?: string

@@ -368,9 +368,17 @@ async function addPatient(
   }
 }
 
-const spendSmsCode = (db: Db, cipher: FieldCipher, mobile: string, code: string) => () =>
-  // outside the bind transaction, so a wrong guess is counted even though the bind fails (as bindMobile does)
-  consumeSmsCode(db, cipher, mobile, code, PATIENT_SMS_PURPOSE)
+/**
+ * Proves the patient's mobile: the account's own mobile was verified when the account was bound and needs no second
+ * code (a patient binding themself a minute later is not asked again); any other mobile needs its SMS code. Spent
+ * outside the bind transaction, so a wrong guess is counted even though the bind fails (as bindMobile does).
+ */
+const spendSmsCode = (db: Db, cipher: FieldCipher, userId: number, mobile: string, code: string | undefined) => async () => {
+  const [account] = await db.select({ mobileIndex: users.mobileIndex }).from(users).where(eq(users.id, userId))
+  if (account?.mobileIndex === cipher.blindIndex(mobile)) return
+  if (!code) throw badInput('请输入验证码')
+  await consumeSmsCode(db, cipher, mobile, code, PATIENT_SMS_PURPOSE)
+}
 
 /** POST /patient/bind without id: by identity card, typed or read from a photo. Sex and birthday come from the number. */
 export async function bindPatient(db: Db, cipher: FieldCipher, userId: number, input: BindPatientInput): Promise<Patient> {
@@ -394,7 +402,7 @@ export async function bindPatient(db: Db, cipher: FieldCipher, userId: number, i
       isDefault: input.isDefault,
     },
     hospital,
-    spendSmsCode(db, cipher, input.mobile, input.code),
+    spendSmsCode(db, cipher, userId, input.mobile, input.code),
   )
 }
 
@@ -435,7 +443,7 @@ export async function bindNeonate(db: Db, cipher: FieldCipher, userId: number, i
       isDefault: input.isDefault,
     },
     hospital,
-    spendSmsCode(db, cipher, input.mobile, input.code),
+    spendSmsCode(db, cipher, userId, input.mobile, input.code),
   )
 }
 
@@ -529,16 +537,13 @@ export async function completePatient(db: Db, cipher: FieldCipher, userId: numbe
 
   const mobile = input.mobile || undefined
   const mobileChanged = mobile !== undefined && mobile !== facts.mobile
-  if (mobileChanged) {
-    if (!input.code) throw badInput('请输入验证码')
-    changes.mobileEnc = cipher.encrypt(mobile)
-  }
+  if (mobileChanged) changes.mobileEnc = cipher.encrypt(mobile)
   if (personIndex) changes.personIndex = personIndex
 
   if (Object.keys(changes).length > 0) {
     const checks = { personIndex, relation: changes.relation ?? '', exceptId: row.id, counting: false }
     await checkAccountRules(db, userId, checks)
-    if (mobileChanged) await consumeSmsCode(db, cipher, mobile, input.code!, PATIENT_SMS_PURPOSE)
+    if (mobileChanged) await spendSmsCode(db, cipher, userId, mobile, input.code)()
     try {
       await db.transaction(async (tx) => {
         await lockAccount(tx, userId)

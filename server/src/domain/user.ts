@@ -4,11 +4,8 @@ import type { FieldCipher } from '../crypto'
 import { identities, users } from '../db/schema'
 import { badInput, unauthenticated } from '../errors'
 import { isValidIdCard } from '@/utils/idCard'
-import { maskIdCard, maskName } from '@/utils/mask'
+import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
-
-/** spec §9: a mobile is shown as its first 3 and last 4 digits. */
-const maskMobile = (mobile: string) => (mobile ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '')
 
 /** The signed-in person as the app sees them; id 0 until a mobile number is bound. */
 export async function userInfo(db: Db, cipher: FieldCipher, auth: AuthContext) {

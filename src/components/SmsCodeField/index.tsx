@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react'
-import { View, Text, Input } from '@tarojs/components'
+import { View, Input } from '@tarojs/components'
 import { useStores } from '@/stores'
 import type { SmsPurpose } from '@/services/auth'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { COUNTDOWN_SECONDS, PHONE_CODE_LENGTH, countdownText, isMobile } from '@/utils/phoneCode'
-import { FormField, FormValue } from '../FormField'
+import { FormField, FormValue, fieldName } from '../FormField'
+import Tappable from '../Tappable'
 import './index.scss'
 
 interface Props {
@@ -19,13 +20,18 @@ interface Props {
   send?: () => Promise<unknown>
   /** 'boxed': two white rounded rows (bind page); 'form': labelled rows inside a FormGroup. */
   variant?: 'boxed' | 'form'
+  /** The mobile is the account's own, verified already: no code is asked, and the code row says so. */
+  verified?: boolean
 }
+
+/** What the code row says for the account's own mobile. */
+export const VERIFIED_NOTE = '账号手机号已验证，无需验证码'
 
 /**
  * A mobile number and its 6-digit SMS code (spec §5, §9): the code button counts down 60 s and reads
  * 获取验证码 / N秒后重新获取 / 重新获取.
  */
-export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChange, purpose = 'bind', variant = 'boxed', send }: Props) {
+export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChange, purpose = 'bind', variant = 'boxed', send, verified }: Props) {
   const { user } = useStores()
   const [remaining, setRemaining] = useState(0)
   const [started, setStarted] = useState(false)
@@ -54,7 +60,15 @@ export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChang
   const mobileInput = !onMobileChange ? (
     <FormValue value={mobile} />
   ) : (
-    <Input className='sms-field__input' type='number' maxlength={11} placeholder='请输入手机号' value={mobile} onInput={(e) => onMobileChange(e.detail.value.trim())} />
+    <Input
+      className='sms-field__input'
+      type='number'
+      maxlength={11}
+      placeholder='请输入手机号'
+      {...fieldName('手机号')}
+      value={mobile}
+      onInput={(e) => onMobileChange(e.detail.value.trim())}
+    />
   )
   const codeInput = (
     <Input
@@ -62,23 +76,30 @@ export default function SmsCodeField({ mobile, code, onMobileChange, onCodeChang
       type='number'
       maxlength={PHONE_CODE_LENGTH}
       placeholder='请输入验证码'
+      {...fieldName('验证码')}
       value={code}
       onInput={(e) => onCodeChange(e.detail.value.trim())}
     />
   )
   const button = (
-    <Text className={`sms-field__code${remaining > 0 ? ' sms-field__code--wait' : ''}`} onClick={() => void sendCode().catch(() => undefined)}>
+    <Tappable inline className={`sms-field__code${remaining > 0 ? ' sms-field__code--wait' : ''}`} onTap={() => void sendCode().catch(() => undefined)}>
       {countdownText(remaining, started)}
-    </Text>
+    </Tappable>
   )
 
   if (variant === 'form') {
     return (
       <>
         <FormField label='手机号'>{mobileInput}</FormField>
-        <FormField label='验证码' extra={button}>
-          {codeInput}
-        </FormField>
+        {verified ? (
+          <FormField label='验证码'>
+            <FormValue value={VERIFIED_NOTE} />
+          </FormField>
+        ) : (
+          <FormField label='验证码' extra={button}>
+            {codeInput}
+          </FormField>
+        )}
       </>
     )
   }

@@ -6,9 +6,9 @@ import SmsCodeField from '@/components/SmsCodeField'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
-import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
+import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { CompletePatientInput, PatientDetail } from '../../../types/api/patient'
-import { GuardianFields, SubmitButton, leaveSaved, useBusy } from './parts'
+import { GuardianFields, SubmitButton, leaveSaved, useBusy, usePatientMobile } from './parts'
 
 /**
  * The completion page of spec §5 (?id=&business=edit): the patient whole, with what is missing to fill in.
@@ -21,8 +21,8 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
   const [guardianName, setGuardianName] = useState(detail.guardianName)
   const [guardianIdCard, setGuardianIdCard] = useState(detail.guardianIdCard)
   const [relation, setRelation] = useState(detail.relation)
-  const [mobile, setMobile] = useState(detail.mobile)
-  const [code, setCode] = useState('')
+  const phone = usePatientMobile(detail.mobile)
+  const mobile = phone.mobile
   const { busy, run } = useBusy()
 
   const missing = new Set(detail.missing)
@@ -38,7 +38,7 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
       detail.neonate && missing.has('guardianName') ? nameProblem(guardianName, '监护人') : null,
       detail.neonate && missing.has('guardianIdCard') ? idCardProblem(guardianIdCard, '监护人') : null,
       mobileChanged || !detail.mobile ? mobileProblem(mobile) : null,
-      mobileChanged ? codeProblem(code) : null,
+      mobileChanged ? phone.problem() : null,
     )
     if (problem) return toastError(problem)
     const input: CompletePatientInput = { id: detail.id }
@@ -47,9 +47,9 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
     if (detail.neonate && guardianName.trim() !== detail.guardianName) input.guardianName = guardianName.trim()
     if (detail.neonate && guardianIdCard.trim().toUpperCase() !== detail.guardianIdCard) input.guardianIdCard = guardianIdCard.trim().toUpperCase()
     if (relation !== detail.relation) input.relation = relation
-    if (mobileChanged) Object.assign(input, { mobile, code })
+    if (mobileChanged) Object.assign(input, { mobile, code: phone.code })
     await run(async () => {
-      await patient.complete(input)
+      await patient.complete(input).catch(phone.refused)
       await leaveSaved('保存成功')
     })
   }
@@ -90,7 +90,7 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
         </FormGroup>
       )}
       <FormGroup title={detail.mobile ? '修改手机号需重新验证' : '请填写就诊人手机号并验证'}>
-        <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+        <SmsCodeField variant='form' purpose='patient' {...phone.field} />
       </FormGroup>
       <SubmitButton label='保存' busy={busy} onSubmit={submit} />
     </View>

@@ -3,12 +3,13 @@ import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
-import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
+import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { IdCardOcrResult } from '../../../types/api/patient'
-import { DefaultSwitch, SubmitButton, leaveSaved, useBusy } from './parts'
+import { DefaultSwitch, SubmitButton, leaveSaved, useBusy, usePatientMobile } from './parts'
 
 /** Only a whole number (15 or 18 characters) is read (spec §5). */
 const ID_LENGTHS = [15, 18]
@@ -21,8 +22,7 @@ function IdCardForm() {
   const [name, setName] = useState('')
   const [idCard, setIdCard] = useState('')
   const [relation, setRelation] = useState(() => (patient.list.some((p) => p.relation === '本人') ? '' : '本人'))
-  const [mobile, setMobile] = useState('')
-  const [code, setCode] = useState('')
+  const phone = usePatientMobile()
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
   const [read, setRead] = useState<IdCardOcrResult | null>(null)
   const { busy, run } = useBusy()
@@ -47,23 +47,23 @@ function IdCardForm() {
       nameProblem(name),
       idCardProblem(number),
       relation ? null : '请选择与就诊人的关系',
-      mobileProblem(mobile),
-      codeProblem(code),
+      mobileProblem(phone.mobile),
+      phone.problem(),
     )
     if (problem) return toastError(problem)
     await run(async () => {
       const source = read && read.name === name.trim() && read.idCard === number ? 'ocr' : 'idCard'
-      await patient.bind({ name: name.trim(), idCard: number, relation, mobile, code, isDefault, source })
+      await patient.bind({ name: name.trim(), idCard: number, relation, mobile: phone.mobile, code: phone.code, isDefault, source }).catch(phone.refused)
       await leaveSaved('添加成功')
     })
   }
 
   return (
     <View>
-      <View className='add-patient__ocr' onClick={() => void readPhoto().catch(() => undefined)}>
+      <Tappable className='add-patient__ocr' onTap={() => void readPhoto().catch(() => undefined)}>
         <Text className='add-patient__ocr-title'>拍照识别</Text>
         <Text className='add-patient__ocr-note'>拍摄身份证人像面，自动填写姓名和身份证号</Text>
-      </View>
+      </Tappable>
       <FormGroup>
         <FormField label='姓名'>
           <Input className='add-patient__input' placeholder='请输入就诊人姓名' maxlength={20} value={name} onInput={(e) => setName(e.detail.value)} />
@@ -85,7 +85,7 @@ function IdCardForm() {
         </FormField>
       </FormGroup>
       <FormGroup>
-        <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+        <SmsCodeField variant='form' purpose='patient' {...phone.field} />
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
       <SubmitButton label='确认添加' busy={busy} onSubmit={submit} />

@@ -4,11 +4,12 @@ import { DatePicker } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
-import { codeProblem, firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
+import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { Sex } from '../../../types/api/patient'
-import { DefaultSwitch, GuardianFields, SubmitButton, leaveSaved, useBusy } from './parts'
+import { DefaultSwitch, GuardianFields, SubmitButton, leaveSaved, useBusy, usePatientMobile } from './parts'
 
 /** A child without an identity card is bound until 6 (the server's NEONATE_MAX_AGE): the picker offers those dates. */
 const NEONATE_YEARS = 6
@@ -29,8 +30,7 @@ function NeonateForm() {
   const [guardianName, setGuardianName] = useState('')
   const [guardianIdCard, setGuardianIdCard] = useState('')
   const [relation, setRelation] = useState('子女')
-  const [mobile, setMobile] = useState('')
-  const [code, setCode] = useState('')
+  const phone = usePatientMobile()
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
   const { busy, run } = useBusy()
 
@@ -47,8 +47,8 @@ function NeonateForm() {
       birthday ? null : '请选择出生日期',
       nameProblem(guardianName, '监护人'),
       idCardProblem(guardianIdCard, '监护人'),
-      mobileProblem(mobile),
-      codeProblem(code),
+      mobileProblem(phone.mobile),
+      phone.problem(),
     )
     if (problem) return toastError(problem)
     await run(async () => {
@@ -60,10 +60,10 @@ function NeonateForm() {
         guardianName: guardianName.trim(),
         guardianIdCard: guardianIdCard.trim().toUpperCase(),
         relation,
-        mobile,
-        code,
+        mobile: phone.mobile,
+        code: phone.code,
         isDefault,
-      })
+      }).catch(phone.refused)
       await leaveSaved('添加成功')
     })
   }
@@ -78,9 +78,9 @@ function NeonateForm() {
           <Choice label='性别' options={SEXES.map((s) => s.text)} value={sexText} onChange={(v) => setSexText(v as '男' | '女')} />
         </FormField>
         <FormField label='出生日期'>
-          <View className='add-patient__pick' onClick={() => setPicking(true)}>
+          <Tappable className='add-patient__pick' onTap={() => setPicking(true)}>
             <FormValue value={birthday} placeholder='请选择出生日期' />
-          </View>
+          </Tappable>
         </FormField>
         <FormField label='关系'>
           <Choice label='与就诊人关系' options={patient.relations.filter((r) => r !== '本人')} value={relation} onChange={setRelation} />
@@ -88,7 +88,7 @@ function NeonateForm() {
       </FormGroup>
       <FormGroup title='监护人信息'>
         <GuardianFields name={guardianName} idCard={guardianIdCard} onName={setGuardianName} onIdCard={setGuardianIdCard} />
-        <SmsCodeField variant='form' purpose='patient' mobile={mobile} code={code} onMobileChange={setMobile} onCodeChange={setCode} />
+        <SmsCodeField variant='form' purpose='patient' {...phone.field} />
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
       <SubmitButton label='确认添加' busy={busy} onSubmit={submit} />

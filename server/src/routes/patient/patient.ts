@@ -29,7 +29,7 @@ const relation = z.string().trim().min(1, '请选择与就诊人的关系').max(
 
 const newPatientCommon = {
   mobile,
-  code: smsCode,
+  code: z.union([z.literal('').transform(() => undefined), smsCode]).optional(),
   relation,
   isDefault: flag.optional(),
   hospitalCode: optionalHospital,
