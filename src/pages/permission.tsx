@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
-import { View } from '@tarojs/components'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { HOME_URL } from '@/pageUrls'
 
 /** spec §8: where envelope code 2999 leads. */
@@ -9,9 +9,9 @@ export default function Permission() {
   return (
     <PageShell title='暂无权限'>
       <Empty text='暂无权限访问该内容'>
-        <View className='primary-button' onClick={() => void Taro.reLaunch({ url: HOME_URL })}>
+        <Tappable className='primary-button' onTap={() => void Taro.reLaunch({ url: HOME_URL })}>
           返回首页
-        </View>
+        </Tappable>
       </Empty>
     </PageShell>
   )

@@ -37,8 +37,30 @@ export interface Platform {
    * mini-program, which has no downloads folder, copies it to the clipboard.
    */
   saveTextFile(name: string, text: string, mime: string): Promise<'downloaded' | 'copied'>
+  /**
+   * Marks the whole document with a class (elder mode): on H5 the <html> element, so that popups, toasts and modals
+   * rendered outside the page take it too; a mini-program has no document, and each page's frame takes the class.
+   */
+  markDocument(className: string, on: boolean): void
   /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
   session: SessionStore
+  /**
+   * Whether views take keyboard focus (Tab) and Enter / Space (H5); a mini-program has no keyboard focus. Read by
+   * components/Tappable.
+   */
+  readonly keyboard: boolean
+  /**
+   * Reads a toast's text to a screen reader (H5: one polite live region, visually hidden); a mini-program's own
+   * toast is read by the system.
+   */
+  announce(text: string): void
+  /** Moves focus to the new page's title so a screen reader reads it (H5); a mini-program reads its own page title. */
+  focusTitle(node: unknown): void
+  /**
+   * Gives the modal Taro.showModal has just opened a dialog role, a name and buttons that answer the keyboard, and
+   * moves focus into it (H5); returns what puts focus back once it has closed. A mini-program's modal is native.
+   */
+  labelModal(): () => void
 }
 
 declare const platform: Platform

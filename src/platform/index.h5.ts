@@ -2,6 +2,7 @@ import Taro from '@tarojs/taro'
 import type { PayAction } from '../../types/api/payment'
 import type { PayOutcome, Platform } from './index'
 import { sessionCache } from './sessionCache'
+import { announce, focusTitle, labelModal } from './screenReader'
 
 const BASE = '/h5'
 const AUTH_PARAMS = ['code', 'state', 'auth_code', 'app_id', 'scope']
@@ -55,6 +56,7 @@ function wechatPay(params: JsapiParams): Promise<PayOutcome> {
       return
     }
     void Taro.showToast({ title: NO_WECHAT_PAY, icon: 'none', duration: 3000 })
+    announce(NO_WECHAT_PAY)
     resolve('failed')
   })
 }
@@ -106,7 +108,14 @@ const platform: Platform = {
     setTimeout(() => URL.revokeObjectURL(url), 60_000)
     return 'downloaded'
   },
+  markDocument(className, on) {
+    document.documentElement.classList.toggle(className, on)
+  },
   session: sessionCache(window.sessionStorage),
+  keyboard: true,
+  announce,
+  focusTitle,
+  labelModal,
 }
 
 export default platform

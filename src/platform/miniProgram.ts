@@ -44,6 +44,11 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
       await Taro.setClipboardData({ data: text })
       return 'copied'
     },
+    markDocument() {},
     session: sessionCache(memoryBackend()),
+    keyboard: false,
+    announce: () => undefined,
+    focusTitle: () => undefined,
+    labelModal: () => () => undefined,
   }
 }

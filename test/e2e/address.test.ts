@@ -103,7 +103,7 @@ describe('delivery addresses in the browser', () => {
     await visible(page.locator('.address-form__value', { hasText: /^浙江省 杭州市 / })).first().waitFor()
     assert.match(await field(page, '请输入街道、门牌号等').inputValue(), /^杭州市中心/, 'the detail line is filled from the location')
     await type(page, '请输入街道、门牌号等', '杭州市中心西湖大道1号')
-    await visible(page.locator('.nut-switch')).first().click()
+    await visible(page.getByRole('switch', { name: '设为默认地址' })).first().click()
     await shot(page, 'address-1-form-located')
     await tapButton(page, '保存')
     await waitForPath(page, LIST)

@@ -606,7 +606,8 @@ describe('医生助理 /internet/guidance/index', () => {
     expect(await within(items[0]!).findByLabelText('3条未读')).toBeTruthy()
     expect(within(items[1]!).queryByLabelText(/条未读/)).toBeNull()
 
-    fireEvent.click(items[0]!)
+    // each list item holds one button: the assistant's card
+    fireEvent.click(within(items[0]!).getByRole('button'))
     expect(await screen.findByText('您好，我是陈助理，请问有什么可以帮您？')).toBeTruthy()
     expect(document.querySelector('.nav-bar__title')!.textContent).toBe('陈助理')
     expect(mockRoot.assistant.currentAssistant?.imAccount).toBe('a_5')

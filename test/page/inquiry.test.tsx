@@ -822,7 +822,7 @@ describe('问诊详情 /pages/order/inquiry/detail', () => {
     const intake = { visitedOffline: true, offlineDiagnosis: '心律失常', pastHistory: '', allergyHistory: '无', currentMedication: '', updatedAt: '2026-11-23T01:30:00.000Z' }
     inquiries = [inquiryOf(61, 'unpaid', { intake })]
     await open(61)
-    expect((screen.getByRole('switch', { name: '线下是否就诊' }) as HTMLInputElement).checked).toBe(true)
+    expect(screen.getByRole('switch', { name: '线下是否就诊' }).getAttribute('aria-checked')).toBe('true')
     expect((screen.getByPlaceholderText('请输入线下医院的诊断') as HTMLInputElement).value).toBe('心律失常')
     expect((screen.getByPlaceholderText('请输入过敏史（选填）') as HTMLTextAreaElement).value).toBe('无')
     typeInto('请输入正在使用的药物（选填）', '美托洛尔')

@@ -1,4 +1,5 @@
 import { Text, Textarea } from '@tarojs/components'
+import { fieldName } from '../FormField/fieldName'
 import './index.scss'
 
 interface Props {
@@ -6,6 +7,8 @@ interface Props {
   /** the most characters it takes; the count under the box runs up to it */
   max: number
   placeholder: string
+  /** The box's name for a screen reader (the heading above it, usually): a placeholder is not one. */
+  label: string
   disabled?: boolean
   /** the page's own class for the box: its height */
   className: string
@@ -13,7 +16,7 @@ interface Props {
 }
 
 /** A text box with its count of characters under it (e.g. 12/500). */
-export default function CountedTextarea({ value, max, placeholder, disabled, className, onInput }: Props) {
+export default function CountedTextarea({ value, max, placeholder, label, disabled, className, onInput }: Props) {
   return (
     <>
       <Textarea
@@ -22,6 +25,7 @@ export default function CountedTextarea({ value, max, placeholder, disabled, cla
         maxlength={max}
         disabled={disabled}
         placeholder={placeholder}
+        {...fieldName(label)}
         onInput={(e) => onInput(e.detail.value)}
       />
       <Text className='counted-textarea__count'>

@@ -1,5 +1,6 @@
 import { View, Text } from '@tarojs/components'
 import type { ReactNode } from 'react'
+import Tappable from '../Tappable'
 import { MSG } from '@/ui/messages'
 import './index.scss'
 
@@ -18,9 +19,9 @@ export default function Empty({ text, children }: { text: string; children?: Rea
 export function LoadFailed({ onRetry }: { onRetry: () => void }) {
   return (
     <Empty text={MSG.listFailed}>
-      <Text className='empty__retry' onClick={onRetry}>
+      <Tappable inline className='empty__retry' onTap={onRetry}>
         重新加载
-      </Text>
+      </Tappable>
     </Empty>
   )
 }

@@ -1,13 +1,27 @@
-import type { ReactNode } from 'react'
-import { View, Text } from '@tarojs/components'
+import { Children, cloneElement, isValidElement, type ReactNode } from 'react'
+import { View, Text, Input, Textarea } from '@tarojs/components'
+import Tappable from '../Tappable'
+import { fieldName } from './fieldName'
 import './index.scss'
 
-/** spec §5 form defaults: label on the left at a fixed width, a bottom border under each row. */
+export { fieldName }
+
+type FieldElement = { nativeProps?: Record<string, unknown> }
+
+/**
+ * spec §5 form defaults: label on the left at a fixed width, a bottom border under each row. The label names the
+ * Input or Textarea it holds (one that brings its own name keeps it).
+ */
 export function FormField({ label, children, extra }: { label: string; children: ReactNode; extra?: ReactNode }) {
+  const named = Children.map(children, (child) =>
+    isValidElement<FieldElement>(child) && (child.type === Input || child.type === Textarea)
+      ? cloneElement(child, { nativeProps: { ...fieldName(label).nativeProps, ...child.props.nativeProps } })
+      : child,
+  )
   return (
     <View className='form-field'>
       <Text className='form-field__label'>{label}</Text>
-      <View className='form-field__body'>{children}</View>
+      <View className='form-field__body'>{named}</View>
       {extra}
     </View>
   )
@@ -33,9 +47,9 @@ export function Choice({ options, value, onChange, label }: { options: string[];
   return (
     <View className='choice' role='radiogroup' aria-label={label}>
       {options.map((o) => (
-        <View key={o} className={`choice__item${o === value ? ' choice__item--on' : ''}`} role='radio' aria-checked={o === value} onClick={() => onChange(o)}>
+        <Tappable key={o} className={`choice__item${o === value ? ' choice__item--on' : ''}`} role='radio' checked={o === value} onTap={() => onChange(o)}>
           {o}
-        </View>
+        </Tappable>
       ))}
     </View>
   )

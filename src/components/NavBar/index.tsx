@@ -1,5 +1,8 @@
-import Taro from '@tarojs/taro'
+import { useRef } from 'react'
+import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
+import platform from '@/platform'
+import Tappable from '../Tappable'
 import './index.scss'
 
 interface Props {
@@ -8,17 +11,33 @@ interface Props {
   back?: boolean
 }
 
-/** spec §2: every page has a custom navigation bar, white text on #E0F2FC. */
+/**
+ * The page's heading (Taro's Text has no `role` in its types; the attributes reach the element in H5), focusable
+ * by script only (H5) so that focus can be put on it, not a stop of the Tab order.
+ */
+const HEADING: Record<string, unknown> = { role: 'heading', 'aria-level': '1', ...(platform.keyboard ? { tabIndex: -1 } : {}) }
+
+/**
+ * spec §2: every page has a custom navigation bar on #E0F2FC; its title is in the primary colour, not the spec's
+ * white, which cannot be read on it (src/styles/tokens.scss). The title is the page's heading, and on H5
+ * focus goes to it whenever the page is shown (opened, or come back to), so a screen reader reads the new page.
+ */
 export default function NavBar({ title, back }: Props) {
   const canGoBack = back ?? Taro.getCurrentPages().length > 1
+  const titleRef = useRef<unknown>(null)
+  // as the page shows: opened, or come back to
+  useDidShow(() => platform.focusTitle(titleRef.current))
+
   return (
     <View className='nav-bar'>
       {canGoBack && (
-        <View className='nav-bar__back' aria-label='返回' onClick={() => void Taro.navigateBack()}>
+        <Tappable className='nav-bar__back' label='返回' onTap={() => void Taro.navigateBack()}>
           <Text className='nav-bar__arrow' />
-        </View>
+        </Tappable>
       )}
-      <Text className='nav-bar__title'>{title}</Text>
+      <Text ref={titleRef} className='nav-bar__title' {...HEADING}>
+        {title}
+      </Text>
     </View>
   )
 }

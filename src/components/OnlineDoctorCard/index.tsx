@@ -1,4 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
+import Tappable from '../Tappable'
 import { assetUrl } from '@/ui/assets'
 import { starRating } from '@/utils/level'
 import { averageReplyTime } from '@/utils/time'
@@ -32,8 +33,8 @@ export const priceText = (fen: number | null) => (fen === null ? '暂未开通' 
 /** One online doctor in a list (the doctor list, the search, 我的医生). */
 export default function OnlineDoctorCard({ doctor, onClick }: { doctor: OnlineDoctor; onClick: () => void }) {
   return (
-    <View className={`doctor-card${doctor.online ? '' : ' doctor-card--offline'}`} onClick={onClick}>
-      <Image className='doctor-card__avatar' src={assetUrl(doctor.avatar)} />
+    <Tappable className={`doctor-card${doctor.online ? '' : ' doctor-card--offline'}`} onTap={onClick}>
+      <Image className='doctor-card__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' />
       <View className='doctor-card__body'>
         <View className='doctor-card__head'>
           <Text className='doctor-card__name'>{doctor.doctorName}</Text>
@@ -52,6 +53,6 @@ export default function OnlineDoctorCard({ doctor, onClick }: { doctor: OnlineDo
           <Text className='doctor-card__price'>图文 {priceText(doctor.priceFen)}</Text>
         </View>
       </View>
-    </View>
+    </Tappable>
   )
 }

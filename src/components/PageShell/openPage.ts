@@ -1,4 +1,5 @@
 import Taro from '@tarojs/taro'
+import platform from '@/platform'
 import { isBuiltPage } from '@/routes'
 import { MSG } from '@/ui/messages'
 
@@ -6,6 +7,7 @@ import { MSG } from '@/ui/messages'
 export function openPage(url: string) {
   if (!isBuiltPage(url)) {
     void Taro.showToast({ title: MSG.comingSoon, icon: 'none', duration: 2000 })
+    platform.announce(MSG.comingSoon)
     return
   }
   void Taro.navigateTo({ url })

@@ -5,6 +5,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import Empty from '@/components/Empty'
 import { usePatientCompletion } from '@/components/PatientCompletion'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MAX_PATIENTS } from '@/stores/PatientStore'
 import { confirm, toastSuccess } from '@/ui/feedback'
@@ -70,19 +71,19 @@ function PatientList({ variant, select = false }: Props) {
   const actions = (p: Patient) => (
     <View className='patient-card__actions'>
       {!p.isDefault && (
-        <Text className='patient-card__action' onClick={() => void setDefault(p).catch(() => undefined)}>
+        <Tappable inline className='patient-card__action' onTap={() => void setDefault(p).catch(() => undefined)}>
           设为默认
-        </Text>
+        </Tappable>
       )}
-      <Text className='patient-card__action' onClick={() => requireComplete(p, () => void Taro.navigateTo({ url: escortUrl(p.id) }))}>
+      <Tappable inline className='patient-card__action' onTap={() => requireComplete(p, () => void Taro.navigateTo({ url: escortUrl(p.id) }))}>
         陪护人
-      </Text>
-      <Text className='patient-card__action' onClick={() => void Taro.navigateTo({ url: editPatientUrl(p.id) })}>
+      </Tappable>
+      <Tappable inline className='patient-card__action' onTap={() => void Taro.navigateTo({ url: editPatientUrl(p.id) })}>
         编辑
-      </Text>
-      <Text className='patient-card__action patient-card__action--danger' onClick={() => void unbind(p).catch(() => undefined)}>
+      </Tappable>
+      <Tappable inline className='patient-card__action patient-card__action--danger' onTap={() => void unbind(p).catch(() => undefined)}>
         解除绑定
-      </Text>
+      </Tappable>
     </View>
   )
 
@@ -100,17 +101,17 @@ function PatientList({ variant, select = false }: Props) {
   )
 
   const manageCard = (p: Patient) => (
-    <View key={p.id} className='patient-card' onClick={select ? () => pick(p) : undefined}>
+    <Tappable key={p.id} className='patient-card' onTap={select ? () => pick(p) : undefined}>
       {who(p)}
       <Text className='patient-card__line'>证件号码：{idLine(p)}</Text>
       <Text className='patient-card__line'>手机号码：{p.mobile ? maskMobile(p.mobile) : '未填写'}</Text>
       {p.hisMedCardNo && <Text className='patient-card__line'>就诊卡号：{p.hisMedCardNo}</Text>}
       {!select && actions(p)}
-    </View>
+    </Tappable>
   )
 
   const healthCard = (p: Patient) => (
-    <View key={p.id} className='health-card' onClick={select ? () => pick(p) : undefined}>
+    <Tappable key={p.id} className='health-card' onTap={select ? () => pick(p) : undefined}>
       <View className='health-card__face'>
         <View className='health-card__head'>
           <Text className='health-card__brand'>电子健康卡</Text>
@@ -126,7 +127,7 @@ function PatientList({ variant, select = false }: Props) {
           </View>
           {p.hisMedCardNo ? (
             <View className='health-card__qr'>
-              <Image className='health-card__qr-image' src={qrDataUrl(p.hisMedCardNo)} aria-label={`就诊卡号${p.hisMedCardNo}的二维码`} />
+              <Image className='health-card__qr-image' src={qrDataUrl(p.hisMedCardNo)} nativeProps={{ alt: `就诊卡号${p.hisMedCardNo}的二维码` }} />
               <Text className='health-card__no'>{p.hisMedCardNo}</Text>
             </View>
           ) : (
@@ -135,15 +136,15 @@ function PatientList({ variant, select = false }: Props) {
         </View>
       </View>
       {!select && actions(p)}
-    </View>
+    </Tappable>
   )
 
   if (!store.loaded && store.loadFailed)
     return (
       <Empty text={MSG.listFailed}>
-        <Text className='patient-list__retry' onClick={() => void store.load().catch(() => undefined)}>
+        <Tappable inline className='patient-list__retry' onTap={() => void store.load().catch(() => undefined)}>
           重新加载
-        </Text>
+        </Tappable>
       </Empty>
     )
   if (!store.loaded) return <Text className='patient-list__loading'>{MSG.listLoading}</Text>

@@ -2,6 +2,7 @@ import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
+import Tappable from '../Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { maskName } from '@/utils/mask'
@@ -19,9 +20,9 @@ function PatientPicker({ onChoose }: { onChoose: (p: Patient) => void }) {
   const current = patients.current
   if (!patients.loaded && patients.loadFailed) {
     return (
-      <Text className='patient-picker__note patient-picker__note--warn' onClick={() => void patients.load().catch(() => undefined)}>
+      <Tappable inline className='patient-picker__note patient-picker__note--warn' onTap={() => void patients.load().catch(() => undefined)}>
         就诊人{MSG.listFailed}，点击重试
-      </Text>
+      </Tappable>
     )
   }
   if (!patients.loaded) return <Text className='patient-picker__note'>{MSG.listLoading}</Text>
@@ -38,16 +39,16 @@ function PatientPicker({ onChoose }: { onChoose: (p: Patient) => void }) {
   return (
     <View className='patient-picker' role='radiogroup' aria-label='就诊人'>
       {patients.list.map((p) => (
-        <View
+        <Tappable
           key={p.id}
           role='radio'
-          aria-checked={current?.id === p.id}
+          checked={current?.id === p.id}
           className={`patient-picker__chip${current?.id === p.id ? ' patient-picker__chip--on' : ''}`}
-          onClick={() => onChoose(p)}
+          onTap={() => onChoose(p)}
         >
           <Text>{maskName(p.name)}</Text>
           {!p.complete && <Text className='patient-picker__chip-tag'>待完善</Text>}
-        </View>
+        </Tappable>
       ))}
     </View>
   )

@@ -71,6 +71,7 @@ function Complaint() {
             value={text}
             max={COMPLAINT_MAX}
             placeholder='请描述您遇到的问题，我们会尽快核实处理'
+            label='投诉内容'
             onInput={(v) => setText(v.slice(0, COMPLAINT_MAX))}
           />
           <Text className='complaint__note'>每次问诊只能投诉一次，提交后不可修改</Text>

@@ -2,6 +2,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { openPage } from '@/components/PageShell'
 import EvaluationItem from '@/components/EvaluationItem'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import { MSG } from '@/ui/messages'
@@ -19,16 +20,16 @@ function EvaluationSection({ doctorId }: { doctorId: number }) {
       <View className='doctor-evaluations__head'>
         <Text className='doctor-evaluations__heading'>患者评价</Text>
         {list.items.length > 0 && (
-          <View className='doctor-evaluations__link' role='link' onClick={() => openPage(moreEvaluationUrl(doctorId))}>
+          <Tappable className='doctor-evaluations__link' role='link' onTap={() => openPage(moreEvaluationUrl(doctorId))}>
             查看全部
-          </View>
+          </Tappable>
         )}
       </View>
       {summary && <Text className='doctor-evaluations__summary'>{`好评率 ${summary.goodRate}% · 共${summary.count}条评价`}</Text>}
       {list.state === 'failed' && list.items.length === 0 ? (
-        <Text className='doctor-evaluations__note' onClick={() => void store.openDoctorEvaluations(doctorId)}>
+        <Tappable inline className='doctor-evaluations__note' onTap={() => void store.openDoctorEvaluations(doctorId)}>
           {MSG.listFailed}，点击重试
-        </Text>
+        </Tappable>
       ) : list.state === 'loading' && list.items.length === 0 ? (
         <Text className='doctor-evaluations__note'>{MSG.listLoading}</Text>
       ) : list.items.length === 0 ? (

@@ -5,6 +5,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars, priceText } from '@/components/OnlineDoctorCard'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { assetUrl } from '@/ui/assets'
 
@@ -32,7 +33,7 @@ function OnlineDoctorHome() {
     return (
       <View className='online-doctor'>
         <View className='online-doctor__card'>
-          <Image className='online-doctor__avatar' src={assetUrl(doctor.avatar)} />
+          <Image className='online-doctor__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' />
           <View className='online-doctor__who'>
             <View className='online-doctor__head'>
               <Text className='online-doctor__name'>{doctor.doctorName}</Text>
@@ -45,14 +46,13 @@ function OnlineDoctorHome() {
             <LevelStars level={doctor.level} />
           </View>
           {user.isLoggedIn && (
-            <View
+            <Tappable
               className={`online-doctor__follow${doctor.followed ? ' online-doctor__follow--on' : ''}`}
-              role='button'
-              aria-pressed={doctor.followed}
-              onClick={() => void store.toggleFollow()}
+              pressed={doctor.followed}
+              onTap={() => void store.toggleFollow()}
             >
               {doctor.followed ? '已关注' : '关注'}
-            </View>
+            </Tappable>
           )}
         </View>
         <View className='online-doctor__stats'>

@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { DOCTOR_SORTS } from '@/stores/DoctorStore'
@@ -20,16 +21,16 @@ function DoctorList() {
   return (
     <PageShell title='在线问诊' onReady={() => (doctor.hospital ? doctor.openList() : undefined)}>
       <View className='online-doctors'>
-        <View className='online-doctors__search' onClick={() => void Taro.navigateTo({ url: DOCTOR_SEARCH_URL })}>
+        <Tappable className='online-doctors__search' onTap={() => void Taro.navigateTo({ url: DOCTOR_SEARCH_URL })}>
           <Text className='online-doctors__search-text'>搜索医生、科室、擅长疾病</Text>
-        </View>
+        </Tappable>
         <View className='online-doctors__links'>
-          <Text className='online-doctors__link' onClick={() => openPage(NOTICE_URL)}>
+          <Tappable inline className='online-doctors__link' onTap={() => openPage(NOTICE_URL)}>
             问诊须知
-          </Text>
-          <Text className='online-doctors__link' onClick={() => openPage(GUIDANCE_URL)}>
+          </Tappable>
+          <Tappable inline className='online-doctors__link' onTap={() => openPage(GUIDANCE_URL)}>
             咨询医生助理
-          </Text>
+          </Tappable>
         </View>
         {!doctor.hospital ? (
           <Empty text='请先选择医院' />
@@ -37,28 +38,28 @@ function DoctorList() {
           <>
             <View className='online-doctors__depts' role='tablist' aria-label='科室'>
               {[{ id: null, deptName: '全部' }, ...(doctor.depts.value ?? [])].map((d) => (
-                <View
+                <Tappable
                   key={d.id ?? 'all'}
                   role='tab'
-                  aria-selected={doctor.deptId === d.id}
+                  selected={doctor.deptId === d.id}
                   className={`online-doctors__dept${doctor.deptId === d.id ? ' online-doctors__dept--on' : ''}`}
-                  onClick={() => doctor.chooseDept(d.id)}
+                  onTap={() => doctor.chooseDept(d.id)}
                 >
                   {d.deptName}
-                </View>
+                </Tappable>
               ))}
             </View>
             <View className='online-doctors__sorts' role='tablist' aria-label='排序'>
               {DOCTOR_SORTS.map((s) => (
-                <View
+                <Tappable
                   key={s.key}
                   role='tab'
-                  aria-selected={doctor.sort === s.key}
+                  selected={doctor.sort === s.key}
                   className={`online-doctors__sort${doctor.sort === s.key ? ' online-doctors__sort--on' : ''}`}
-                  onClick={() => doctor.chooseSort(s.key)}
+                  onTap={() => doctor.chooseSort(s.key)}
                 >
                   {s.label}
-                </View>
+                </Tappable>
               ))}
             </View>
             {state === 'done' && doctor.list.items.length === 0 ? (
@@ -70,9 +71,9 @@ function DoctorList() {
                 {doctor.list.items.map((d) => (
                   <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />
                 ))}
-                <View className='online-doctors__more' onClick={() => void doctor.list.loadMore(true)}>
+                <Tappable className='online-doctors__more' onTap={() => void doctor.list.loadMore(true)}>
                   {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
-                </View>
+                </Tappable>
               </View>
             )}
           </>

@@ -3,6 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { assetUrl } from '@/ui/assets'
 import MessageList, { useNow } from '../tim/MessageList'
@@ -34,18 +35,20 @@ function Guidance() {
           {assistant.assistants.map((a) => {
             const unread = assistant.unreadOf(a)
             return (
-              <View key={a.id} className='guidance__item' role='listitem' onClick={() => void assistant.choose(a)}>
-                <Image className='guidance__avatar' src={assetUrl(a.avatar)} />
-                <View className='guidance__who'>
-                  <Text className='guidance__name'>{a.name}</Text>
-                  <Text className='guidance__role'>医生助理</Text>
-                </View>
-                {unread > 0 && (
-                  <View className='guidance__badge' aria-label={`${unread}条未读`}>
-                    {unread > 99 ? '99+' : unread}
+              <View key={a.id} role='listitem'>
+                <Tappable className='guidance__item' onTap={() => void assistant.choose(a)}>
+                  <Image className='guidance__avatar' src={assetUrl(a.avatar)} aria-hidden='true' />
+                  <View className='guidance__who'>
+                    <Text className='guidance__name'>{a.name}</Text>
+                    <Text className='guidance__role'>医生助理</Text>
                   </View>
-                )}
-                <Text className='guidance__go'>咨询</Text>
+                  {unread > 0 && (
+                    <View className='guidance__badge' aria-label={`${unread}条未读`}>
+                      {unread > 99 ? '99+' : unread}
+                    </View>
+                  )}
+                  <Text className='guidance__go'>咨询</Text>
+                </Tappable>
               </View>
             )
           })}
@@ -61,9 +64,9 @@ function Guidance() {
         <View className='guidance-room'>
           <View className='guidance-room__head'>
             <Text className='guidance-room__who'>{current.name} · 医生助理</Text>
-            <View className='guidance-room__switch' role='button' onClick={() => assistant.leave()}>
+            <Tappable className='guidance-room__switch' onTap={() => assistant.leave()}>
               换一位助理
-            </View>
+            </Tappable>
           </View>
           <MessageList peerAvatar={current.avatar} now={now} />
           <InputBar />

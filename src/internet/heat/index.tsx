@@ -5,6 +5,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { EXPOSURE_QUESTION, FEVER_NOTE_MAX, FEVER_QUESTION, FEVER_SYMPTOMS, RED_FLAGS, RED_FLAG_ADVICE } from '@/stores/FeverStore'
 import { inquiryPrice } from '@/stores/InquiryStore'
@@ -16,15 +17,16 @@ function YesNo({ label, value, locked, onChange }: { label: string; value: boole
   return (
     <View className='heat__options' role='radiogroup' aria-label={label}>
       {[true, false].map((v) => (
-        <View
+        <Tappable
           key={String(v)}
           role='radio'
-          aria-checked={value === v}
+          checked={value === v}
           className={`heat__option${value === v ? ' heat__option--on' : ''}`}
-          onClick={() => !locked && onChange(v)}
+          disabled={locked}
+          onTap={() => onChange(v)}
         >
           {v ? '是' : '否'}
-        </View>
+        </Tappable>
       ))}
     </View>
   )
@@ -38,15 +40,16 @@ function Chips<T extends string>(p: { label: string; items: readonly T[]; chosen
       {items.map((item) => {
         const on = chosen.includes(item)
         return (
-          <View
+          <Tappable
             key={item}
             role='checkbox'
-            aria-checked={on}
+            checked={on}
             className={`heat__chip${on ? ` heat__chip--on${danger ? ' heat__chip--danger' : ''}` : ''}`}
-            onClick={() => !locked && onToggle(item)}
+            disabled={locked}
+            onTap={() => onToggle(item)}
           >
             {item}
-          </View>
+          </Tappable>
         )
       })}
     </View>
@@ -77,9 +80,9 @@ function FeverClinic() {
   const dept = fever.dept
   const deptLine =
     fever.depts.state === 'failed' ? (
-      <Text className='heat__dept heat__dept--warn' onClick={() => void fever.loadDepts()}>
+      <Tappable className='heat__dept heat__dept--warn' onTap={() => void fever.loadDepts()}>
         接诊科室加载失败，点击重试
-      </Text>
+      </Tappable>
     ) : fever.depts.state === 'done' ? (
       <Text className='heat__dept'>{dept ? `接诊科室：${dept.deptName}` : '接诊医生：本院在线医生'}</Text>
     ) : null

@@ -4,6 +4,8 @@ import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { DESCRIPTION_MAX } from '@/stores/InquiryStore'
 
@@ -50,9 +52,9 @@ function RenewalPage() {
     const locked = !!created
     const patient = form.patient
     const fromCases = !locked && patient && (
-      <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: historyCasesUrl(patient.id) })}>
+      <Tappable inline className='inquiry__link' onTap={() => void Taro.navigateTo({ url: historyCasesUrl(patient.id) })}>
         从历史病例选择
-      </Text>
+      </Tappable>
     )
     return (
       <View className='inquiry'>
@@ -67,6 +69,7 @@ function RenewalPage() {
             maxlength={DIAGNOSIS_MAX}
             disabled={locked}
             placeholder='请填写线下医院给出的诊断，如：原发性高血压'
+            {...fieldName('诊断')}
             onInput={(e) => followUp.setDiagnosis(e.detail.value)}
           />
         </FormCard>
@@ -81,20 +84,21 @@ function RenewalPage() {
                   maxlength={MEDICINE_NAME_MAX}
                   disabled={locked}
                   placeholder='药品名称，如：苯磺酸氨氯地平片'
+                  {...fieldName(`第${i + 1}个药品名称`)}
                   onInput={(e) => followUp.setMedicine(i, e.detail.value)}
                 />
                 {!locked && followUp.medicines.length > 1 && (
-                  <View className='inquiry__medicine-remove' role='button' aria-label={`删除第${i + 1}个药品`} onClick={() => followUp.removeMedicine(i)}>
+                  <Tappable className='inquiry__medicine-remove' label={`删除第${i + 1}个药品`} onTap={() => followUp.removeMedicine(i)}>
                     删除
-                  </View>
+                  </Tappable>
                 )}
               </View>
             ))}
           </View>
           {followUp.canAddMedicine && (
-            <View className='inquiry__medicine-add' role='button' onClick={() => followUp.addMedicine()}>
+            <Tappable className='inquiry__medicine-add' onTap={() => followUp.addMedicine()}>
               + 添加药品
-            </View>
+            </Tappable>
           )}
         </FormCard>
 
@@ -111,9 +115,9 @@ function RenewalPage() {
         {followUp.refusal && (
           <View className='inquiry__refusal' role='alert'>
             <Text>{followUp.refusal}</Text>
-            <Text className='inquiry__link' onClick={() => openPage(inquiryUrl(doctor.id))}>
+            <Tappable inline className='inquiry__link' onTap={() => openPage(inquiryUrl(doctor.id))}>
               先向该医生图文问诊
-            </Text>
+            </Tappable>
           </View>
         )}
         <ConsentLine agreed={form.agreed} locked={locked} onToggle={(on) => form.setAgreed(on)} />

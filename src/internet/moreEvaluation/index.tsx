@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import EvaluationItem from '@/components/EvaluationItem'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import './index.scss'
@@ -48,9 +49,9 @@ function MoreEvaluation() {
             {list.items.map((e) => (
               <EvaluationItem key={e.id} evaluation={e} />
             ))}
-            <View className='more-evaluation__more' onClick={() => void list.loadMore(true)}>
+            <Tappable className='more-evaluation__more' onTap={() => void list.loadMore(true)}>
               {list.state === 'loading' ? MSG.listLoading : list.state === 'done' ? MSG.listNoMore : list.state === 'failed' ? MSG.listFailed : MSG.loadMore}
-            </View>
+            </Tappable>
           </View>
         )}
       </View>

@@ -5,6 +5,7 @@ import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars } from '@/components/OnlineDoctorCard'
 import EvaluationItem from '@/components/EvaluationItem'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import { MSG } from '@/ui/messages'
@@ -32,7 +33,7 @@ function ScorePage() {
     return (
       <View className='score'>
         <View className='score__doctor'>
-          <Image className='score__avatar' src={assetUrl(doctor.avatar)} />
+          <Image className='score__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' />
           <View>
             <Text className='score__name'>{doctor.doctorName}</Text>
             <Text className='score__title'>{doctor.title}</Text>
@@ -68,15 +69,15 @@ function ScorePage() {
           <View className='score__head'>
             <Text className='score__heading'>患者评价</Text>
             {list.items.length > 0 && (
-              <View className='score__link' role='link' onClick={() => openPage(moreEvaluationUrl(doctorId))}>
+              <Tappable className='score__link' role='link' onTap={() => openPage(moreEvaluationUrl(doctorId))}>
                 查看全部评价
-              </View>
+              </Tappable>
             )}
           </View>
           {list.state === 'failed' && list.items.length === 0 ? (
-            <Text className='score__note' onClick={() => void store.openDoctorEvaluations(doctorId)}>
+            <Tappable inline className='score__note' onTap={() => void store.openDoctorEvaluations(doctorId)}>
               {MSG.listFailed}，点击重试
-            </Text>
+            </Tappable>
           ) : list.state === 'loading' && list.items.length === 0 ? (
             <Text className='score__note'>{MSG.listLoading}</Text>
           ) : list.items.length === 0 ? (

@@ -5,6 +5,8 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/ui/messages'
@@ -25,14 +27,14 @@ function DoctorSearch() {
   return (
     <PageShell title='搜索医生'>
       <View className='doctor-search'>
-        <SearchBar placeholder='搜索医生、科室、擅长疾病' maxLength={MAX_KEYWORD} value={doctor.search.keyword} onChange={(v: string) => doctor.search.setKeyword(v)} />
+        <SearchBar placeholder='搜索医生、科室、擅长疾病' inputProps={fieldName('搜索医生、科室、擅长疾病')} maxLength={MAX_KEYWORD} value={doctor.search.keyword} onChange={(v: string) => doctor.search.setKeyword(v)} />
         {doctor.search.state === 'idle' && !result && <Text className='doctor-search__hint'>输入医生姓名、科室或擅长的疾病</Text>}
         {doctor.search.state === 'loading' && <Text className='doctor-search__hint'>{MSG.listLoading}</Text>}
         {doctor.search.state === 'failed' && (
           <Empty text={MSG.listFailed}>
-            <Text className='doctor-search__retry' onClick={() => void doctor.search.run()}>
+            <Tappable inline className='doctor-search__retry' onTap={() => void doctor.search.run()}>
               重新搜索
-            </Text>
+            </Tappable>
           </Empty>
         )}
         {doctor.search.empty && <Empty text='未找到相关医生或科室' />}
@@ -42,12 +44,12 @@ function DoctorSearch() {
               <View className='doctor-search__section'>
                 <Text className='doctor-search__heading'>科室</Text>
                 {result.depts.map((d) => (
-                  <View key={d.id} className='doctor-search__dept' onClick={() => openDept(d.id)}>
+                  <Tappable key={d.id} className='doctor-search__dept' onTap={() => openDept(d.id)}>
                     <Text className='doctor-search__dept-name'>{d.deptName}</Text>
                     <Text className='doctor-search__dept-count'>
                       {d.onlineCount}/{d.doctorCount} 位医生在线
                     </Text>
-                  </View>
+                  </Tappable>
                 ))}
               </View>
             )}

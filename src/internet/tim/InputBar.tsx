@@ -2,6 +2,8 @@ import Taro from '@tarojs/taro'
 import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { CHAT_MSG, CHAT_TEXT_MAX } from '@/utils/chatRules'
 import { toastError } from '@/ui/feedback'
@@ -27,12 +29,13 @@ function InputBar() {
 
   return (
     <View className={`room-bar${closed ? ' room-bar--disabled' : ''}`} aria-disabled={closed} aria-label='输入栏'>
-      <View className='room-bar__picture' role='button' aria-label='发送图片' onClick={closed ? undefined : () => void pickPictures()}>
+      <Tappable className='room-bar__picture' label='发送图片' disabled={closed} onTap={() => void pickPictures()}>
         <Text className='room-bar__picture-icon' />
-      </View>
+      </Tappable>
       <Input
         className='room-bar__input'
         placeholder={!closed ? '请输入您想咨询的问题' : order?.status === 'unpaid' ? '支付后即可向医生发送消息' : CHAT_MSG.ended}
+        {...fieldName('消息')}
         disabled={closed}
         maxlength={CHAT_TEXT_MAX}
         confirmType='send'

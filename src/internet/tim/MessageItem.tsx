@@ -1,4 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
+import Tappable from '@/components/Tappable'
 import { assetUrl } from '@/ui/assets'
 import type { ChatMessage } from '../../../types/api/chat'
 
@@ -18,12 +19,12 @@ export default function MessageItem({ message, mine, avatar, onResend, onPreview
   const picture = message.type === 'image'
   return (
     <View id={`room-msg-${message.id}`} className={`room-msg room-msg--${mine ? 'mine' : 'theirs'}`}>
-      {avatar ? <Image className='room-msg__avatar' src={assetUrl(avatar)} /> : <View className='room-msg__avatar' />}
+      {avatar ? <Image className='room-msg__avatar' src={assetUrl(avatar)} aria-hidden='true' /> : <View className='room-msg__avatar' />}
       <View className='room-msg__body'>
         {picture ? (
-          <View className='room-msg__picture' role='button' aria-label='查看图片' onClick={() => onPreview(pictureSrc(message))}>
-            <Image className='room-msg__thumb' src={pictureSrc(message)} mode='aspectFill' />
-          </View>
+          <Tappable className='room-msg__picture' label='查看图片' onTap={() => onPreview(pictureSrc(message))}>
+            <Image className='room-msg__thumb' src={pictureSrc(message)} mode='aspectFill' aria-hidden='true' />
+          </Tappable>
         ) : (
           <View className='room-msg__bubble'>
             <Text userSelect>{message.payload}</Text>
@@ -32,9 +33,9 @@ export default function MessageItem({ message, mine, avatar, onResend, onPreview
       </View>
       {mine && message.status === 'created' && <View className='room-msg__sending' role='status' aria-label='发送中' />}
       {mine && message.status === 'sendFail' && (
-        <View className='room-msg__resend' role='button' onClick={() => onResend(message.id)}>
+        <Tappable className='room-msg__resend' onTap={() => onResend(message.id)}>
           重发
-        </View>
+        </Tappable>
       )}
     </View>
   )

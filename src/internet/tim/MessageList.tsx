@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { View, Text, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import ChatTimeline from './ChatTimeline'
@@ -54,9 +55,9 @@ function MessageList({ peerAvatar, now }: { peerAvatar: string; now: number }) {
       )}
       <ScrollView className='room__list' scrollY scrollIntoView={anchor} upperThreshold={40} onScrollToUpper={() => void chat.loadOlder()}>
         {chat.hasMore && (
-          <View className='room__older' role='button' onClick={() => void chat.loadOlder()}>
+          <Tappable className='room__older' onTap={() => void chat.loadOlder()}>
             {chat.loadingOlder ? MSG.listLoading : chat.olderFailed ? '加载失败，点击重试' : '查看更多消息'}
-          </View>
+          </Tappable>
         )}
         <ChatTimeline messages={messages} now={now} me={chat.userID} myAvatar={myAvatar} peerAvatar={peerAvatar} onResend={(id) => void chat.resend(id)} />
       </ScrollView>

@@ -4,6 +4,8 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import CountedTextarea from '@/components/CountedTextarea'
 import { openPage } from '@/components/PageShell'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
 import { RENEWAL_NOTE_MAX } from '@/stores/RoomToolsStore'
@@ -29,12 +31,12 @@ function RoomTools() {
   return (
     <>
       <View className='room-tools' role='toolbar' aria-label='问诊工具'>
-        <View className='room-tools__item' role='button' onClick={chooseCase}>
+        <Tappable className='room-tools__item' onTap={chooseCase}>
           发送病历
-        </View>
-        <View className='room-tools__item' role='button' onClick={tools.openRenewal}>
+        </Tappable>
+        <Tappable className='room-tools__item' onTap={tools.openRenewal}>
           续方申请
-        </View>
+        </Tappable>
       </View>
       {tools.renewalOpen && <RenewalPanel />}
     </>
@@ -46,7 +48,7 @@ const RenewalPanel = observer(function RenewalPanel() {
   const { roomTools: tools } = useStores()
   return (
     <View className='room-renewal'>
-      <View className='room-renewal__mask' onClick={tools.closeRenewal} />
+      <Tappable className='room-renewal__mask' label='关闭' onTap={tools.closeRenewal} />
       <View className='room-renewal__panel' role='dialog' aria-label='续方申请'>
         <View className='room-renewal__head'>
           <Text className='room-renewal__title'>续方申请</Text>
@@ -60,26 +62,28 @@ const RenewalPanel = observer(function RenewalPanel() {
                 value={name}
                 maxlength={MEDICINE_NAME_MAX}
                 placeholder='药品名称，如：苯磺酸氨氯地平片'
+                {...fieldName(`第${i + 1}个药品名称`)}
                 onInput={(e) => tools.setMedicine(i, e.detail.value)}
               />
               {tools.medicines.length > 1 && (
-                <View className='room-renewal__remove' role='button' aria-label={`删除第${i + 1}个药品`} onClick={() => tools.removeMedicine(i)}>
+                <Tappable className='room-renewal__remove' label={`删除第${i + 1}个药品`} onTap={() => tools.removeMedicine(i)}>
                   删除
-                </View>
+                </Tappable>
               )}
             </View>
           ))}
         </View>
         {tools.canAddMedicine && (
-          <View className='room-renewal__add' role='button' onClick={tools.addMedicine}>
+          <Tappable className='room-renewal__add' onTap={tools.addMedicine}>
             + 添加药品
-          </View>
+          </Tappable>
         )}
         <CountedTextarea
           className='room-renewal__textarea'
           value={tools.note}
           max={RENEWAL_NOTE_MAX}
           placeholder='补充说明（选填），如用药后的情况'
+          label='补充说明'
           onInput={(v) => tools.setNote(v)}
         />
         <View className='room-renewal__actions'>

@@ -4,6 +4,7 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { confirm } from '@/ui/feedback'
 import OrderBanner from './OrderBanner'
@@ -46,9 +47,9 @@ function Room() {
         {!order && chat.order.failed && (
           <View className='room-banner room-banner--failed' role='alert'>
             <Text className='room-banner__note'>问诊信息加载失败</Text>
-            <Text className='room-banner__retry' onClick={() => void chat.order.load()}>
+            <Tappable inline className='room-banner__retry' onTap={() => void chat.order.load()}>
               重新加载
-            </Text>
+            </Tappable>
           </View>
         )}
         <MessageList peerAvatar={doctorAvatar} now={now} />

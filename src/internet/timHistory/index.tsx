@@ -3,6 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { patientImAccount } from '@/utils/chatRules'
 import { inquiryStatusClass } from '@/stores/InquiryStore'
@@ -36,7 +37,7 @@ function TimHistory() {
     return (
       <View className='tim-history'>
         {list.items.map((i) => (
-          <View key={i.id} className='tim-history__item' role='button' onClick={() => void Taro.navigateTo({ url: chatRecordUrl(i.id) })}>
+          <Tappable key={i.id} className='tim-history__item' onTap={() => void Taro.navigateTo({ url: chatRecordUrl(i.id) })}>
             <View className='tim-history__head'>
               <Text className='tim-history__doctor'>
                 {i.doctor.doctorName} <Text className='tim-history__title'>{i.doctor.title}</Text>
@@ -49,11 +50,11 @@ function TimHistory() {
             <Text className='tim-history__line'>就诊人：{i.patientName}</Text>
             <Text className='tim-history__desc'>{i.description}</Text>
             <Text className='tim-history__time'>{localTime(i.finishedAt ?? i.createdAt)}</Text>
-          </View>
+          </Tappable>
         ))}
-        <View className='tim-history__more' onClick={() => void list.loadMore(true)}>
+        <Tappable className='tim-history__more' onTap={() => void list.loadMore(true)}>
           {moreText(list.state)}
-        </View>
+        </Tappable>
       </View>
     )
   }
@@ -81,7 +82,7 @@ const ChatRecordView = observer(function ChatRecordView({ record, steps }: { rec
   return (
     <View className='chat-record'>
       <View className='chat-record__doctor'>
-        <Image className='chat-record__avatar' src={assetUrl(record.doctor.avatar)} />
+        <Image className='chat-record__avatar' src={assetUrl(record.doctor.avatar)} aria-hidden='true' />
         <View>
           <Text className='chat-record__name'>{record.doctor.doctorName}</Text>
           <Text className='chat-record__title'>{record.doctor.title}</Text>

@@ -3,6 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { moreText } from '@/stores/RecordStore'
 import { localTime } from '@/utils/register'
@@ -35,9 +36,9 @@ function AccessLog() {
               <Text className='access-log__time'>{localTime(r.at)}</Text>
             </View>
           ))}
-          <View className='access-log__more' onClick={() => void list.loadMore(true)}>
+          <Tappable className='access-log__more' onTap={() => void list.loadMore(true)}>
             {moreText(list.state)}
-          </View>
+          </Tappable>
         </View>
       )}
     </PageShell>

@@ -1,8 +1,13 @@
 import { useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Input } from '@tarojs/components'
-import { Button, Switch } from '@nutui/nutui-react-taro'
+import { Button } from '@nutui/nutui-react-taro'
 import { FormField } from '@/components/FormField'
+import Toggle from '@/components/Toggle'
+import { ApiError } from '@/services/request'
+import { useStores } from '@/stores'
+import { isAccountMobile } from '@/utils/phoneCode'
+import { codeProblem } from '@/utils/personForm'
 import { toastSuccess } from '@/ui/feedback'
 import { PATIENT_LIST_URL } from '@/pageUrls'
 
@@ -16,6 +21,32 @@ export function leavePage() {
 export async function leaveSaved(text: string) {
   toastSuccess(text)
   await leavePage()
+}
+
+/**
+ * The patient's mobile and its SMS code. The account's own mobile was verified when the account was bound: typed
+ * again it needs no second code, and the code row says so. The server decides; should it ask for a code after all
+ * (another number with the same mask), the code row comes back.
+ */
+export function usePatientMobile(initial = '') {
+  const { user } = useStores()
+  const [mobile, setMobile] = useState(initial)
+  const [code, setCode] = useState('')
+  const [askedForCode, setAskedForCode] = useState(false)
+  const verified = !askedForCode && isAccountMobile(mobile, user.user?.mobile)
+  return {
+    mobile,
+    /** What SmsCodeField takes. */
+    field: { mobile, code, onMobileChange: setMobile, onCodeChange: setCode, verified },
+    problem: () => (verified ? null : codeProblem(code)),
+    /** The code to send: none for the account's own mobile. */
+    code: verified ? undefined : code,
+    /** A refused save: when the server asked for the code, the code row comes back. */
+    refused(e: unknown): never {
+      if (e instanceof ApiError && e.message === '请输入验证码') setAskedForCode(true)
+      throw e
+    },
+  }
 }
 
 /** The form's busy flag: set while `run`'s action is on its way, so the button shows it and takes no second tap. */
@@ -67,7 +98,7 @@ export function GuardianFields(p: { name: string; idCard: string; onName: (v: st
 export function DefaultSwitch({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (
     <FormField label='设为默认'>
-      <Switch checked={checked} onChange={onChange} ariaLabel='设为默认就诊人' />
+      <Toggle checked={checked} onChange={onChange} label='设为默认就诊人' />
     </FormField>
   )
 }

@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Input, Textarea } from '@tarojs/components'
-import { Button, Switch } from '@nutui/nutui-react-taro'
+import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
+import Toggle from '@/components/Toggle'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { detailFromLocation, draftOf, emptyDraft, type AddressDraft } from '@/stores/AddressStore'
@@ -76,7 +79,7 @@ function AddressAdd() {
       <View className='address-form'>
         <View className='address-form__row'>
           <Text className='address-form__label'>收货人</Text>
-          <Input className='address-form__input' placeholder='请输入收货人姓名' value={draft.name} onInput={(e) => set({ name: e.detail.value })} />
+          <Input className='address-form__input' placeholder='请输入收货人姓名' {...fieldName('收货人')} value={draft.name} onInput={(e) => set({ name: e.detail.value })} />
         </View>
         <View className='address-form__row'>
           <Text className='address-form__label'>手机号</Text>
@@ -85,22 +88,23 @@ function AddressAdd() {
             type='number'
             maxlength={11}
             placeholder='请输入手机号'
+            {...fieldName('手机号')}
             value={draft.mobile}
             onInput={(e) => set({ mobile: e.detail.value })}
           />
         </View>
         <View className='address-form__row'>
           <Text className='address-form__label'>所在地区</Text>
-          <View className='address-form__region' onClick={() => setPicking(true)}>
+          <Tappable className='address-form__region' onTap={() => setPicking(true)}>
             {draft.regionText ? (
               <Text className='address-form__value'>{draft.regionText}</Text>
             ) : (
               <Text className='address-form__placeholder'>请选择省/市/区</Text>
             )}
-          </View>
-          <View className='address-form__locate' onClick={() => void Taro.navigateTo({ url: CHOOSE_LOCATION_URL })}>
+          </Tappable>
+          <Tappable className='address-form__locate' onTap={() => void Taro.navigateTo({ url: CHOOSE_LOCATION_URL })}>
             定位
-          </View>
+          </Tappable>
         </View>
         <View className='address-form__row address-form__row--top'>
           <Text className='address-form__label'>详细地址</Text>
@@ -108,6 +112,7 @@ function AddressAdd() {
             className='address-form__textarea'
             maxlength={DETAIL_MAX_LENGTH}
             placeholder='请输入街道、门牌号等'
+            {...fieldName('详细地址')}
             value={draft.detail}
             autoHeight
             onInput={(e) => set({ detail: e.detail.value })}
@@ -116,7 +121,7 @@ function AddressAdd() {
         <View className='address-form__row'>
           <Text className='address-form__label address-form__label--wide'>设为默认地址</Text>
           {/* the default address stays the default until another one is made default */}
-          <Switch checked={draft.isDefault} disabled={!!address.editAddress?.isDefault} onChange={(v: boolean) => set({ isDefault: v })} />
+          <Toggle checked={draft.isDefault} disabled={!!address.editAddress?.isDefault} onChange={(v) => set({ isDefault: v })} label='设为默认地址' />
         </View>
       </View>
       <View className='address-form__save'>

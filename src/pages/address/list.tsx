@@ -4,6 +4,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { confirm, toastSuccess } from '@/ui/feedback'
 import type { Address } from '../../../types/api/address'
@@ -42,7 +43,7 @@ function AddressList() {
         {address.loaded && address.list.length === 0 && <Empty text='暂无收货地址' />}
         {address.list.map((a) => (
           <View key={a.id} className='addresses__item'>
-            <View className='addresses__main' onClick={() => tap(a)}>
+            <Tappable className='addresses__main' onTap={() => tap(a)}>
               <View className='addresses__who'>
                 <Text className='addresses__name'>{a.name}</Text>
                 <Text className='addresses__mobile'>{a.mobile}</Text>
@@ -50,22 +51,22 @@ function AddressList() {
               </View>
               <Text className='addresses__region'>{a.regionText}</Text>
               <Text className='addresses__detail'>{a.detail}</Text>
-            </View>
+            </Tappable>
             <View className='addresses__actions'>
               {a.isDefault ? (
                 <Text className='addresses__is-default'>默认地址</Text>
               ) : (
-                <Text className='addresses__action addresses__action--default' onClick={() => void makeDefault(a).catch(() => undefined)}>
+                <Tappable inline className='addresses__action addresses__action--default' onTap={() => void makeDefault(a).catch(() => undefined)}>
                   设为默认
-                </Text>
+                </Tappable>
               )}
               <View className='addresses__spacer' />
-              <Text className='addresses__action' onClick={() => void Taro.navigateTo({ url: editUrl(a.id) })}>
+              <Tappable inline className='addresses__action' onTap={() => void Taro.navigateTo({ url: editUrl(a.id) })}>
                 编辑
-              </Text>
-              <Text className='addresses__action' onClick={() => void remove(a).catch(() => undefined)}>
+              </Tappable>
+              <Tappable inline className='addresses__action' onTap={() => void remove(a).catch(() => undefined)}>
                 删除
-              </Text>
+              </Tappable>
             </View>
           </View>
         ))}

@@ -4,6 +4,7 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { ApiError } from '@/services/request'
 import type { Location } from '../../../types/api/address'
@@ -81,9 +82,9 @@ function ChooseLocation() {
             <Text className='locate__hint'>
               {state.phase === 'denied' ? '请在浏览器或系统设置中允许使用位置信息，或手动选择所在地区。' : `${state.message}，请重试或手动选择所在地区。`}
             </Text>
-            <Text className='locate__retry' onClick={() => void locate()}>
+            <Tappable className='locate__retry' onTap={() => void locate()}>
               重新定位
-            </Text>
+            </Tappable>
           </View>
         )}
       </View>
@@ -93,9 +94,9 @@ function ChooseLocation() {
             <Button type='primary' block onClick={() => confirm(state.location)}>
               确认
             </Button>
-            <Text className='locate__retry' onClick={() => void locate()}>
+            <Tappable className='locate__retry' onTap={() => void locate()}>
               重新定位
-            </Text>
+            </Tappable>
           </>
         )}
         {(state.phase === 'denied' || state.phase === 'failed') && (

@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import './index.scss'
@@ -21,9 +22,9 @@ function MyDoctors() {
     if (list.length === 0)
       return (
         <Empty text='还没有关注的医生'>
-          <View className='my-doctors__find' onClick={() => void Taro.navigateTo({ url: DOCTOR_LIST_URL })}>
+          <Tappable className='my-doctors__find' onTap={() => void Taro.navigateTo({ url: DOCTOR_LIST_URL })}>
             去找医生
-          </View>
+          </Tappable>
         </Empty>
       )
     return list.map((d) => <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />)

@@ -4,6 +4,8 @@ import { View, Text, Input, Image } from '@tarojs/components'
 import { Button, Cell } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { textLength } from '@/utils/text'
@@ -43,13 +45,13 @@ function EditUser() {
       }}
     >
       <View className='edit-user'>
-        <View className='edit-user__avatar-row' onClick={() => void chooseAvatar().catch(() => undefined)}>
+        <Tappable className='edit-user__avatar-row' onTap={() => void chooseAvatar().catch(() => undefined)}>
           <Text>头像</Text>
-          {avatar ? <Image className='edit-user__avatar' src={avatar} /> : <View className='edit-user__avatar'>{(nickname || '用').slice(0, 1)}</View>}
-        </View>
+          {avatar ? <Image className='edit-user__avatar' src={avatar} aria-hidden='true' /> : <View className='edit-user__avatar'>{(nickname || '用').slice(0, 1)}</View>}
+        </Tappable>
         <View className='edit-user__row'>
           <Text>昵称</Text>
-          <Input className='edit-user__input' value={nickname} placeholder='请输入昵称' maxlength={20} onInput={(e) => setNickname(e.detail.value)} />
+          <Input className='edit-user__input' value={nickname} placeholder='请输入昵称' {...fieldName('昵称')} maxlength={20} onInput={(e) => setNickname(e.detail.value)} />
         </View>
         <Cell title='手机号' extra={user.user?.mobile ?? ''} />
       </View>

@@ -4,6 +4,8 @@ import { SearchBar } from '@nutui/nutui-react-taro'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { debounce } from '@/utils/debounce'
 import type { Hospital } from '../../../types/api/hospital'
 import './index.scss'
@@ -18,11 +20,11 @@ export default function HospitalList() {
   const search = useMemo(() => debounce((keyword: string) => void hospital.listHospitals(keyword.trim() || undefined).then(setList)), [hospital])
   return (
     <PageShell title='选择医院' onReady={async () => setList(await hospital.listHospitals())}>
-      <SearchBar placeholder='搜索医院名称' onChange={(v: string) => search(v)} />
+      <SearchBar placeholder='搜索医院名称' inputProps={fieldName('搜索医院名称')} onChange={(v: string) => search(v)} />
       {list?.length === 0 && <Empty text='没有找到相关医院' />}
       <View className='hospitals'>
         {list?.map((h) => (
-          <View key={h.hospitalCode} className='hospitals__item' onClick={() => void hospital.switchTo(h.hospitalCode)}>
+          <Tappable key={h.hospitalCode} className='hospitals__item' onTap={() => void hospital.switchTo(h.hospitalCode)}>
             <View className='hospitals__logo'>{(h.shortName || h.hospitalName).slice(0, 1)}</View>
             <View className='hospitals__body'>
               <Text className='hospitals__name'>{h.hospitalName}</Text>
@@ -31,7 +33,7 @@ export default function HospitalList() {
               </Text>
               <Text className='hospitals__meta'>{h.address}</Text>
             </View>
-          </View>
+          </Tappable>
         ))}
       </View>
     </PageShell>

@@ -4,6 +4,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 
@@ -41,17 +42,17 @@ function DeptIntroduce() {
         <View className='introduce__card'>
           <Text className='introduce__heading'>科室医生</Text>
           {register.catalogue.deptDoctors.state === 'failed' ? (
-            <Text className='introduce__muted' onClick={() => void register.catalogue.loadDeptDoctors(id)}>
+            <Tappable className='introduce__muted' onTap={() => void register.catalogue.loadDeptDoctors(id)}>
               {MSG.listFailed}，点击重试
-            </Text>
+            </Tappable>
           ) : register.catalogue.deptDoctors.state !== 'done' ? (
             <Text className='introduce__muted'>{MSG.listLoading}</Text>
           ) : !register.catalogue.deptDoctors.value?.length ? (
             <Text className='introduce__muted'>暂无医生信息</Text>
           ) : (
             register.catalogue.deptDoctors.value.map((d) => (
-              <View key={d.id} className='introduce__doctor' onClick={() => void Taro.navigateTo({ url: introduceDoctorUrl(d.id) })}>
-                {d.avatar ? <Image className='introduce__doctor-avatar' src={assetUrl(d.avatar)} /> : <View className='introduce__doctor-avatar' />}
+              <Tappable key={d.id} className='introduce__doctor' onTap={() => void Taro.navigateTo({ url: introduceDoctorUrl(d.id) })}>
+                {d.avatar ? <Image className='introduce__doctor-avatar' src={assetUrl(d.avatar)} aria-hidden='true' /> : <View className='introduce__doctor-avatar' />}
                 <View className='introduce__doctor-text'>
                   <View>
                     <Text className='introduce__doctor-name'>{d.doctorName}</Text>
@@ -59,7 +60,7 @@ function DeptIntroduce() {
                   </View>
                   {d.speciality && <Text className='introduce__muted'>擅长：{d.speciality}</Text>}
                 </View>
-              </View>
+              </Tappable>
             ))
           )}
         </View>

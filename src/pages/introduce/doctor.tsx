@@ -28,7 +28,7 @@ function DoctorIntroduce() {
     return (
       <View className='introduce'>
         <View className='introduce__head'>
-          {doctor.avatar ? <Image className='introduce__avatar' src={assetUrl(doctor.avatar)} /> : <View className='introduce__avatar' />}
+          {doctor.avatar ? <Image className='introduce__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' /> : <View className='introduce__avatar' />}
           <Text className='introduce__name'>{doctor.doctorName}</Text>
           <Text className='introduce__sub'>
             {doctor.title} · {doctor.deptName}

@@ -5,6 +5,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 
 import { useStores } from '@/stores'
 import { diagnosisText, moreText } from '@/stores/RecordStore'
@@ -76,9 +77,9 @@ function MedicalHistory() {
           {patients.list.map((p) => {
             const on = p.id === records.recordPatientId
             return (
-              <View key={p.id} role='radio' aria-checked={on} className={`medical__chip${on ? ' medical__chip--on' : ''}`} onClick={() => choose(p.id)}>
+              <Tappable key={p.id} role='radio' checked={on} className={`medical__chip${on ? ' medical__chip--on' : ''}`} onTap={() => choose(p.id)}>
                 {maskName(p.name)}
-              </View>
+              </Tappable>
             )
           })}
         </View>
@@ -92,7 +93,7 @@ function MedicalHistory() {
               const open = openId === r.id
               return (
                 <View key={r.id} className='medical__card medical-record'>
-                  <View className='medical-record__summary' role='button' aria-expanded={open} onClick={() => setOpenId(open ? null : r.id)}>
+                  <Tappable className='medical-record__summary' expanded={open} onTap={() => setOpenId(open ? null : r.id)}>
                     <View className='medical-record__head'>
                       <Text className='medical-record__date'>{localTime(r.createdAt).slice(0, 10)}</Text>
                       <Text className='medical-record__toggle'>{open ? '收起' : '展开'}</Text>
@@ -104,14 +105,14 @@ function MedicalHistory() {
                       {r.doctorName} {r.doctorTitle}
                     </Text>
                     <Text className='medical-record__diagnosis'>诊断：{diagnosisText({ diagnosis: r.fields.diagnosis, diseases: r.diseases })}</Text>
-                  </View>
+                  </Tappable>
                   {open && <RecordFields record={r} />}
                 </View>
               )
             })}
-            <View className='medical__more' onClick={() => void list.loadMore(true)}>
+            <Tappable className='medical__more' onTap={() => void list.loadMore(true)}>
               {moreText(list.state)}
-            </View>
+            </Tappable>
           </>
         )}
       </View>

@@ -4,6 +4,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { moreText } from '@/stores/RecordStore'
 import { timeAgo } from '@/utils/time'
@@ -40,7 +41,7 @@ function MessageCentre() {
       ) : (
         <View className='messages'>
           {list.items.map((m) => (
-            <View key={m.id} className={`message-item${m.read ? '' : ' message-item--unread'}`} role='button' onClick={() => void open(m)}>
+            <Tappable key={m.id} className={`message-item${m.read ? '' : ' message-item--unread'}`} onTap={() => void open(m)}>
               <View className='message-item__head'>
                 {!m.read && <View className='message-item__dot' role='status' aria-label='未读' />}
                 <Text className='message-item__title'>{m.title}</Text>
@@ -48,11 +49,11 @@ function MessageCentre() {
               </View>
               <Text className='message-item__content'>{m.content}</Text>
               {m.link && <Text className='message-item__link'>查看详情 ›</Text>}
-            </View>
+            </Tappable>
           ))}
-          <View className='messages__more' onClick={() => void list.loadMore(true)}>
+          <Tappable className='messages__more' onTap={() => void list.loadMore(true)}>
             {moreText(list.state)}
-          </View>
+          </Tappable>
         </View>
       )}
     </PageShell>

@@ -6,6 +6,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import { toastError } from '@/ui/feedback'
@@ -115,9 +116,9 @@ function ChsPayment() {
               <HoldPay registration={reg} paying={insurance.payment.busy} onPay={() => void pay()} onExpire={() => void load()} />
             )}
             {insurance.step !== 'ready' && insurance.step !== 'checking' && insurance.step !== 'uploading' && (
-              <Text className='chs__link' onClick={() => void paySelf()}>
+              <Tappable className='chs__link' onTap={() => void paySelf()}>
                 不使用医保，改为自费支付 ›
-              </Text>
+              </Tappable>
             )}
           </>
         ) : (

@@ -3,6 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import { assetUrl } from '@/ui/assets'
@@ -29,7 +30,7 @@ function DoctorHome() {
     return (
       <View className='doctor-home'>
         <View className='doctor-home__card'>
-          {doctor.avatar ? <Image className='doctor-home__avatar' src={assetUrl(doctor.avatar)} /> : <View className='doctor-home__avatar' />}
+          {doctor.avatar ? <Image className='doctor-home__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' /> : <View className='doctor-home__avatar' />}
           <View className='doctor-home__who'>
             <View>
               <Text className='doctor-home__name'>{doctor.doctorName}</Text>
@@ -43,9 +44,9 @@ function DoctorHome() {
         <View className='doctor-home__section'>
           {doctor.speciality && <Text className='doctor-home__text'>擅长：{doctor.speciality}</Text>}
           {doctor.intro && <Text className='doctor-home__text doctor-home__intro'>{doctor.intro}</Text>}
-          <Text className='doctor-home__more' onClick={() => void Taro.navigateTo({ url: introduceDoctorUrl(doctor.id) })}>
+          <Tappable className='doctor-home__more' onTap={() => void Taro.navigateTo({ url: introduceDoctorUrl(doctor.id) })}>
             查看医生介绍 ›
-          </Text>
+          </Tappable>
         </View>
         <View className='doctor-home__section'>
           <Text className='doctor-home__heading'>出诊排班</Text>

@@ -4,6 +4,8 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 
 import { EMERGENCY_PHONE, MAX_TRIAGE_TEXT, TRIAGE_DISCLAIMER, TRIAGE_EXAMPLES, TRIAGE_GREETING, type TriageMessage } from '@/stores/TriageStore'
@@ -38,21 +40,21 @@ function AgentAnswer({ id, answer, onDept, onDoctor }: AnswerProps) {
         )}
         {answer.departments.map((d) => (
           <View key={d.id} className='triage__dept'>
-            <View className='triage__dept-main' onClick={() => onDept(d)}>
+            <Tappable className='triage__dept-main' onTap={() => onDept(d)}>
               <View className='triage__dept-head'>
                 <Text className='triage__dept-name'>{d.deptName}</Text>
                 <Text className='triage__dept-go'>预约挂号</Text>
               </View>
               {d.reason && <Text className='triage__dept-reason'>{d.reason}</Text>}
-            </View>
+            </Tappable>
             {d.doctors.length > 0 && (
               <View className='triage__doctors' aria-label={`${d.deptName}医生`}>
                 {d.doctors.map((doc) => (
-                  <View key={doc.id} className='triage__doctor' onClick={() => onDoctor(doc.id)}>
-                    {doc.avatar ? <Image className='triage__avatar' src={assetUrl(doc.avatar)} /> : <View className='triage__avatar' />}
+                  <Tappable key={doc.id} className='triage__doctor' onTap={() => onDoctor(doc.id)}>
+                    {doc.avatar ? <Image className='triage__avatar' src={assetUrl(doc.avatar)} aria-hidden='true' /> : <View className='triage__avatar' />}
                     <Text className='triage__doctor-name'>{doc.doctorName}</Text>
                     <Text className='triage__doctor-title'>{doc.title}</Text>
-                  </View>
+                  </Tappable>
                 ))}
               </View>
             )}
@@ -89,9 +91,9 @@ function Triage() {
           <Text>{m.text}</Text>
         </View>
         {m.status === 'failed' && (
-          <Text className='triage__failed' onClick={() => void triage.resend(m.id)}>
+          <Tappable inline className='triage__failed' onTap={() => void triage.resend(m.id)}>
             发送失败，点击重试
-          </Text>
+          </Tappable>
         )}
       </View>
     )
@@ -113,9 +115,9 @@ function Triage() {
                   <Text className='triage__examples-title'>您可以这样问：</Text>
                   <View className='triage__examples'>
                     {TRIAGE_EXAMPLES.map((e) => (
-                      <Text key={e} className='triage__example' onClick={() => void triage.send(e)}>
+                      <Tappable inline key={e} className='triage__example' onTap={() => void triage.send(e)}>
                         {e}
-                      </Text>
+                      </Tappable>
                     ))}
                   </View>
                 </View>
@@ -133,6 +135,7 @@ function Triage() {
               <Input
                 className='triage__input'
                 placeholder='请描述您的症状，如：头痛两天，伴有发热'
+                {...fieldName('描述症状')}
                 maxlength={MAX_TRIAGE_TEXT}
                 confirmType='send'
                 value={triage.draft}

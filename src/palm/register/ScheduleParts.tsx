@@ -1,4 +1,6 @@
+import { useId } from 'react'
 import { View, Text, Image, ScrollView } from '@tarojs/components'
+import Tappable from '@/components/Tappable'
 import { isBookable, shortDate, stateClass, yuan } from '@/utils/register'
 import { assetUrl } from '@/ui/assets'
 import type { ScheduleItem, Segment } from '../../../types/api/register'
@@ -14,8 +16,8 @@ export const doctorLabel = (item: Pick<ScheduleItem, 'doctorId' | 'doctorName'>)
 export function ScheduleRow({ item, onBook, showDate = false }: { item: ScheduleItem; onBook: (item: ScheduleItem) => void; showDate?: boolean }) {
   const open = isBookable(item)
   return (
-    <View className={`schedule-row schedule-row--${stateClass(item.state)}`} onClick={open ? () => onBook(item) : undefined} aria-disabled={!open}>
-      {item.avatar ? <Image className='schedule-row__avatar' src={assetUrl(item.avatar)} /> : <View className='schedule-row__avatar' />}
+    <Tappable className={`schedule-row schedule-row--${stateClass(item.state)}`} disabled={!open} onTap={() => onBook(item)}>
+      {item.avatar ? <Image className='schedule-row__avatar' src={assetUrl(item.avatar)} aria-hidden='true' /> : <View className='schedule-row__avatar' />}
       <View className='schedule-row__main'>
         <View>
           <Text className='schedule-row__name'>{doctorLabel(item)}</Text>
@@ -33,9 +35,32 @@ export function ScheduleRow({ item, onBook, showDate = false }: { item: Schedule
           {open ? ` 余${item.remaining}` : ''}
         </Text>
       </View>
+    </Tappable>
+  )
+}
+
+/**
+ * One morning or afternoon of the grid: a cell of the table, holding the button that books it (an open one). Its name
+ * is the date, the half day and the state, then the fee: the when is not drawn in the cell (the headers show it), so
+ * it is a text of its own that only names the button.
+ */
+function ScheduleCell({ item, when, onBook }: { item: ScheduleItem; when: string; onBook: (item: ScheduleItem) => void }) {
+  const id = useId().replace(/:/g, '')
+  return (
+    <View role='cell' className={`schedule-grid__cell schedule-grid__cell--${stateClass(item.state)}`}>
+      <View id={`${id}-when`} style={HIDDEN}>{`${when} ${item.state}`}</View>
+      <Tappable fill labelledBy={`${id}-when ${id}-fee`} disabled={!isBookable(item)} onTap={() => onBook(item)}>
+        <Text className='schedule-grid__state'>{item.state}</Text>
+        <Text id={`${id}-fee`} className='schedule-grid__fee'>
+          {yuan(item.feeFen)}
+        </Text>
+      </Tappable>
     </View>
   )
 }
+
+/** Not drawn, read only where an aria-labelledby points at it. */
+const HIDDEN = { display: 'none' }
 
 const SEGMENTS: { key: Segment; label: string }[] = [
   { key: 'am', label: '上午' },
@@ -77,19 +102,7 @@ export function ScheduleGrid({ items, onBook }: { items: ScheduleItem[]; onBook:
                     —
                   </View>
                 )
-              const open = isBookable(item)
-              return (
-                <View
-                  key={d}
-                  role='cell'
-                  aria-label={`${d} ${s.label} ${item.state}`}
-                  className={`schedule-grid__cell schedule-grid__cell--${stateClass(item.state)}`}
-                  onClick={open ? () => onBook(item) : undefined}
-                >
-                  <Text className='schedule-grid__state'>{item.state}</Text>
-                  <Text className='schedule-grid__fee'>{yuan(item.feeFen)}</Text>
-                </View>
-              )
+              return <ScheduleCell key={d} item={item} when={`${d} ${s.label}`} onBook={onBook} />
             })}
           </View>
         ))}

@@ -5,6 +5,7 @@ import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 
@@ -23,15 +24,15 @@ function RegisterNotice() {
     <PageShell title='预约挂号' onReady={load}>
       {!register.catalogue.hospital ? (
         <Empty text='请先选择医院'>
-          <Text className='register-notice__link' onClick={() => void Taro.navigateTo({ url: HOSPITAL_LIST_URL })}>
+          <Tappable inline className='register-notice__link' onTap={() => void Taro.navigateTo({ url: HOSPITAL_LIST_URL })}>
             选择医院
-          </Text>
+          </Tappable>
         </Empty>
       ) : register.catalogue.rules.state === 'failed' ? (
         <Empty text={MSG.listFailed}>
-          <Text className='register-notice__link' onClick={() => void load()}>
+          <Tappable inline className='register-notice__link' onTap={() => void load()}>
             重新加载
-          </Text>
+          </Tappable>
         </Empty>
       ) : !rules ? (
         <Text className='register-notice__loading'>{MSG.listLoading}</Text>
@@ -53,10 +54,10 @@ function RegisterNotice() {
               <Text className='register-notice__fact'>取消规则：{rules.cancelRule}</Text>
             </View>
           </View>
-          <View className='register-notice__agree' role='checkbox' aria-checked={agreed} onClick={() => setAgreed((a) => !a)}>
+          <Tappable className='register-notice__agree' role='checkbox' checked={agreed} onTap={() => setAgreed((a) => !a)}>
             <View className={`register-notice__box${agreed ? ' register-notice__box--on' : ''}`} />
             <Text>我已阅读并同意</Text>
-          </View>
+          </Tappable>
           <View className='register-notice__next'>
             <Button type='primary' block disabled={!agreed} onClick={() => void Taro.navigateTo({ url: DEPT_LIST_URL })}>
               开始挂号

@@ -1,28 +1,36 @@
-import type { ReactNode } from 'react'
+import { forwardRef, type ReactNode } from 'react'
 
-/** Taro's components as plain DOM elements. */
-type Props = { children?: ReactNode; className?: string; onClick?: () => void; [k: string]: unknown }
+/** Taro's components as plain DOM elements: the props that reach the element in H5 (role, aria-*, tabIndex, keydown). */
+type Props = { children?: ReactNode; id?: string; className?: string; onClick?: () => void; role?: string; tabIndex?: number; onKeyDown?: (e: unknown) => void; [k: string]: unknown }
 
 const pass = (Tag: 'div' | 'span') =>
-  function C({ children, className, onClick, role, ...rest }: Props) {
+  forwardRef<HTMLElement, Props>(function C(props, ref) {
+    const { children, id, className, onClick, role, tabIndex, onKeyDown, ...rest } = props as Props
     const aria = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('aria-')))
     return (
-      <Tag className={className} onClick={onClick} role={role as string | undefined} {...aria}>
+      <Tag ref={ref as never} id={id} className={className} onClick={onClick} role={role} tabIndex={tabIndex} onKeyDown={onKeyDown} {...aria}>
         {children}
       </Tag>
     )
-  }
+  })
 
 export const View = pass('div')
 export const Text = pass('span')
 export const Swiper = pass('div')
 export const SwiperItem = pass('div')
-export const Image = ({ src }: { src: string }) => <img src={src} alt='' />
-export const RichText = ({ nodes }: { nodes: string }) => <div dangerouslySetInnerHTML={{ __html: nodes }} />
-export const Input = ({ value, placeholder, onInput }: { value?: string; placeholder?: string; onInput?: (e: { detail: { value: string } }) => void }) => (
-  <input value={value} placeholder={placeholder} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
+/** As Taro's H5 Image: `nativeProps` reach the <img>, other attributes stay on the wrapper around it. */
+export const Image = ({ src, nativeProps, ...rest }: { src: string; nativeProps?: { alt?: string }; [k: string]: unknown }) => (
+  <span aria-hidden={rest['aria-hidden'] as 'true' | undefined}>
+    <img src={src} alt={nativeProps?.alt ?? ''} />
+  </span>
 )
-export const Textarea = ({ value, placeholder, onInput }: { value?: string; placeholder?: string; onInput?: (e: { detail: { value: string } }) => void }) => (
-  <textarea value={value} placeholder={placeholder} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
+export const RichText = ({ nodes }: { nodes: string }) => <div dangerouslySetInnerHTML={{ __html: nodes }} />
+type FieldProps = { value?: string; placeholder?: string; nativeProps?: { 'aria-label'?: string }; onInput?: (e: { detail: { value: string } }) => void }
+/** As Taro's H5 Input / Textarea: `nativeProps` (the field's name among them) reach the <input> / <textarea>. */
+export const Input = ({ value, placeholder, nativeProps, onInput }: FieldProps) => (
+  <input value={value} placeholder={placeholder} aria-label={nativeProps?.['aria-label']} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
+)
+export const Textarea = ({ value, placeholder, nativeProps, onInput }: FieldProps) => (
+  <textarea value={value} placeholder={placeholder} aria-label={nativeProps?.['aria-label']} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )
 export const ScrollView = pass('div')

@@ -39,10 +39,6 @@ export const Dialog = (p: {
     </div>
   ) : null
 
-export const Switch = ({ checked, onChange, ariaLabel }: { checked?: boolean; onChange?: (v: boolean) => void; ariaLabel?: string }) => (
-  <input type='checkbox' role='switch' aria-label={ariaLabel} checked={!!checked} onChange={(e) => onChange?.(e.target.checked)} />
-)
-
 /** As NutUI's: items report their value; plain strings report their index. */
 export const Segmented = ({
   options,

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@nutui/nutui-react-taro'
@@ -7,6 +7,7 @@ import { observer } from 'mobx-react-lite'
 import CountedTextarea from '@/components/CountedTextarea'
 import PatientPicker from '@/components/PatientPicker'
 import { INCOMPLETE_TEXT, usePatientCompletion } from '@/components/PatientCompletion'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { PICTURES_MAX, type InquiryPicture } from '@/stores/InquiryForm'
 import { inquiryPrice } from '@/stores/InquiryStore'
@@ -29,7 +30,7 @@ export function DoctorHeader(p: {
   const { doctor } = p
   return (
     <View className='inquiry__doctor'>
-      <Image className='inquiry__avatar' src={assetUrl(doctor.avatar)} />
+      <Image className='inquiry__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' />
       <View className='inquiry__who'>
         <View>
           <Text className='inquiry__name'>{doctor.doctorName}</Text>
@@ -67,9 +68,9 @@ export function FormCard({ title, extra, children }: { title: string; extra?: Re
 /** 就诊人, with 管理 (the patient list) beside the heading until the inquiry is ordered. */
 export function PatientField({ locked, onChoose }: { locked: boolean; onChoose: (p: Patient) => void }) {
   const manage = !locked && (
-    <Text className='inquiry__link' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
+    <Tappable inline className='inquiry__link' onTap={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
       管理
-    </Text>
+    </Tappable>
   )
   return (
     <FormCard title='就诊人' extra={manage}>
@@ -82,7 +83,7 @@ export function PatientField({ locked, onChoose }: { locked: boolean; onChoose: 
 export function DescriptionField(p: { title: string; value: string; max: number; placeholder: string; locked: boolean; onInput: (text: string) => void }) {
   return (
     <FormCard title={p.title}>
-      <CountedTextarea className='inquiry__textarea' value={p.value} max={p.max} disabled={p.locked} placeholder={p.placeholder} onInput={p.onInput} />
+      <CountedTextarea className='inquiry__textarea' value={p.value} max={p.max} disabled={p.locked} placeholder={p.placeholder} label={p.title} onInput={p.onInput} />
     </FormCard>
   )
 }
@@ -101,18 +102,18 @@ export const PictureField = observer(function PictureField(p: {
       <View className='inquiry__pictures'>
         {p.pictures.map((pic, i) => (
           <View key={pic.url} className='inquiry__picture'>
-            <Image className='inquiry__thumb' src={pic.preview} />
+            <Image className='inquiry__thumb' src={pic.preview} nativeProps={{ alt: `第${i + 1}张图片` }} />
             {!p.locked && (
-              <View className='inquiry__remove' role='button' aria-label={`删除第${i + 1}张图片`} onClick={() => p.onRemove(i)}>
+              <Tappable className='inquiry__remove' label={`删除第${i + 1}张图片`} onTap={() => p.onRemove(i)}>
                 ×
-              </View>
+              </Tappable>
             )}
           </View>
         ))}
         {!p.locked && p.pictures.length < PICTURES_MAX && (
-          <View className='inquiry__picture inquiry__picture--add' role='button' aria-label='添加图片' onClick={p.onAdd}>
+          <Tappable className='inquiry__picture inquiry__picture--add' label='添加图片' onTap={p.onAdd}>
             {p.uploading ? '上传中' : '+'}
-          </View>
+          </Tappable>
         )}
       </View>
     </FormCard>
@@ -132,23 +133,23 @@ function useCurrentUrl() {
   return `${pathOf(path)}${query ? `?${query}` : ''}`
 }
 
-/** The consent line; its 《互联网诊疗知情同意书》 opens 问诊须知, which comes back here. */
+/**
+ * The consent line; its 《互联网诊疗知情同意书》 opens 问诊须知, which comes back here. The tick and its words are the
+ * checkbox and the title is a link beside it (a link inside a checkbox cannot be reached); the checkbox is named by
+ * both, so a screen reader says what is agreed to.
+ */
 export function ConsentLine({ agreed, locked, onToggle }: { agreed: boolean; locked: boolean; onToggle: (on: boolean) => void }) {
   const here = useCurrentUrl()
+  const id = useId().replace(/:/g, '')
   return (
-    <View className='inquiry__consent' role='checkbox' aria-checked={agreed} onClick={() => !locked && onToggle(!agreed)}>
-      <View className={`inquiry__tick${agreed ? ' inquiry__tick--on' : ''}`} />
-      <Text>我已阅读并同意</Text>
-      <View
-        className='inquiry__consent-link'
-        role='link'
-        onClick={(e) => {
-          e.stopPropagation()
-          void Taro.navigateTo({ url: noticeUrl(here) })
-        }}
-      >
-        《互联网诊疗知情同意书》
-      </View>
+    <View className='inquiry__consent'>
+      <Tappable row role='checkbox' checked={agreed} disabled={locked} labelledBy={`${id}-agree ${id}-title`} onTap={() => onToggle(!agreed)}>
+        <View className={`inquiry__tick${agreed ? ' inquiry__tick--on' : ''}`} />
+        <Text id={`${id}-agree`}>我已阅读并同意</Text>
+      </Tappable>
+      <Tappable row className='inquiry__consent-link' role='link' onTap={() => void Taro.navigateTo({ url: noticeUrl(here) })}>
+        <Text id={`${id}-title`}>《互联网诊疗知情同意书》</Text>
+      </Tappable>
     </View>
   )
 }

@@ -1,11 +1,13 @@
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { Button, Switch } from '@nutui/nutui-react-taro'
+import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
+import Toggle from '@/components/Toggle'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import CountedTextarea from '@/components/CountedTextarea'
 import { ScoreStars } from '@/components/EvaluationItem'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { CONTENT_MAX, SCORE_MAX, SCORE_TEXT } from '@/stores/EvaluationStore'
 import { assetUrl } from '@/ui/assets'
@@ -57,9 +59,9 @@ function EvaluatePage() {
     if (store.inquiry?.evaluated) {
       return (
         <Empty text='您已评价过本次问诊'>
-          <Text className='empty__retry' onClick={back}>
+          <Tappable inline className='empty__retry' onTap={back}>
             返回诊室
-          </Text>
+          </Tappable>
         </Empty>
       )
     }
@@ -71,16 +73,16 @@ function EvaluatePage() {
           <Text className='evaluate__heading'>本次问诊满意度</Text>
           <View className='evaluate__stars' role='radiogroup' aria-label='评分'>
             {Array.from({ length: SCORE_MAX }, (_, i) => i + 1).map((n) => (
-              <View
+              <Tappable
                 key={n}
                 role='radio'
-                aria-label={`${n}星`}
-                aria-checked={store.score === n}
+                label={`${n}星`}
+                checked={store.score === n}
                 className={`evaluate__star${n <= store.score ? ' evaluate__star--on' : ''}`}
-                onClick={() => store.setScore(n)}
+                onTap={() => store.setScore(n)}
               >
                 ★
-              </View>
+              </Tappable>
             ))}
           </View>
           <Text className='evaluate__score-text'>{store.score ? SCORE_TEXT[store.score] : '请点击星星为医生评分'}</Text>
@@ -89,9 +91,9 @@ function EvaluatePage() {
               {store.tagOptions.map((t) => {
                 const on = store.chosenTags.includes(t)
                 return (
-                  <View key={t} role='checkbox' aria-checked={on} className={`evaluate__tag${on ? ' evaluate__tag--on' : ''}`} onClick={() => store.toggleTag(t)}>
+                  <Tappable key={t} role='checkbox' checked={on} className={`evaluate__tag${on ? ' evaluate__tag--on' : ''}`} onTap={() => store.toggleTag(t)}>
                     {t}
-                  </View>
+                  </Tappable>
                 )
               })}
             </View>
@@ -105,11 +107,12 @@ function EvaluatePage() {
             value={store.content}
             max={CONTENT_MAX}
             placeholder='说说您对医生的评价（选填）'
+            label='评价内容'
             onInput={(v) => store.setContent(v)}
           />
           <View className='evaluate__switch'>
             <Text>匿名评价</Text>
-            <Switch checked={store.anonymous} onChange={(v: boolean) => store.setAnonymous(v)} ariaLabel='匿名评价' />
+            <Toggle checked={store.anonymous} onChange={(v) => store.setAnonymous(v)} label='匿名评价' />
           </View>
           <Text className='evaluate__note'>{store.anonymous ? '医生主页将显示为匿名用户' : '医生主页将显示您的姓名（部分隐藏）'}</Text>
         </View>
@@ -133,7 +136,7 @@ function EvaluatePage() {
       <View className='evaluate'>
         {doctor && (
           <View className='evaluate__doctor'>
-            <Image className='evaluate__avatar' src={assetUrl(doctor.avatar)} />
+            <Image className='evaluate__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' />
             <View>
               <Text className='evaluate__name'>{doctor.doctorName}</Text>
               <Text className='evaluate__title'>{doctor.title}</Text>

@@ -5,6 +5,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import CountedTextarea from '@/components/CountedTextarea'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MESSAGE_MAX, THANKS_TEXT } from '@/stores/EvaluationStore'
 import { MSG } from '@/ui/messages'
@@ -63,11 +64,11 @@ function GiftPage() {
             {gifts.catalogue.value.map((g) => {
               const on = gifts.giftCode === g.code
               return (
-                <View key={g.code} role='radio' aria-checked={on} className={`gift__item${on ? ' gift__item--on' : ''}`} onClick={() => gifts.choose(g.code)}>
+                <Tappable key={g.code} role='radio' checked={on} className={`gift__item${on ? ' gift__item--on' : ''}`} onTap={() => gifts.choose(g.code)}>
                   <View className={`gift__icon gift__icon--${g.code}`} />
                   <Text className='gift__item-name'>{g.name}</Text>
                   <Text className='gift__item-price'>{yuan(g.priceFen)}</Text>
-                </View>
+                </Tappable>
               )
             })}
           </View>
@@ -79,6 +80,7 @@ function GiftPage() {
             value={gifts.message}
             max={MESSAGE_MAX}
             placeholder='写一句感谢的话给医生（选填）'
+            label='留言'
             onInput={(v) => gifts.setMessage(v)}
           />
         </View>
@@ -105,9 +107,9 @@ function GiftPage() {
             {r.message && <Text className='gift__received-message'>{r.message}</Text>}
           </View>
         ))}
-        <View className='gift__more' onClick={() => void received.loadMore(true)}>
+        <Tappable className='gift__more' onTap={() => void received.loadMore(true)}>
           {received.state === 'loading' ? MSG.listLoading : received.state === 'done' ? MSG.listNoMore : received.state === 'failed' ? MSG.listFailed : MSG.loadMore}
-        </View>
+        </Tappable>
       </View>
     )
   }
@@ -120,7 +122,7 @@ function GiftPage() {
         <View className='gift'>
           {doctor ? (
             <View className='gift__doctor'>
-              <Image className='gift__avatar' src={assetUrl(doctor.avatar)} />
+              <Image className='gift__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' />
               <View>
                 <Text className='gift__name'>{doctor.doctorName}</Text>
                 <Text className='gift__title'>{doctor.title}</Text>

@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
-import { Button, Switch } from '@nutui/nutui-react-taro'
+import { Button } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
+import { fieldName } from '@/components/FormField/fieldName'
+import Toggle from '@/components/Toggle'
 import { useStores } from '@/stores'
 import { INTAKE_LIMITS, canEditIntake } from '@/stores/InquiryStore'
 import { toastSuccess } from '@/ui/feedback'
@@ -56,7 +58,7 @@ function IntakeCard({ inquiry: i }: { inquiry: Inquiry }) {
       <Text className='inquiry-detail__heading'>问诊单</Text>
       <View className='inquiry-detail__intake-switch'>
         <Text className='inquiry-detail__label'>线下是否就诊</Text>
-        <Switch checked={visitedOffline} onChange={(v: boolean) => setVisitedOffline(v)} ariaLabel='线下是否就诊' />
+        <Toggle checked={visitedOffline} onChange={(v) => setVisitedOffline(v)} label='线下是否就诊' />
       </View>
       {visitedOffline && (
         <View className='inquiry-detail__intake-field'>
@@ -66,6 +68,7 @@ function IntakeCard({ inquiry: i }: { inquiry: Inquiry }) {
             value={texts.offlineDiagnosis}
             maxlength={INTAKE_LIMITS.offlineDiagnosis}
             placeholder='请输入线下医院的诊断'
+            {...fieldName('线下诊断')}
             onInput={set('offlineDiagnosis')}
           />
         </View>
@@ -79,6 +82,7 @@ function IntakeCard({ inquiry: i }: { inquiry: Inquiry }) {
             maxlength={INTAKE_LIMITS[f.key]}
             autoHeight
             placeholder={`请输入${f.label}（选填）`}
+            {...fieldName(f.label)}
             onInput={set(f.key)}
           />
         </View>

@@ -73,7 +73,7 @@ function InquiryDetail() {
         </View>
 
         <View className='inquiry-detail__card inquiry-detail__doctor'>
-          <Image className='inquiry-detail__avatar' src={assetUrl(i.doctor.avatar)} />
+          <Image className='inquiry-detail__avatar' src={assetUrl(i.doctor.avatar)} aria-hidden='true' />
           <View>
             <Text className='inquiry-detail__name'>{i.doctor.doctorName}</Text>
             <Text className='inquiry-detail__title'>{i.doctor.title}</Text>
@@ -97,8 +97,8 @@ function InquiryDetail() {
           <Text className='inquiry-detail__text'>{i.description}</Text>
           {i.pictures.length > 0 && (
             <View className='inquiry-detail__pictures'>
-              {i.pictures.map((url) => (
-                <Image key={url} className='inquiry-detail__picture' src={assetUrl(url)} />
+              {i.pictures.map((url, n) => (
+                <Image key={url} className='inquiry-detail__picture' src={assetUrl(url)} nativeProps={{ alt: `病情图片${n + 1}` }} />
               ))}
             </View>
           )}

@@ -3,6 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { INQUIRY_TABS, inquiryPrice, inquiryStatusClass } from '@/stores/InquiryStore'
 import { MSG } from '@/ui/messages'
@@ -20,15 +21,15 @@ function InquiryOrders() {
     <PageShell title='问诊订单' onReady={() => inquiry.list.reload()}>
       <View className='inquiries__tabs' role='tablist'>
         {INQUIRY_TABS.map((t) => (
-          <View
+          <Tappable
             key={t.key}
             role='tab'
-            aria-selected={inquiry.tab === t.key}
+            selected={inquiry.tab === t.key}
             className={`inquiries__tab${inquiry.tab === t.key ? ' inquiries__tab--on' : ''}`}
-            onClick={() => void inquiry.switchTab(t.key)}
+            onTap={() => void inquiry.switchTab(t.key)}
           >
             {t.label}
-          </View>
+          </Tappable>
         ))}
       </View>
       {state === 'done' && inquiry.list.items.length === 0 ? (
@@ -38,7 +39,7 @@ function InquiryOrders() {
       ) : (
         <View className='inquiries'>
           {inquiry.list.items.map((i) => (
-            <View key={i.id} className='inquiry-order' onClick={() => void Taro.navigateTo({ url: inquiryDetailUrl(i.id) })}>
+            <Tappable key={i.id} className='inquiry-order' onTap={() => void Taro.navigateTo({ url: inquiryDetailUrl(i.id) })}>
               <View className='inquiry-order__head'>
                 <Text className='inquiry-order__doctor'>
                   {i.doctor.doctorName} <Text className='inquiry-order__title'>{i.doctor.title}</Text>
@@ -54,11 +55,11 @@ function InquiryOrders() {
                 <Text className='inquiry-order__time'>{localTime(i.createdAt)}</Text>
                 <Text className='inquiry-order__fee'>{inquiryPrice(i.priceFen)}</Text>
               </View>
-            </View>
+            </Tappable>
           ))}
-          <View className='inquiries__more' onClick={() => void inquiry.list.loadMore(true)}>
+          <Tappable className='inquiries__more' onTap={() => void inquiry.list.loadMore(true)}>
             {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
-          </View>
+          </Tappable>
         </View>
       )}
     </PageShell>

@@ -5,6 +5,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 
@@ -65,9 +66,9 @@ function RegisterDetail() {
           <>
             <HoldPay registration={r} paying={register.booking.payment.busy} onPay={() => void pay()} onExpire={() => void load(false)} />
             {order?.status === 'paying' && (
-              <Text className='reg-detail__recheck' onClick={() => void load(true)}>
+              <Tappable className='reg-detail__recheck' onTap={() => void load(true)}>
                 已完成支付？点击刷新支付结果
-              </Text>
+              </Tappable>
             )}
           </>
         )}
@@ -98,9 +99,9 @@ function RegisterDetail() {
               {order.refundedFen > 0 && <Row label='已退款' value={yuan(order.refundedFen)} />}
               <Row label='订单号' value={order.orderNo} />
               {order.insuranceFen > 0 && (
-                <Text className='reg-detail__link' onClick={() => void Taro.navigateTo({ url: chsPaymentUrl(r.id) })}>
+                <Tappable className='reg-detail__link' onTap={() => void Taro.navigateTo({ url: chsPaymentUrl(r.id) })}>
                   查看医保结算明细 ›
-                </Text>
+                </Tappable>
               )}
             </>
           ) : (

@@ -3,6 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { RECORD_TABS } from '@/stores/RegisterStore'
 import { MSG } from '@/ui/messages'
@@ -20,15 +21,15 @@ function RegisterRecords() {
     <PageShell title='挂号记录' onReady={() => register.records.list.reload()}>
       <View className='records__tabs' role='tablist'>
         {RECORD_TABS.map((t) => (
-          <View
+          <Tappable
             key={t.key}
             role='tab'
-            aria-selected={register.records.tab === t.key}
+            selected={register.records.tab === t.key}
             className={`records__tab${register.records.tab === t.key ? ' records__tab--on' : ''}`}
-            onClick={() => void register.records.switchTab(t.key)}
+            onTap={() => void register.records.switchTab(t.key)}
           >
             {t.label}
-          </View>
+          </Tappable>
         ))}
       </View>
       {state === 'done' && register.records.list.items.length === 0 ? (
@@ -38,7 +39,7 @@ function RegisterRecords() {
       ) : (
         <View className='records'>
           {register.records.list.items.map((r) => (
-            <View key={r.id} className='record' onClick={() => void Taro.navigateTo({ url: detailUrl(r.id) })}>
+            <Tappable key={r.id} className='record' onTap={() => void Taro.navigateTo({ url: detailUrl(r.id) })}>
               <View className='record__head'>
                 <Text className='record__dept'>{r.deptName}</Text>
                 <Text className={`record__status record__status--${statusClass(r)}`}>{r.statusText}</Text>
@@ -57,11 +58,11 @@ function RegisterRecords() {
                 <Text className='record__hospital'>{r.hospitalName}</Text>
                 <Text className='record__fee'>{yuan(r.order?.amountFen ?? r.feeFen)}</Text>
               </View>
-            </View>
+            </Tappable>
           ))}
-          <View className='records__more' onClick={() => void register.records.list.loadMore(true)}>
+          <Tappable className='records__more' onTap={() => void register.records.list.loadMore(true)}>
             {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
-          </View>
+          </Tappable>
         </View>
       )}
     </PageShell>

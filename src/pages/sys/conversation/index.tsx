@@ -3,6 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { consultationUrl } from '@/stores/InquiryStore'
 import { MSG } from '@/ui/messages'
@@ -17,20 +18,20 @@ function Conversation() {
     <PageShell title='我的问诊' tab onReady={load}>
       {chat.conversations.loadFailed ? (
         <Empty text={MSG.conversationFailed}>
-          <View className='conversation__retry' onClick={() => void load()}>
+          <Tappable className='conversation__retry' onTap={() => void load()}>
             重新加载
-          </View>
+          </Tappable>
         </Empty>
       ) : chat.conversations.list.length === 0 ? (
         <Empty text='暂无问诊记录'>
-          <View className='conversation__retry' onClick={() => openPage('/internet/doctorList/index')}>
+          <Tappable className='conversation__retry' onTap={() => openPage('/internet/doctorList/index')}>
             找医生问诊
-          </View>
+          </Tappable>
         </Empty>
       ) : (
         <View className='conversation'>
           {chat.conversations.list.map((c) => (
-            <View key={c.orderNo} className='conversation__item' onClick={() => void Taro.navigateTo({ url: consultationUrl(c) })}>
+            <Tappable key={c.orderNo} className='conversation__item' onTap={() => void Taro.navigateTo({ url: consultationUrl(c) })}>
               <View className='conversation__avatar'>{c.doctorName.slice(0, 1)}</View>
               <View className='conversation__body'>
                 <View className='conversation__row'>
@@ -44,7 +45,7 @@ function Conversation() {
                   {c.unreadCount > 0 && <Text className='conversation__badge'>{c.unreadCount}</Text>}
                 </View>
               </View>
-            </View>
+            </Tappable>
           ))}
         </View>
       )}

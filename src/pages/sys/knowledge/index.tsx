@@ -4,6 +4,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import type { ArticleSummary } from '../../../../types/api/hospital'
@@ -44,17 +45,17 @@ function Knowledge() {
       ) : (
         <View className='knowledge'>
           {articles.map((a) => (
-            <View key={a.id} className='knowledge__item' onClick={() => void Taro.navigateTo({ url: knowledgeArticleUrl(a.id) })}>
+            <Tappable key={a.id} className='knowledge__item' onTap={() => void Taro.navigateTo({ url: knowledgeArticleUrl(a.id) })}>
               <Text className='knowledge__title'>{a.title}</Text>
               <Text className='knowledge__summary'>{a.summary}</Text>
               <Text className='knowledge__meta'>
                 {a.category} · {a.author} · {a.views}次阅读
               </Text>
-            </View>
+            </Tappable>
           ))}
-          <View className='knowledge__more' onClick={() => state === 'failed' && void loadMore()}>
+          <Tappable className='knowledge__more' onTap={state === 'failed' ? () => void loadMore() : undefined}>
             {state === 'loading' ? MSG.listLoading : state === 'done' ? MSG.listNoMore : state === 'failed' ? MSG.listFailed : MSG.loadMore}
-          </View>
+          </Tappable>
         </View>
       )}
     </PageShell>

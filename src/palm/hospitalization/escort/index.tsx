@@ -6,6 +6,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { usePatientCompletion } from '@/components/PatientCompletion'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MAX_ESCORTS } from '@/stores/PatientStore'
 import { confirm, toastSuccess } from '@/ui/feedback'
@@ -77,12 +78,12 @@ function Escorts() {
             <Text className='escort-card__line'>证件号码：{maskIdCard(e.idCard)}</Text>
             <Text className='escort-card__line'>手机号码：{maskMobile(e.mobile)}</Text>
             <View className='escort-card__actions'>
-              <Text className='escort-card__action' onClick={() => void Taro.navigateTo({ url: addEscortUrl(patientId, e.id) })}>
+              <Tappable inline className='escort-card__action' onTap={() => void Taro.navigateTo({ url: addEscortUrl(patientId, e.id) })}>
                 编辑
-              </Text>
-              <Text className='escort-card__action escort-card__action--danger' onClick={() => void unbind(e).catch(() => undefined)}>
+              </Tappable>
+              <Tappable inline className='escort-card__action escort-card__action--danger' onTap={() => void unbind(e).catch(() => undefined)}>
                 解除
-              </Text>
+              </Tappable>
             </View>
           </View>
         ))}

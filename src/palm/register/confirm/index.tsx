@@ -15,6 +15,7 @@ import { toastError } from '@/ui/feedback'
 import { shortDate, yuan } from '@/utils/register'
 import type { Patient } from '../../../../types/api/patient'
 import { doctorLabel } from '../ScheduleParts'
+import Tappable from '@/components/Tappable'
 import './index.scss'
 import { chsPaymentUrl, detailUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
 
@@ -109,9 +110,9 @@ function ConfirmRegister() {
           <View className='confirm__head'>
             <Text className='confirm__heading'>就诊人</Text>
             {!booked && (
-              <Text className='confirm__link' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
+              <Tappable inline className='confirm__link' onTap={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
                 管理
-              </Text>
+              </Tappable>
             )}
           </View>
           <PatientPicker onChoose={choose} />
@@ -128,17 +129,17 @@ function ConfirmRegister() {
                 const on = register.booking.timeRange === r.timeRange
                 const full = r.remaining <= 0
                 return (
-                  <View
+                  <Tappable
                     key={r.timeRange}
                     role='radio'
-                    aria-checked={on}
-                    aria-disabled={full}
+                    checked={on}
+                    disabled={full}
                     className={`confirm__range${on ? ' confirm__range--on' : ''}${full ? ' confirm__range--full' : ''}`}
-                    onClick={() => register.booking.chooseTimeRange(r)}
+                    onTap={() => register.booking.chooseTimeRange(r)}
                   >
                     <Text className='confirm__range-time'>{r.timeRange}</Text>
                     <Text className='confirm__range-left'>{full ? '已约满' : `余${r.remaining}`}</Text>
-                  </View>
+                  </Tappable>
                 )
               })}
             </View>
@@ -153,15 +154,15 @@ function ConfirmRegister() {
                 { on: false, label: '自费' },
                 { on: true, label: '医保' },
               ].map((o) => (
-                <View
+                <Tappable
                   key={o.label}
                   role='radio'
-                  aria-checked={register.booking.insurance === o.on}
+                  checked={register.booking.insurance === o.on}
                   className={`confirm__chip${register.booking.insurance === o.on ? ' confirm__chip--on' : ''}`}
-                  onClick={() => register.booking.setInsurance(o.on)}
+                  onTap={() => register.booking.setInsurance(o.on)}
                 >
                   {o.label}
-                </View>
+                </Tappable>
               ))}
             </View>
             {register.booking.insurance && <Text className='confirm__note'>医保支付部分以医院结算为准，个人自付部分需在线支付</Text>}
@@ -189,9 +190,9 @@ function ConfirmRegister() {
             </Text>
           </View>
           {register.booking.price.state === 'failed' && (
-            <Text className='confirm__note confirm__note--warn' onClick={() => void register.booking.loadPrice()}>
+            <Tappable inline className='confirm__note confirm__note--warn' onTap={() => void register.booking.loadPrice()}>
               挂号费获取失败，点击重试
-            </Text>
+            </Tappable>
           )}
           {rules?.cancelRule && <Text className='confirm__note'>取消规则：{rules.cancelRule}</Text>}
         </View>

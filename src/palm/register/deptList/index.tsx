@@ -3,6 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { type ChosenDept } from '@/stores/RegisterStore'
 import type { DeptSort } from '../../../../types/api/register'
@@ -27,20 +28,20 @@ function DeptList() {
   return (
     <PageShell title='选择科室' onReady={() => (register.catalogue.hospital ? register.catalogue.loadDepartments() : undefined)}>
       <View className='dept-list'>
-        <View className='dept-list__search' onClick={() => void Taro.navigateTo({ url: SEARCH_URL })}>
+        <Tappable className='dept-list__search' onTap={() => void Taro.navigateTo({ url: SEARCH_URL })}>
           <Text className='dept-list__search-text'>搜索科室、医生、疾病</Text>
-        </View>
+        </Tappable>
         <View className='dept-list__sorts' role='tablist'>
           {SORTS.map((s) => (
-            <View
+            <Tappable
               key={s.key}
               role='tab'
-              aria-selected={register.catalogue.deptSort === s.key}
+              selected={register.catalogue.deptSort === s.key}
               className={`dept-list__sort${register.catalogue.deptSort === s.key ? ' dept-list__sort--on' : ''}`}
-              onClick={() => register.catalogue.deptSort !== s.key && void register.catalogue.loadDepartments(s.key)}
+              onTap={() => register.catalogue.deptSort !== s.key && void register.catalogue.loadDepartments(s.key)}
             >
               {s.label}
-            </View>
+            </Tappable>
           ))}
         </View>
         {!register.catalogue.hospital ? (
@@ -55,24 +56,24 @@ function DeptList() {
           <View className='dept-list__body'>
             <View className='dept-list__groups' role='tablist' aria-label='门诊'>
               {register.catalogue.groups.map((g, i) => (
-                <View
+                <Tappable
                   key={g.id}
                   role='tab'
-                  aria-selected={group?.id === g.id}
+                  selected={group?.id === g.id}
                   className={`dept-list__group${group?.id === g.id ? ' dept-list__group--on' : ''}`}
-                  onClick={() => register.catalogue.chooseGroup(i)}
+                  onTap={() => register.catalogue.chooseGroup(i)}
                 >
                   {g.deptName}
-                </View>
+                </Tappable>
               ))}
             </View>
             <View className='dept-list__depts' aria-label='科室'>
               {group && group.children.length === 0 && <Text className='dept-list__state'>该门诊暂无科室</Text>}
               {group?.children.map((d) => (
-                <View key={d.id} className='dept-list__dept' onClick={() => open(d)}>
+                <Tappable key={d.id} className='dept-list__dept' onTap={() => open(d)}>
                   <Text className='dept-list__dept-name'>{d.deptName}</Text>
                   {d.intro && <Text className='dept-list__dept-intro'>{d.intro}</Text>}
-                </View>
+                </Tappable>
               ))}
             </View>
           </View>

@@ -4,6 +4,8 @@ import { SearchBar } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
+import Tappable from '@/components/Tappable'
+import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/ui/messages'
@@ -26,14 +28,14 @@ function RegisterSearch() {
   return (
     <PageShell title='搜索'>
       <View className='register-search'>
-        <SearchBar placeholder='搜索科室、医生、疾病' maxLength={MAX_KEYWORD} value={register.catalogue.search.keyword} onChange={(v: string) => register.catalogue.search.setKeyword(v)} />
+        <SearchBar placeholder='搜索科室、医生、疾病' inputProps={fieldName('搜索科室、医生、疾病')} maxLength={MAX_KEYWORD} value={register.catalogue.search.keyword} onChange={(v: string) => register.catalogue.search.setKeyword(v)} />
         {register.catalogue.search.state === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
         {register.catalogue.search.state === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
         {register.catalogue.search.state === 'failed' && (
           <Empty text={MSG.listFailed}>
-            <Text className='register-search__retry' onClick={() => void register.catalogue.search.run()}>
+            <Tappable inline className='register-search__retry' onTap={() => void register.catalogue.search.run()}>
               重新搜索
-            </Text>
+            </Tappable>
           </Empty>
         )}
         {register.catalogue.search.empty && <Empty text='未找到相关科室、医生或疾病' />}
@@ -43,9 +45,9 @@ function RegisterSearch() {
               <View className='register-search__section'>
                 <Text className='register-search__heading'>科室</Text>
                 {result.depts.map((d) => (
-                  <View key={d.id} className='register-search__row' onClick={() => openDept(d)}>
+                  <Tappable key={d.id} className='register-search__row' onTap={() => openDept(d)}>
                     <Text className='register-search__name'>{d.deptName}</Text>
-                  </View>
+                  </Tappable>
                 ))}
               </View>
             )}
@@ -55,8 +57,8 @@ function RegisterSearch() {
                 {result.doctors.map((d) => {
                   const { title, hospitalName } = splitRemark(d.remark)
                   return (
-                    <View key={d.id} className='register-search__doctor' onClick={() => void Taro.navigateTo({ url: doctorUrl(d.id) })}>
-                      {d.avatar ? <Image className='register-search__avatar' src={assetUrl(d.avatar)} /> : <View className='register-search__avatar' />}
+                    <Tappable key={d.id} className='register-search__doctor' onTap={() => void Taro.navigateTo({ url: doctorUrl(d.id) })}>
+                      {d.avatar ? <Image className='register-search__avatar' src={assetUrl(d.avatar)} aria-hidden='true' /> : <View className='register-search__avatar' />}
                       <View className='register-search__doctor-text'>
                         <View>
                           <Text className='register-search__name'>{d.doctorName}</Text>
@@ -66,7 +68,7 @@ function RegisterSearch() {
                           {[hospitalName, d.deptName].filter(Boolean).join(' · ')}
                         </Text>
                       </View>
-                    </View>
+                    </Tappable>
                   )
                 })}
               </View>
@@ -75,10 +77,10 @@ function RegisterSearch() {
               <View className='register-search__section'>
                 <Text className='register-search__heading'>疾病</Text>
                 {result.diseases.map((d) => (
-                  <View key={`${d.name}-${d.deptId}`} className='register-search__row' onClick={() => openDept({ id: d.deptId, deptName: d.deptName })}>
+                  <Tappable key={`${d.name}-${d.deptId}`} className='register-search__row' onTap={() => openDept({ id: d.deptId, deptName: d.deptName })}>
                     <Text className='register-search__name'>{d.name}</Text>
                     <Text className='register-search__meta'>推荐科室：{d.deptName}</Text>
-                  </View>
+                  </Tappable>
                 ))}
               </View>
             )}

@@ -10,6 +10,7 @@ import { shortDate } from '@/utils/register'
 import { assetUrl } from '@/ui/assets'
 import type { ScheduleItem } from '../../../../types/api/register'
 import { ScheduleRow, doctorLabel } from '../ScheduleParts'
+import Tappable from '@/components/Tappable'
 import './index.scss'
 import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/pageUrls'
 
@@ -44,18 +45,18 @@ function DeptSchedule() {
       return (
         <View className='dept-schedule__list'>
           {groups.map((g) => (
-            <View
+            <Tappable
               key={g.doctorId ?? 'general'}
               className={`dept-schedule__doctor${g.available ? '' : ' dept-schedule__doctor--off'}`}
-              onClick={() => void Taro.navigateTo({ url: rowScheduleUrl(deptId, g.doctorId) })}
+              onTap={() => void Taro.navigateTo({ url: rowScheduleUrl(deptId, g.doctorId) })}
             >
-              {g.avatar ? <Image className='dept-schedule__avatar' src={assetUrl(g.avatar)} /> : <View className='dept-schedule__avatar' />}
+              {g.avatar ? <Image className='dept-schedule__avatar' src={assetUrl(g.avatar)} aria-hidden='true' /> : <View className='dept-schedule__avatar' />}
               <View className='dept-schedule__doctor-text'>
                 <Text className='dept-schedule__doctor-name'>{doctorLabel(g)}</Text>
                 {g.title && <Text className='dept-schedule__doctor-title'>{g.title}</Text>}
               </View>
               <Text className={`schedule-state schedule-state--${g.available ? 'open' : 'full'}`}>{g.available ? '有号' : '约满'}</Text>
-            </View>
+            </Tappable>
           ))}
         </View>
       )
@@ -65,17 +66,17 @@ function DeptSchedule() {
         <ScrollView scrollX className='dept-schedule__dates'>
           <View className='dept-schedule__strip' role='tablist' aria-label='就诊日期'>
             {schedule.days.map((d) => (
-              <View
+              <Tappable
                 key={d.visitDate}
                 role='tab'
-                aria-selected={d.visitDate === register.catalogue.selectedDate}
+                selected={d.visitDate === register.catalogue.selectedDate}
                 className={`dept-schedule__date${d.visitDate === register.catalogue.selectedDate ? ' dept-schedule__date--on' : ''}`}
-                onClick={() => register.catalogue.selectDate(d.visitDate)}
+                onTap={() => register.catalogue.selectDate(d.visitDate)}
               >
                 <Text className='dept-schedule__week'>{d.week}</Text>
                 <Text className='dept-schedule__day'>{shortDate(d.visitDate)}</Text>
                 <Text className={`dept-schedule__mark${d.available ? ' dept-schedule__mark--open' : ''}`}>{d.available ? '有号' : '无号'}</Text>
-              </View>
+              </Tappable>
             ))}
           </View>
         </ScrollView>
@@ -98,9 +99,9 @@ function DeptSchedule() {
         <View className='dept-schedule__tabs'>
           <Segmented options={TABS} value={register.catalogue.scheduleTab} onChange={(v) => register.catalogue.setScheduleTab(v as 'date' | 'doctor')} />
           {deptId > 0 && (
-            <Text className='dept-schedule__intro' onClick={() => void Taro.navigateTo({ url: introduceDeptUrl(deptId) })}>
+            <Tappable inline className='dept-schedule__intro' onTap={() => void Taro.navigateTo({ url: introduceDeptUrl(deptId) })}>
               科室介绍 ›
-            </Text>
+            </Tappable>
           )}
         </View>
         {body()}

@@ -42,7 +42,7 @@ function RowSchedule() {
       <View className='row-schedule'>
         {doctor && (
           <View className='row-schedule__doctor'>
-            {doctor.avatar ? <Image className='row-schedule__avatar' src={assetUrl(doctor.avatar)} /> : <View className='row-schedule__avatar' />}
+            {doctor.avatar ? <Image className='row-schedule__avatar' src={assetUrl(doctor.avatar)} aria-hidden='true' /> : <View className='row-schedule__avatar' />}
             <View className='row-schedule__who'>
               <View>
                 <Text className='row-schedule__name'>{doctor.doctorName}</Text>
