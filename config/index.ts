@@ -16,7 +16,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
       API_BASE: JSON.stringify(process.env.TARO_APP_API_BASE ?? ''),
       DEFAULT_APP_ID: JSON.stringify(process.env.TARO_APP_DEFAULT_APP_ID ?? 'wxdemo0000000000'),
     },
-    copy: { patterns: [], options: {} },
+    // the site icon the browser asks for (the server answers /favicon.ico with it)
+    copy: { patterns: process.env.TARO_ENV === 'h5' ? [{ from: 'src/favicon.svg', to: 'dist/h5/favicon.svg' }] : [], options: {} },
     // Taro's own alias resolution keeps the per-platform files (index.h5.ts, index.weapp.ts) working
     alias: { '@': path.resolve(__dirname, '..', 'src') },
     framework: 'react',

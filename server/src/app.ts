@@ -224,6 +224,8 @@ export async function buildApp(
 
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/'))
   app.get('/h5', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/'))
+  // browsers ask for /favicon.ico whatever the page says; the app's icon is an SVG beside it
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/h5/favicon.svg', 301))
   if (existsSync(h5Index)) app.get('/h5/', { schema: { hide: true } }, async (_req, reply) => sendIndex(reply))
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? ''

@@ -25,6 +25,8 @@ export const LOCAL = {
   isLogin: 'isLogin',
   /** { appId, expire } of the current sign-in */
   lifeData: 'lifeData',
+  /** 长辈模式 is on (this phone's choice, not the account's) */
+  elderMode: 'elderMode',
 } as const
 
 /** Session-only keys of spec §3, plus the sign-in round trip's own. */

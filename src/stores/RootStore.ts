@@ -20,11 +20,13 @@ import { FeverStore } from './FeverStore'
 import { EvaluationStore } from './EvaluationStore'
 import { RecordStore } from './RecordStore'
 import { RoomToolsStore } from './RoomToolsStore'
+import { PreferencesStore } from './PreferencesStore'
 import { loginUrl } from '@/pageUrls'
 
 export type StartupResult = 'ready' | 'redirecting'
 
 export class RootStore {
+  preferences = new PreferencesStore()
   user = new UserStore()
   hospital = new HospitalStore()
   chat = new ChatStore()

@@ -3,11 +3,13 @@ import { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
+import { ELDER_CLASS } from '@/stores/PreferencesStore'
 import { MSG } from '@/ui/messages'
 import { pathOf } from '@/utils/routeRules'
 import NavBar from '../NavBar'
 import TabBar from '../TabBar'
 import DemoMark from './DemoMark'
+import Tappable from '../Tappable'
 import './index.scss'
 
 /** spec §2, §9: the loading placeholder shows after 200 ms, the load-error one after 60 s. */
@@ -69,7 +71,7 @@ function PageShell({ title, tab, back, onReady, children }: Props) {
   }, [attempt])
 
   return (
-    <View className={`page-shell${tab ? ' page-shell--tab' : ''}`}>
+    <View className={`page-shell${tab ? ' page-shell--tab' : ''}${root.preferences.elderMode ? ` ${ELDER_CLASS}` : ''}`}>
       <NavBar title={title} back={back} />
       <DemoMark />
       {phase === 'ready' && children}
@@ -82,9 +84,9 @@ function PageShell({ title, tab, back, onReady, children }: Props) {
       {phase === 'failed' && (
         <View className='page-shell__placeholder' role='alert'>
           <Text>{MSG.pageLoadFailed}</Text>
-          <View className='page-shell__retry' onClick={() => setAttempt((n) => n + 1)}>
+          <Tappable className='page-shell__retry' onTap={() => setAttempt((n) => n + 1)}>
             重新加载
-          </View>
+          </Tappable>
         </View>
       )}
       {tab && phase === 'ready' && <TabBar />}

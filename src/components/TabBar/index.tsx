@@ -1,9 +1,20 @@
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { Articles, Home, HomeF, Message, MessageF, User, UserF } from '@nutui/icons-react-taro'
+import Tappable from '../Tappable'
 import { useStores } from '@/stores'
 import { pathOf } from '@/utils/routeRules'
+import type { TabItem } from '@/stores/HospitalStore'
 import './index.scss'
+
+/** Each tab's icon from NutUI's icon package: outlined, and filled when it is the page on show (knowledge has one). */
+const ICONS: Record<TabItem['icon'], [typeof Home, typeof Home]> = {
+  home: [Home, HomeF],
+  chat: [Message, MessageF],
+  book: [Articles, Articles],
+  user: [User, UserF],
+}
 
 /** The bottom tab bar of the hospital's role (spec §2): merged, palm-only or internet-only. */
 function TabBar() {
@@ -14,23 +25,31 @@ function TabBar() {
     <View className='tab-bar' role='tablist'>
       {hospital.tabBar.map((item, index) => {
         const active = item.path === current
+        const Icon = ICONS[item.icon][active ? 1 : 0]
         return (
-          <View
+          <Tappable
             key={item.path}
             role='tab'
-            aria-selected={active}
+            selected={active}
             className={`tab-bar__item${active ? ' tab-bar__item--active' : ''}`}
-            onClick={() => {
+            onTap={() => {
               if (active) return
               hospital.setTabBarIndex(index)
               void Taro.reLaunch({ url: item.path })
             }}
           >
-            <View className={`tab-bar__icon tab-bar__icon--${item.icon}`}>
-              {item.icon === 'chat' && chat.conversations.unreadTotal > 0 && <Text className='tab-bar__badge'>{chat.conversations.unreadTotal > 99 ? '99+' : chat.conversations.unreadTotal}</Text>}
+            <View className='tab-bar__icon'>
+              <View aria-hidden>
+                <Icon className='tab-bar__glyph' />
+              </View>
+              {item.icon === 'chat' && chat.conversations.unreadTotal > 0 && (
+                <Text className='tab-bar__badge' aria-label={`${chat.conversations.unreadTotal}条未读`}>
+                  {chat.conversations.unreadTotal > 99 ? '99+' : chat.conversations.unreadTotal}
+                </Text>
+              )}
             </View>
             <Text className='tab-bar__text'>{item.text}</Text>
-          </View>
+          </Tappable>
         )
       })}
     </View>

@@ -1,9 +1,12 @@
 import Taro from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
+import { Articles, Doctor, Footprint, Health, List, Location, Message, More, Notice, Order, Retweet, ShieldCheck, ToPay, User as UserIcon } from '@nutui/icons-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
+import Toggle from '@/components/Toggle'
 import { usePatientListLoader } from '@/components/PatientList'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import { maskIdCard, maskName } from '@/utils/mask'
@@ -11,42 +14,42 @@ import './index.scss'
 import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, REGISTER_RECORDS_URL } from '@/pageUrls'
 
 const ENTRIES = [
-  { title: '就诊人管理', url: PATIENT_LIST_URL },
-  { title: '电子健康卡', url: HEALTH_CARD_URL },
-  { title: '挂号记录', url: REGISTER_RECORDS_URL },
-  { title: '缴费记录', url: PAYMENT_RECORDS_URL },
-  { title: '问诊订单', url: INQUIRY_LIST_URL },
-  { title: '问诊记录', url: CHAT_HISTORY_URL },
-  { title: '电子病历', url: MEDICAL_HISTORY_URL },
-  { title: '我的医生', url: MY_DOCTORS_URL },
-  { title: '收货地址', url: ADDRESS_LIST_URL },
-  { title: '消息中心', url: MESSAGE_CENTRE_URL },
-  { title: '访问记录', url: ACCESS_LOG_URL },
-  { title: '账号与隐私', url: PRIVACY_URL },
-  { title: '切换医院', url: HOSPITAL_LIST_URL },
-  { title: '更多', url: ABOUT_URL },
+  { title: '就诊人管理', url: PATIENT_LIST_URL, Icon: UserIcon },
+  { title: '电子健康卡', url: HEALTH_CARD_URL, Icon: Health },
+  { title: '挂号记录', url: REGISTER_RECORDS_URL, Icon: Order },
+  { title: '缴费记录', url: PAYMENT_RECORDS_URL, Icon: ToPay },
+  { title: '问诊订单', url: INQUIRY_LIST_URL, Icon: List },
+  { title: '问诊记录', url: CHAT_HISTORY_URL, Icon: Message },
+  { title: '电子病历', url: MEDICAL_HISTORY_URL, Icon: Articles },
+  { title: '我的医生', url: MY_DOCTORS_URL, Icon: Doctor },
+  { title: '收货地址', url: ADDRESS_LIST_URL, Icon: Location },
+  { title: '消息中心', url: MESSAGE_CENTRE_URL, Icon: Notice },
+  { title: '访问记录', url: ACCESS_LOG_URL, Icon: Footprint },
+  { title: '账号与隐私', url: PRIVACY_URL, Icon: ShieldCheck },
+  { title: '切换医院', url: HOSPITAL_LIST_URL, Icon: Retweet },
+  { title: '更多', url: ABOUT_URL, Icon: More },
 ]
 
 /** Mine: who is signed in, and the entries to everything that is theirs. */
 function User() {
-  const { user, hospital, patient, records } = useStores()
+  const { user, hospital, patient, records, preferences } = useStores()
   const me = user.user
   const loadPatients = usePatientListLoader(() => user.isLoggedIn)
   const current = patient.current
   return (
     <PageShell title='我的' tab onReady={() => Promise.all([loadPatients(), user.isLoggedIn ? records.loadUnread() : undefined])}>
       <View className='mine__header'>
-        {me?.wechatAvatar ? <Image className='mine__avatar' src={me.wechatAvatar} /> : <View className='mine__avatar'>{(me?.nickname || '用').slice(0, 1)}</View>}
+        {me?.wechatAvatar ? <Image className='mine__avatar' src={me.wechatAvatar} aria-hidden='true' /> : <View className='mine__avatar'>{(me?.nickname || '用').slice(0, 1)}</View>}
         {user.isLoggedIn ? (
-          <View className='mine__who' onClick={() => void Taro.navigateTo({ url: EDIT_USER_URL })}>
+          <Tappable className='mine__who' onTap={() => void Taro.navigateTo({ url: EDIT_USER_URL })}>
             <Text className='mine__name'>{me?.nickname || '未设置昵称'}</Text>
             <Text className='mine__mobile'>{me?.mobile}</Text>
-          </View>
+          </Tappable>
         ) : (
-          <View className='mine__who' onClick={() => void Taro.navigateTo({ url: loginUrl(8) })}>
+          <Tappable className='mine__who' onTap={() => void Taro.navigateTo({ url: loginUrl(8) })}>
             <Text className='mine__name'>{me?.nickname || '微信用户'}</Text>
             <Text className='mine__bind'>绑定手机号，使用全部服务 ›</Text>
-          </View>
+          </Tappable>
         )}
       </View>
       {user.isLoggedIn && patient.loaded && (
@@ -61,24 +64,38 @@ function User() {
                 </View>
                 <Text className='mine__patient-id'>{current.idCard ? maskIdCard(current.idCard) : '无身份证（儿童）'}</Text>
               </View>
-              <Text className='mine__patient-switch' onClick={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
+              <Tappable inline className='mine__patient-switch' onTap={() => void Taro.navigateTo({ url: CHOOSE_PATIENT_URL })}>
                 切换
-              </Text>
+              </Tappable>
             </>
           ) : (
-            <View className='mine__patient-add' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+            <Tappable className='mine__patient-add' onTap={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
               <Text className='mine__patient-plus'>+</Text>
               <Text>添加就诊人</Text>
-            </View>
+            </Tappable>
           )}
         </View>
       )}
+      <View className='mine__cells'>
+        <Cell
+          title={<Text className='mine__elder-title'>长辈模式</Text>}
+          description='字更大，按钮更大，常用服务在首页最前'
+          extra={<Toggle checked={preferences.elderMode} onChange={(on) => preferences.setElderMode(on)} label='长辈模式' />}
+        />
+      </View>
       {hospital.hospital && <Text className='section-title'>{hospital.hospital.hospitalName}</Text>}
       <View className='mine__cells'>
         {ENTRIES.map((e) => (
           <Cell
             key={e.url}
-            title={e.title}
+            title={
+              <View className='mine__entry'>
+                <View className='mine__entry-icon' aria-hidden>
+                  <e.Icon className='mine__entry-glyph' />
+                </View>
+                <Text>{e.title}</Text>
+              </View>
+            }
             extra={
               e.url === MESSAGE_CENTRE_URL && records.unread > 0 ? (
                 <>

@@ -1,0 +1,36 @@
+import type { FunctionComponent } from 'react'
+import { View } from '@tarojs/components'
+import { Articles, Category, Comment, Doctor, Edit, Health, List, Notice, Order, Prices, Service, ShieldCheck, Tips, ToPay, User, Warning } from '@nutui/icons-react-taro'
+import './index.scss'
+
+/**
+ * The icon of each service the hospital's menus name (MenuEntry.icon), from NutUI's icon package, imported one by
+ * one. An icon the app does not know yet shows a neutral one; the service's name is always written beside it.
+ */
+const GLYPHS: Record<string, FunctionComponent<{ className?: string }>> = {
+  register: Order,
+  payment: ToPay,
+  report: Articles,
+  queue: Notice,
+  inpatient: Health,
+  physical: ShieldCheck,
+  price: Prices,
+  ai: Service,
+  patient: User,
+  inquiry: Comment,
+  fever: Warning,
+  prescription: Edit,
+  doctor: Doctor,
+  record: List,
+  test: Tips,
+}
+
+/** A service's icon in its coloured tile; decoration only (the name beside it is what a screen reader reads). */
+export default function ServiceIcon({ name }: { name: string }) {
+  const Glyph = GLYPHS[name] ?? Category
+  return (
+    <View className={`service-icon service-icon--${name}`} aria-hidden>
+      <Glyph className='service-icon__glyph' />
+    </View>
+  )
+}

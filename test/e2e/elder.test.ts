@@ -1,0 +1,144 @@
+/**
+ * 长辈模式 in the browser: switched on under 我的 and remembered; text at least 1.25x on every tab page, nothing
+ * cut off or spilling sideways, and the registration and payment flow in both modes. Screenshots of each page in
+ * both modes go to test-results/e2e/elder-*.png.
+ */
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Page } from 'playwright-core'
+import { bindMobile, bindPatient, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+
+const HOSPITAL = '10392'
+const TABS: [string, string][] = [
+  ['home', `/pages/sys/merge/index?hospitalCode=${HOSPITAL}`],
+  ['consultations', '/pages/sys/conversation/index'],
+  ['knowledge', '/pages/sys/knowledge/index'],
+  ['mine', '/pages/sys/user/index'],
+]
+
+async function settled(page: Page) {
+  await visible(page.locator('.page-shell .nav-bar')).first().waitFor({ state: 'visible' })
+  await page.waitForLoadState('networkidle').catch(() => undefined)
+  await page.waitForTimeout(300)
+}
+
+/**
+ * What the page on show draws as text: the median font size (CSS px) of its visible text, and the text boxes that
+ * spill out of their own box sideways or out of the screen (a name, a price or a time cut off), other than the
+ * navigation bar's title, which may end in an ellipsis.
+ */
+async function measure(page: Page): Promise<{ median: number; spills: string[]; pageWider: boolean }> {
+  return page.evaluate(() => {
+    const current = [...document.querySelectorAll<HTMLElement>('.taro_page')].find((p) => getComputedStyle(p).display !== 'none') ?? document.body
+    const sizes: number[] = []
+    const spills: string[] = []
+    const walker = document.createTreeWalker(current, NodeFilter.SHOW_TEXT)
+    const seen = new Set<HTMLElement>()
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement
+      if (!el || seen.has(el) || !node.textContent?.trim()) continue
+      seen.add(el)
+      const box = el.getBoundingClientRect()
+      if (box.width === 0 || box.height === 0) continue
+      sizes.push(parseFloat(getComputedStyle(el).fontSize))
+      // the navigation title may end in an ellipsis; a banner slide waits off screen in its carousel
+      if (el.closest('.nav-bar__title, taro-swiper-core')) continue
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') spills.push(`${el.className}: ${node.textContent.trim().slice(0, 20)}`)
+      if (box.right > window.innerWidth + 1) spills.push(`${el.className} (off screen): ${node.textContent.trim().slice(0, 20)}`)
+    }
+    sizes.sort((a, b) => a - b)
+    return { median: sizes[Math.floor(sizes.length / 2)] ?? 0, spills, pageWider: document.documentElement.scrollWidth > window.innerWidth + 1 }
+  })
+}
+
+async function setElderMode(page: Page, on: boolean) {
+  await page.goto('/h5/pages/sys/user/index')
+  await settled(page)
+  const toggle = visible(page.getByRole('switch', { name: '长辈模式' })).first()
+  if ((await toggle.getAttribute('aria-checked')) !== String(on)) await toggle.click()
+  await page.waitForFunction((want) => document.documentElement.classList.contains('elder') === want, on)
+}
+
+describe('长辈模式 (elder mode) in the browser', () => {
+  before(setup, { timeout: 90_000 })
+  after(teardown, { timeout: 30_000 })
+
+  test('text is at least 1.25x on every tab page, nothing spills, and the choice is remembered', { timeout: 300_000 }, async () => {
+    const { page } = await newPhone()
+    await page.goto(`/h5/pages/sys/user/index?hospitalCode=${HOSPITAL}`)
+    await visible(page.getByText('绑定手机号，使用全部服务 ›')).first().click()
+    await bindMobile(page, uniqueMobile())
+    await bindPatient(page, HOSPITAL, { name: '周文博', idCard: '310104197501014511' }, '13811110003')
+
+    const normal: Record<string, number> = {}
+    for (const [name, path] of TABS) {
+      await page.goto(`/h5${path}`)
+      await settled(page)
+      const m = await measure(page)
+      assert.deepEqual(m.spills, [], `${name}: text spills in the standard mode`)
+      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen`)
+      normal[name] = m.median
+      await shot(page, `elder-${name}-standard`)
+    }
+
+    await setElderMode(page, true)
+    for (const [name, path] of TABS) {
+      await page.goto(`/h5${path}`)
+      await settled(page)
+      const m = await measure(page)
+      assert.ok(m.median >= normal[name]! * 1.25, `${name}: body text ${m.median}px in elder mode, ${normal[name]}px standard`)
+      assert.deepEqual(m.spills, [], `${name}: text spills in elder mode`)
+      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen in elder mode`)
+      await shot(page, `elder-${name}-elder`)
+    }
+
+    // remembered on the phone: a new page load keeps it
+    await page.reload()
+    await settled(page)
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('elder')), true)
+    await setElderMode(page, false)
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('elder')), false)
+  })
+
+  test('registration and payment in both modes: confirm, hold, paid detail', { timeout: 300_000 }, async () => {
+    const { page } = await newPhone()
+    await page.goto(`/h5/palm/register/index?hospitalCode=${HOSPITAL}`)
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, '/h5/palm/register/index')
+    await bindPatient(page, HOSPITAL, { name: '陈美玲', idCard: '440305199208233622' }, '13811110002')
+    // one booking per department and time of day: each mode books in its own department
+    for (const [mode, dept] of [['standard', '心血管内科'], ['elder', '呼吸与危重症医学科']] as const) {
+      await setElderMode(page, mode === 'elder')
+      await page.goto('/h5/palm/register/deptList/index')
+      await settled(page)
+      await shot(page, `elder-register-depts-${mode}`)
+      await visible(page.getByText(dept, { exact: true })).first().click()
+      await visible(page.locator('.schedule-row')).first().waitFor()
+      await visible(page.getByText('按医生', { exact: true })).first().click()
+      await visible(page.locator('.dept-schedule__doctor', { hasText: '医师' })).first().click()
+      await waitForPath(page, '/h5/palm/register/rowSchedule/index')
+      await settled(page)
+      await shot(page, `elder-register-doctor-${mode}`)
+      await visible(page.locator('.schedule-grid__cell--open')).first().click()
+      await waitForPath(page, '/h5/palm/register/confirm/index')
+      await visible(page.locator('.confirm__range')).first().waitFor()
+      await settled(page)
+      const confirm = await measure(page)
+      assert.deepEqual(confirm.spills, [], `confirm page spills in the ${mode} mode`)
+      await shot(page, `elder-register-confirm-${mode}`)
+      await visible(page.locator('.confirm__range', { hasNotText: '已约满' })).first().click()
+      await tapButton(page, '确认挂号')
+      await visible(page.locator('.hold-pay')).first().waitFor()
+      await shot(page, `elder-register-hold-${mode}`)
+      await tapButton(page, '去支付')
+      await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
+      await page.getByText('确认支付', { exact: true }).click()
+      await waitForPath(page, '/h5/pages/order/register/detail')
+      await seeText(page, '预约成功')
+      await settled(page)
+      const paid = await measure(page)
+      assert.deepEqual(paid.spills, [], `paid detail spills in the ${mode} mode`)
+      await shot(page, `elder-register-paid-${mode}`)
+    }
+  })
+})
