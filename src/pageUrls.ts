@@ -9,6 +9,8 @@ export const HOME_URL = '/pages/sys/index'
 export const hospitalHomeUrl = (hospitalCode: string) => `${HOME_URL}?hospitalCode=${encodeURIComponent(hospitalCode)}`
 /** 绑定手机号, saying which kind of page sent the patient (spec §4 sourceType). */
 export const loginUrl = (sourceType: number) => `/pages/login/index?sourceType=${sourceType}`
+/** 我的, the last tab of every tab bar. */
+export const MINE_URL = '/pages/sys/user/index'
 export const PERMISSION_URL = '/pages/permission'
 export const HOSPITAL_LIST_URL = '/pages/hospital/index'
 export const EDIT_USER_URL = '/pages/editUser/index'

@@ -3,7 +3,7 @@ import Taro from '@tarojs/taro'
 import * as api from '@/services/hospital'
 import { LOCAL, local } from '@/services/storage'
 import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
-import { hospitalHomeUrl } from '@/pageUrls'
+import { hospitalHomeUrl, MINE_URL } from '@/pageUrls'
 
 export type HospitalRole = 'all' | 'internet' | 'palm'
 
@@ -19,17 +19,17 @@ export const TAB_BARS: Record<HospitalRole, TabItem[]> = {
     { text: '首页', path: '/pages/sys/merge/index', icon: 'home' },
     { text: '我的问诊', path: '/pages/sys/conversation/index', icon: 'chat' },
     { text: '健康知识', path: '/pages/sys/knowledge/index', icon: 'book' },
-    { text: '我的', path: '/pages/sys/user/index', icon: 'user' },
+    { text: '我的', path: MINE_URL, icon: 'user' },
   ],
   palm: [
     { text: '首页', path: '/pages/sys/palm/index', icon: 'home' },
-    { text: '我的', path: '/pages/sys/user/index', icon: 'user' },
+    { text: '我的', path: MINE_URL, icon: 'user' },
   ],
   internet: [
     { text: '首页', path: '/pages/sys/internet/index', icon: 'home' },
     { text: '我的问诊', path: '/pages/sys/conversation/index', icon: 'chat' },
     { text: '健康知识', path: '/pages/sys/knowledge/index', icon: 'book' },
-    { text: '我的', path: '/pages/sys/user/index', icon: 'user' },
+    { text: '我的', path: MINE_URL, icon: 'user' },
   ],
 }
 

@@ -55,3 +55,12 @@ export function maskName(name: string | null | undefined): string {
 export function maskMobile(mobile: string | null | undefined): string {
   return maskMiddle(toChars(mobile), 3, 4, 4);
 }
+
+/**
+ * A hospital card number (就诊卡号) is shown like an identity number, first 6 and last 4, wherever it is listed (the
+ * patient list, 确认挂号, a registration); only the electronic health card shows it whole, with the QR code the
+ * hospital's scanner reads.
+ */
+export function maskCardNo(cardNo: string | null | undefined): string {
+  return maskIdCard(cardNo);
+}

@@ -68,6 +68,8 @@ describe('长辈模式 (elder mode) in the browser', () => {
     await page.goto(`/h5/pages/sys/user/index?hospitalCode=${HOSPITAL}`)
     await visible(page.getByText('绑定手机号，使用全部服务 ›')).first().click()
     await bindMobile(page, uniqueMobile())
+    // bound from 我的, the patient is back on 我的 (it once landed on 首页)
+    await waitForPath(page, '/h5/pages/sys/user/index')
     await bindPatient(page, HOSPITAL, { name: '周文博', idCard: '310104197501014511' }, '13811110003')
 
     const normal: Record<string, number> = {}
@@ -86,6 +88,7 @@ describe('长辈模式 (elder mode) in the browser', () => {
       await page.goto(`/h5${path}`)
       await settled(page)
       const m = await measure(page)
+      console.info(`elder mode, ${name}: body text ${normal[name]} px standard, ${m.median} px elder (${(m.median / normal[name]!).toFixed(2)}x)`)
       assert.ok(m.median >= normal[name]! * 1.25, `${name}: body text ${m.median}px in elder mode, ${normal[name]}px standard`)
       assert.deepEqual(m.spills, [], `${name}: text spills in elder mode`)
       assert.equal(m.pageWider, false, `${name}: the page is wider than the screen in elder mode`)

@@ -54,6 +54,11 @@ describe('finding a doctor online in the browser', () => {
     await see(page, '.online-doctor__name', name)
     await seeText(page, '平均回复')
     await seeText(page, '图文问诊')
+    // both bottom buttons are on the screen, side by side (复诊续方 was once laid out at x 386-743)
+    for (const text of ['图文问诊', '复诊续方']) {
+      const box = await visible(page.locator('.online-doctor__actions taro-button-core', { hasText: text })).first().boundingBox()
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${text} lies on the 390-wide screen: ${JSON.stringify(box)}`)
+    }
     const follow = visible(page.locator('.online-doctor__follow')).first()
     assert.equal(await follow.innerText(), '关注')
     await follow.click()

@@ -90,6 +90,8 @@ describe('appointment registration in the browser', () => {
     await seeText(page, '已支付')
     await seeText(page, new RegExp(bookedRange))
     await shot(page, 'register-1-paid')
+    // back from the cashier there is no page to go back to: a way home instead
+    await visible(page.locator('.nav-bar__home', { hasText: '返回首页' })).first().waitFor()
 
     await page.goto('/h5/pages/order/register/index')
     const record = visible(page.locator('.record')).first()
@@ -136,6 +138,15 @@ describe('appointment registration in the browser', () => {
     await seeText(page, '预约成功', WAIT_MS)
 
     await tapButton(page, '取消预约')
+    // the modal keeps an amount whole on one line, and its 确定 is the app's blue, readable on white
+    const text = visible(page.locator('.taro-modal__text')).first()
+    await text.waitFor()
+    const amount = (await text.innerText()).match(/¥\d+\.\d{2}/)?.[0]
+    assert.ok(amount, 'the modal names the amount')
+    const style = await text.evaluate((el) => ({ wordBreak: getComputedStyle(el).wordBreak, color: getComputedStyle(el).color }))
+    assert.deepEqual(style, { wordBreak: 'normal', color: 'rgb(85, 85, 85)' })
+    assert.equal(await visible(page.locator('.taro-model__confirm')).first().evaluate((el) => getComputedStyle(el).color), 'rgb(23, 107, 179)')
+    await shot(page, 'register-3-cancel-modal')
     await confirmModal(page)
     await seeText(page, '已取消，退款将原路退回', WAIT_MS)
     // the sandbox refunds like a provider: first 退款中, then its notification says 已退款

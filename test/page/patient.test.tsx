@@ -245,6 +245,9 @@ describe('就诊人管理 /pages/patient/index', () => {
     expect(within(cardOf('王*')).getByText('待完善')).toBeTruthy()
     const text = document.body.textContent!
     for (const whole of ['张三', '欧阳娜娜', '110101199003074514', '13812345678']) expect(text).not.toContain(whole)
+    // the hospital card number too: only the electronic health card shows it whole
+    expect(within(cardOf('张*')).getByText(/^就诊卡号：A\*+\d{2}$/)).toBeTruthy()
+    for (const p of people) expect(text).not.toContain(p.cardNo)
     expect(within(cardOf('欧**娜')).getByText('默认')).toBeTruthy()
     expect(screen.getAllByText('默认')).toHaveLength(1)
     expect(within(cardOf('欧**娜')).queryByText('设为默认')).toBeNull()
@@ -381,6 +384,20 @@ describe('陪护人 /palm/hospitalization/escort/index', () => {
     fireEvent.click(add)
     expect(calls.navigations).toEqual([])
     expect(screen.getByText('每位就诊人最多添加2位陪护人')).toBeTruthy()
+  })
+
+  test("an address without one of the account's patients says so and asks the server nothing about escorts", async () => {
+    for (const params of [{}, { patientId: 'abc' }, { patientId: '999' }] as Record<string, string>[]) {
+      calls.requests.length = 0
+      testing.setRouter('/palm/hospitalization/escort/index', params)
+      const { unmount } = render(<Escorts />)
+      expect(await screen.findByText('未找到该就诊人，请从就诊人管理进入')).toBeTruthy()
+      expect(sent('/accompany/')).toEqual([])
+      expect(calls.toasts.map((t) => t.title).filter((t) => t.includes('参数错误'))).toEqual([])
+      fireEvent.click(screen.getByText('就诊人管理'))
+      expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/pages/patient/index' })
+      unmount()
+    }
   })
 
   test('with one escort the patient can add another', async () => {

@@ -3,12 +3,18 @@ import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import platform from '@/platform'
 import Tappable from '../Tappable'
+import { HOME_URL } from '@/pageUrls'
 import './index.scss'
 
 interface Props {
   title: string
   /** Show the back arrow; defaults to "there is a page to go back to". */
   back?: boolean
+  /**
+   * With no page to go back to (a page opened from a link, or back from the cashier), a way home instead: every page
+   * but the tab pages, which have the tab bar.
+   */
+  home?: boolean
 }
 
 /**
@@ -22,7 +28,7 @@ const HEADING: Record<string, unknown> = { role: 'heading', 'aria-level': '1', .
  * white, which cannot be read on it (src/styles/tokens.scss). The title is the page's heading, and on H5
  * focus goes to it whenever the page is shown (opened, or come back to), so a screen reader reads the new page.
  */
-export default function NavBar({ title, back }: Props) {
+export default function NavBar({ title, back, home }: Props) {
   const canGoBack = back ?? Taro.getCurrentPages().length > 1
   const titleRef = useRef<unknown>(null)
   // as the page shows: opened, or come back to
@@ -33,6 +39,11 @@ export default function NavBar({ title, back }: Props) {
       {canGoBack && (
         <Tappable className='nav-bar__back' label='返回' onTap={() => void Taro.navigateBack()}>
           <Text className='nav-bar__arrow' />
+        </Tappable>
+      )}
+      {!canGoBack && home && (
+        <Tappable className='nav-bar__home' onTap={() => void Taro.reLaunch({ url: HOME_URL })}>
+          返回首页
         </Tappable>
       )}
       <Text ref={titleRef} className='nav-bar__title' {...HEADING}>

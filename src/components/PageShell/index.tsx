@@ -72,7 +72,7 @@ function PageShell({ title, tab, back, onReady, children }: Props) {
 
   return (
     <View className={`page-shell${tab ? ' page-shell--tab' : ''}${root.preferences.elderMode ? ` ${ELDER_CLASS}` : ''}`}>
-      <NavBar title={title} back={back} />
+      <NavBar title={title} back={back} home={!tab && back !== false} />
       <DemoMark />
       {phase === 'ready' && children}
       {phase === 'starting' && slow && (

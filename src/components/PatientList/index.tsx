@@ -1,7 +1,7 @@
 import { useRef } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import Empty from '@/components/Empty'
 import { usePatientCompletion } from '@/components/PatientCompletion'
@@ -10,7 +10,7 @@ import { useStores } from '@/stores'
 import { MAX_PATIENTS } from '@/stores/PatientStore'
 import { confirm, toastSuccess } from '@/ui/feedback'
 import { MSG } from '@/ui/messages'
-import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
+import { maskCardNo, maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
 import { qrDataUrl } from './qrCode'
 import './index.scss'
@@ -105,7 +105,7 @@ function PatientList({ variant, select = false }: Props) {
       {who(p)}
       <Text className='patient-card__line'>证件号码：{idLine(p)}</Text>
       <Text className='patient-card__line'>手机号码：{p.mobile ? maskMobile(p.mobile) : '未填写'}</Text>
-      {p.hisMedCardNo && <Text className='patient-card__line'>就诊卡号：{p.hisMedCardNo}</Text>}
+      {p.hisMedCardNo && <Text className='patient-card__line'>就诊卡号：{maskCardNo(p.hisMedCardNo)}</Text>}
       {!select && actions(p)}
     </Tappable>
   )

@@ -25,7 +25,8 @@ function EvaluationSection({ doctorId }: { doctorId: number }) {
           </Tappable>
         )}
       </View>
-      {summary && <Text className='doctor-evaluations__summary'>{`好评率 ${summary.goodRate}% · 共${summary.count}条评价`}</Text>}
+      {/* no rating yet: the list says 暂无评价, and a rate beside 共0条评价 would contradict it */}
+      {summary && summary.count > 0 && <Text className='doctor-evaluations__summary'>{`好评率 ${summary.goodRate}% · 共${summary.count}条评价`}</Text>}
       {list.state === 'failed' && list.items.length === 0 ? (
         <Tappable inline className='doctor-evaluations__note' onTap={() => void store.openDoctorEvaluations(doctorId)}>
           {MSG.listFailed}，点击重试

@@ -27,7 +27,7 @@ function MoreEvaluation() {
     if (list.state === 'failed' && list.items.length === 0) return <LoadFailed onRetry={() => void list.loadMore(true)} />
     return (
       <View className='more-evaluation'>
-        {summary && (
+        {summary && summary.count > 0 && (
           <View className='more-evaluation__summary'>
             <View className='more-evaluation__figures'>
               <Text className='more-evaluation__figure'>{`好评率 ${summary.goodRate}%`}</Text>

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db'
 import { open, type FieldCipher } from '../../crypto'
 import { departments, doctors, hospitals, orders, patientCards, patients, registrations, schedules } from '../../db/schema'
 import { forbidden, notFound } from '../../errors'
-import { maskIdCard, maskName } from '@/utils/mask'
+import { maskCardNo, maskName } from '@/utils/mask'
 import { refundedFenByOrder, refundText, toPayOrder, type OrderRow } from '../payment'
 import { requireHospitalByCode } from '../hospital'
 import { GENERAL_CLINIC_NAME } from './schedule'
@@ -89,7 +89,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
     patientId: reg.patientId,
     // spec §9: names and numbers masked
     patientName: maskName(open(cipher, r.patientNameEnc)),
-    hisMedCardNo: maskIdCard(open(cipher, r.cardNoEnc)),
+    hisMedCardNo: maskCardNo(open(cipher, r.cardNoEnc)),
     holdExpiresAt: reg.status === 'holding' && reg.holdExpiresAt ? reg.holdExpiresAt.toISOString() : null,
     cancellable: isCancellable(reg, settings.get(reg.hospitalId)!, now),
     insurance: reg.insurance,

@@ -1,7 +1,7 @@
 import { useRef } from 'react'
 import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
@@ -14,7 +14,7 @@ import { MSG } from '@/ui/messages'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Accompany } from '../../../../types/api/patient'
 import './index.scss'
-import { addEscortUrl } from '@/pageUrls'
+import { addEscortUrl, PATIENT_LIST_URL } from '@/pageUrls'
 
 /** 陪护人 of one patient (spec §2 /palm/hospitalization/escort/index?patientId=): list, add, edit, unbind. */
 function Escorts() {
@@ -26,10 +26,13 @@ function Escorts() {
   const owner = store.byId(patientId)
 
   const load = async () => {
-    await Promise.all([store.load().catch(() => undefined), store.loadEscorts(patientId).catch(() => undefined)])
+    await store.load().catch(() => undefined)
     const p = store.byId(patientId)
+    // an address without one of the account's patients (a bare link, someone else's id) asks nothing of the server
+    if (!p) return
+    await store.loadEscorts(patientId).catch(() => undefined)
     // escorts are for a complete patient: say so at once, the way the list does before opening this page
-    if (p && !p.complete) showFor(p)
+    if (!p.complete) showFor(p)
   }
   useDidShow(() => {
     if (ready.current) void load()
@@ -56,6 +59,13 @@ function Escorts() {
         ready.current = true
       }}
     >
+      {store.loaded && !owner ? (
+        <Empty text='未找到该就诊人，请从就诊人管理进入'>
+          <Tappable inline className='empty__retry' onTap={() => void Taro.redirectTo({ url: PATIENT_LIST_URL })}>
+            就诊人管理
+          </Tappable>
+        </Empty>
+      ) : (
       <View className='escorts'>
         {owner && (
           <View className='escorts__owner'>
@@ -94,6 +104,7 @@ function Escorts() {
           <Text className='escorts__note'>每位就诊人最多添加{MAX_ESCORTS}位陪护人</Text>
         </View>
       </View>
+      )}
       {modal}
     </PageShell>
   )

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
@@ -12,6 +12,7 @@ import { usePatientCompletion } from '@/components/PatientCompletion'
 import { useStores } from '@/stores'
 
 import { toastError } from '@/ui/feedback'
+import { maskCardNo } from '@/utils/mask'
 import { shortDate, yuan } from '@/utils/register'
 import type { Patient } from '../../../../types/api/patient'
 import { doctorLabel } from '../ScheduleParts'
@@ -116,7 +117,7 @@ function ConfirmRegister() {
             )}
           </View>
           <PatientPicker onChoose={choose} />
-          {current?.hisMedCardNo && <Text className='confirm__note'>就诊卡号：{current.hisMedCardNo}</Text>}
+          {current?.hisMedCardNo && <Text className='confirm__note'>就诊卡号：{maskCardNo(current.hisMedCardNo)}</Text>}
         </View>
 
         <View className='confirm__card'>
