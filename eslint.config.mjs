@@ -38,6 +38,11 @@ export default tseslint.config(
               importNames: ['get', 'post', 'put', 'request', 'upload'],
               message: 'Screens talk to stores (useStores()); only the request layer’s ApiError may be named here.',
             },
+            {
+              group: ['@nutui/nutui-react-taro'],
+              importNames: ['Button', 'Switch', 'Segmented'],
+              message: 'Buttons, switches and segmented tabs come from @/components (Button, Toggle, Segmented): NutUI’s have no role or keyboard on H5.',
+            },
           ],
         },
       ],

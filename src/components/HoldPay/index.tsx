@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { countdownText, msUntil, yuan } from '@/utils/register'
 import type { Registration } from '../../../types/api/register'
 import './index.scss'

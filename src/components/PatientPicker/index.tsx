@@ -1,6 +1,6 @@
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import Tappable from '../Tappable'
 import { useStores } from '@/stores'

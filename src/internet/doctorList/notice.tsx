@@ -1,6 +1,6 @@
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import { PAY_MINUTES, SERVICE_HOURS, WAIT_HOURS } from '@/stores/InquiryStore'
 import { noticeContinuation, noticeNext } from '@/stores/FollowUpStore'

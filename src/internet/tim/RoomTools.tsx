@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import CountedTextarea from '@/components/CountedTextarea'
 import { openPage } from '@/components/PageShell'

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Tappable from '@/components/Tappable'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View } from '@tarojs/components'
-import { Segmented } from '@nutui/nutui-react-taro'
+import Segmented from '@/components/Segmented'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
@@ -57,7 +57,7 @@ function AddPatient() {
     <PageShell title='添加就诊人' onReady={onReady}>
       <View className='add-patient'>
         <View className='add-patient__kinds'>
-          <Segmented options={KIND_ITEMS} value={kind} onChange={(v) => setKind(v as Kind)} />
+          <Segmented label='就诊人证件' options={KIND_ITEMS} value={kind} onChange={setKind} />
         </View>
         {kind === '身份证' && <IdCardForm />}
         {kind === '无证儿童' && <NeonateForm />}

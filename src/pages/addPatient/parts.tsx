@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Input } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { FormField } from '@/components/FormField'
 import Toggle from '@/components/Toggle'
 import { ApiError } from '@/services/request'

@@ -1,6 +1,6 @@
 import { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'

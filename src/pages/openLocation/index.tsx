@@ -1,6 +1,6 @@
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import { toastSuccess } from '@/ui/feedback'

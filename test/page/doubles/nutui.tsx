@@ -4,8 +4,9 @@ import { useEffect, useState, type ReactNode } from 'react'
  * NutUI's components used by the pages, as plain DOM (NutUI's own bundle is not for jsdom, stack notes), keeping the
  * behaviour a test looks at: a disabled button does nothing, a dialog closes after its confirm.
  */
-export const Button = ({ children, onClick, disabled }: { children?: ReactNode; onClick?: () => void; disabled?: boolean }) => (
-  <button type='button' disabled={disabled} onClick={disabled ? undefined : onClick}>
+/** As NutUI's: other props (a role, tabIndex, a key handler) reach the element. */
+export const Button = ({ children, onClick, disabled, loading: _loading, block: _block, type: _type, size: _size, ...rest }: Record<string, unknown> & { children?: ReactNode; onClick?: () => void; disabled?: boolean }) => (
+  <button type='button' {...rest} disabled={disabled} onClick={disabled ? undefined : onClick}>
     {children}
   </button>
 )
@@ -38,28 +39,6 @@ export const Dialog = (p: {
       )}
     </div>
   ) : null
-
-/** As NutUI's: items report their value; plain strings report their index. */
-export const Segmented = ({
-  options,
-  value,
-  onChange,
-}: {
-  options: (string | { label: string; value: string | number })[]
-  value: string | number
-  onChange: (v: string | number) => void
-}) => (
-  <div role='tablist'>
-    {options.map((o, i) => {
-      const item = typeof o === 'string' ? { label: o, value: i } : o
-      return (
-        <button key={item.label} type='button' role='tab' aria-selected={item.value === value} onClick={() => onChange(item.value)}>
-          {item.label}
-        </button>
-      )
-    })}
-  </div>
-)
 
 export const DatePicker = ({ visible, title }: { visible?: boolean; title?: string }) => (visible ? <div role='dialog'>{title}</div> : null)
 

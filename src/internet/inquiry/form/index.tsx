@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 
 import CountedTextarea from '@/components/CountedTextarea'

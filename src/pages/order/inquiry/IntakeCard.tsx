@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
-import { Button } from '@nutui/nutui-react-taro'
+import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import { fieldName } from '@/components/FormField/fieldName'
 import Toggle from '@/components/Toggle'

@@ -11,7 +11,7 @@ import { useStores } from '@/stores'
 
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
-import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, REGISTER_RECORDS_URL } from '@/pageUrls'
+import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, REGISTER_RECORDS_URL } from '@/pageUrls'
 
 const ENTRIES = [
   { title: '就诊人管理', url: PATIENT_LIST_URL, Icon: UserIcon },
@@ -36,6 +36,11 @@ function User() {
   const me = user.user
   const loadPatients = usePatientListLoader(() => user.isLoggedIn)
   const current = patient.current
+  // binding from here comes back here, not to the home page
+  const bindMobile = () => {
+    user.rememberRedirect(MINE_URL)
+    void Taro.navigateTo({ url: loginUrl(8) })
+  }
   return (
     <PageShell title='我的' tab onReady={() => Promise.all([loadPatients(), user.isLoggedIn ? records.loadUnread() : undefined])}>
       <View className='mine__header'>
@@ -46,7 +51,7 @@ function User() {
             <Text className='mine__mobile'>{me?.mobile}</Text>
           </Tappable>
         ) : (
-          <Tappable className='mine__who' onTap={() => void Taro.navigateTo({ url: loginUrl(8) })}>
+          <Tappable className='mine__who' onTap={bindMobile}>
             <Text className='mine__name'>{me?.nickname || '微信用户'}</Text>
             <Text className='mine__bind'>绑定手机号，使用全部服务 ›</Text>
           </Tappable>
@@ -86,8 +91,9 @@ function User() {
       {hospital.hospital && <Text className='section-title'>{hospital.hospital.hospitalName}</Text>}
       <View className='mine__cells'>
         {ENTRIES.map((e) => (
-          <Cell
-            key={e.url}
+          // the row is a link named by its title (and the unread count); the Cell only draws it
+          <Tappable key={e.url} role='link' className='mine__link' label={e.url === MESSAGE_CENTRE_URL && records.unread > 0 ? `${e.title}，${records.unread}条未读` : e.title} onTap={() => openPage(e.url)}>
+            <Cell
             title={
               <View className='mine__entry'>
                 <View className='mine__entry-icon' aria-hidden>
@@ -108,8 +114,8 @@ function User() {
                 '›'
               )
             }
-            onClick={() => openPage(e.url)}
           />
+          </Tappable>
         ))}
       </View>
     </PageShell>

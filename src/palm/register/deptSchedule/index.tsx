@@ -1,6 +1,6 @@
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image, ScrollView } from '@tarojs/components'
-import { Segmented } from '@nutui/nutui-react-taro'
+import Segmented from '@/components/Segmented'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
@@ -14,7 +14,7 @@ import Tappable from '@/components/Tappable'
 import './index.scss'
 import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/pageUrls'
 
-const TABS = [
+const TABS: { label: string; value: 'date' | 'doctor' }[] = [
   { label: '按日期', value: 'date' },
   { label: '按医生', value: 'doctor' },
 ]
@@ -97,7 +97,7 @@ function DeptSchedule() {
     <PageShell title={deptName} onReady={load}>
       <View className='dept-schedule'>
         <View className='dept-schedule__tabs'>
-          <Segmented options={TABS} value={register.catalogue.scheduleTab} onChange={(v) => register.catalogue.setScheduleTab(v as 'date' | 'doctor')} />
+          <Segmented label='排班查看方式' options={TABS} value={register.catalogue.scheduleTab} onChange={(v) => register.catalogue.setScheduleTab(v)} />
           {deptId > 0 && (
             <Tappable inline className='dept-schedule__intro' onTap={() => void Taro.navigateTo({ url: introduceDeptUrl(deptId) })}>
               科室介绍 ›
