@@ -5,6 +5,7 @@ import * as palm from '@/services/palm'
 import { uploadFile } from '@/services/auth'
 import { SESSION, session } from '@/services/storage'
 import { Loadable } from './base/Loadable'
+import { OneAtATime } from './base/OneAtATime'
 import type {
   Accompany,
   AccompanyInput,
@@ -48,12 +49,15 @@ export class PatientStore {
   private readonly spentHealthCodes = new Set<string>()
 
   escortPatientId: number | null = null
+  /** Adding or completing a patient (the add-patient forms): one save at a time, its button shows it. */
+  readonly saving = new OneAtATime()
   readonly escortList = new Loadable((patientId: number) => palm.listAccompanies(patientId))
 
   constructor(private readonly hospitalCode: () => string | undefined = () => undefined) {
     makeAutoObservable<PatientStore, 'hospitalCode' | 'spentHealthCodes'>(this, {
       bound: false,
       escortList: false,
+      saving: false,
       hospitalCode: false,
       spentHealthCodes: false,
     })

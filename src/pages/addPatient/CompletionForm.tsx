@@ -8,7 +8,7 @@ import { toastError } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { CompletePatientInput, PatientDetail } from '../../../types/api/patient'
-import { GuardianFields, SubmitButton, leaveSaved, useBusy, usePatientMobile } from './parts'
+import { GuardianFields, SubmitButton, leaveSaved, usePatientMobile } from './parts'
 
 /**
  * The completion page of spec §5 (?id=&business=edit): the patient whole, with what is missing to fill in.
@@ -23,7 +23,6 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
   const [relation, setRelation] = useState(detail.relation)
   const phone = usePatientMobile(detail.mobile)
   const mobile = phone.mobile
-  const { busy, run } = useBusy()
 
   const missing = new Set(detail.missing)
   const number = idCard.trim().toUpperCase()
@@ -48,7 +47,7 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
     if (detail.neonate && guardianIdCard.trim().toUpperCase() !== detail.guardianIdCard) input.guardianIdCard = guardianIdCard.trim().toUpperCase()
     if (relation !== detail.relation) input.relation = relation
     if (mobileChanged) Object.assign(input, { mobile, code: phone.code })
-    await run(async () => {
+    await patient.saving.run(async () => {
       await patient.complete(input).catch(phone.refused)
       await leaveSaved('保存成功')
     })
@@ -92,7 +91,7 @@ function CompletionForm({ detail }: { detail: PatientDetail }) {
       <FormGroup title={detail.mobile ? '修改手机号需重新验证' : '请填写就诊人手机号并验证'}>
         <SmsCodeField variant='form' purpose='patient' {...phone.field} />
       </FormGroup>
-      <SubmitButton label='保存' busy={busy} onSubmit={submit} />
+      <SubmitButton label='保存' busy={patient.saving.busy} onSubmit={submit} />
     </View>
   )
 }

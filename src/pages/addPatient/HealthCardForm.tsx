@@ -4,7 +4,7 @@ import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup } from '@/components/FormField'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
-import { DefaultSwitch, SubmitButton, useBusy } from './parts'
+import { DefaultSwitch, SubmitButton } from './parts'
 
 /**
  * 电子健康卡: choose a card on the health-card authorisation page; it comes back to this page with healthCode,
@@ -14,12 +14,11 @@ function HealthCardForm() {
   const { patient, hospital } = useStores()
   const [relation, setRelation] = useState(() => (patient.list.some((p) => p.relation === '本人') ? '' : '本人'))
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
-  const { busy, run } = useBusy()
   const hospitalName = hospital.hospital?.hospitalName
 
   const go = async () => {
     if (!relation) return toastError('请选择与就诊人的关系')
-    await run(() => patient.startHealthCard(relation, isDefault))
+    await patient.saving.run(() => patient.startHealthCard(relation, isDefault))
   }
 
   return (
@@ -33,7 +32,7 @@ function HealthCardForm() {
         </FormField>
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
-      <SubmitButton label='选择电子健康卡' busy={busy} disabled={!hospitalName} onSubmit={go} />
+      <SubmitButton label='选择电子健康卡' busy={patient.saving.busy} disabled={!hospitalName} onSubmit={go} />
     </View>
   )
 }

@@ -9,7 +9,7 @@ import { toastError, toastSuccess } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { IdCardOcrResult } from '../../../types/api/patient'
-import { DefaultSwitch, SubmitButton, leaveSaved, useBusy, usePatientMobile } from './parts'
+import { DefaultSwitch, SubmitButton, leaveSaved, usePatientMobile } from './parts'
 
 /** Only a whole number (15 or 18 characters) is read (spec §5). */
 const ID_LENGTHS = [15, 18]
@@ -25,7 +25,6 @@ function IdCardForm() {
   const phone = usePatientMobile()
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
   const [read, setRead] = useState<IdCardOcrResult | null>(null)
-  const { busy, run } = useBusy()
 
   const number = idCard.trim().toUpperCase()
   // spec §3: sex, birth date and age come from the number and cannot be set against it
@@ -51,7 +50,7 @@ function IdCardForm() {
       phone.problem(),
     )
     if (problem) return toastError(problem)
-    await run(async () => {
+    await patient.saving.run(async () => {
       const source = read && read.name === name.trim() && read.idCard === number ? 'ocr' : 'idCard'
       await patient.bind({ name: name.trim(), idCard: number, relation, mobile: phone.mobile, code: phone.code, isDefault, source }).catch(phone.refused)
       await leaveSaved('添加成功')
@@ -88,7 +87,7 @@ function IdCardForm() {
         <SmsCodeField variant='form' purpose='patient' {...phone.field} />
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
-      <SubmitButton label='确认添加' busy={busy} onSubmit={submit} />
+      <SubmitButton label='确认添加' busy={patient.saving.busy} onSubmit={submit} />
     </View>
   )
 }

@@ -9,7 +9,7 @@ import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { Sex } from '../../../types/api/patient'
-import { DefaultSwitch, GuardianFields, SubmitButton, leaveSaved, useBusy, usePatientMobile } from './parts'
+import { DefaultSwitch, GuardianFields, SubmitButton, leaveSaved, usePatientMobile } from './parts'
 
 /** A child without an identity card is bound until 6 (the server's NEONATE_MAX_AGE): the picker offers those dates. */
 const NEONATE_YEARS = 6
@@ -32,7 +32,6 @@ function NeonateForm() {
   const [relation, setRelation] = useState('子女')
   const phone = usePatientMobile()
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
-  const { busy, run } = useBusy()
 
   // fixed for the page's life, so the picker's range does not change under the patient's finger
   const [{ today, earliest }] = useState(() => {
@@ -51,7 +50,7 @@ function NeonateForm() {
       phone.problem(),
     )
     if (problem) return toastError(problem)
-    await run(async () => {
+    await patient.saving.run(async () => {
       const sex = SEXES.find((s) => s.text === sexText)!.sex
       await patient.bindNeonate({
         name: name.trim(),
@@ -91,7 +90,7 @@ function NeonateForm() {
         <SmsCodeField variant='form' purpose='patient' {...phone.field} />
         <DefaultSwitch checked={isDefault} onChange={setIsDefault} />
       </FormGroup>
-      <SubmitButton label='确认添加' busy={busy} onSubmit={submit} />
+      <SubmitButton label='确认添加' busy={patient.saving.busy} onSubmit={submit} />
       <DatePicker
         title='选择出生日期'
         type='date'

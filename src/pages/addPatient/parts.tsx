@@ -49,20 +49,6 @@ export function usePatientMobile(initial = '') {
   }
 }
 
-/** The form's busy flag: set while `run`'s action is on its way, so the button shows it and takes no second tap. */
-export function useBusy() {
-  const [busy, setBusy] = useState(false)
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true)
-    try {
-      await action()
-    } finally {
-      setBusy(false)
-    }
-  }
-  return { busy, run }
-}
-
 /** The form's one button at the bottom; what went wrong has been shown already (a toast, the request layer). */
 export function SubmitButton({ label, busy, disabled, onSubmit }: { label: string; busy: boolean; disabled?: boolean; onSubmit: () => Promise<unknown> }) {
   return (
