@@ -14,6 +14,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/page/**/*.test.ts?(x)'],
       globals: { API_BASE: '', DEFAULT_APP_ID: 'wxdemo0000000000' },
       moduleNameMapper: {
+        // a picture the page draws is its file name (webpack gives a URL)
+        '\\.(svg|png)$': '<rootDir>/test/page/doubles/asset.ts',
         '^@/platform$': '<rootDir>/src/platform/index.h5.ts',
         ...base.moduleNameMapper,
         '^@tarojs/taro$': '<rootDir>/test/page/doubles/taro.ts',

@@ -22,6 +22,8 @@ export const PRIVACY_URL = '/pages/privacy/index'
 export const HEALTH_CARD_URL = '/pages/healthPatient/index'
 export const ADDRESS_LIST_URL = '/pages/address/list'
 export const MY_DOCTORS_URL = '/pages/doctor/index'
+/** 预约挂号: the hospital's registration notice, then the departments. */
+export const REGISTER_URL = '/palm/register/index'
 export const REGISTER_RECORDS_URL = '/pages/order/register/index'
 export const PAYMENT_RECORDS_URL = '/pages/order/payment/index'
 

@@ -639,12 +639,17 @@ describe('问诊订单 /pages/order/inquiry/index', () => {
     expect(sent('/dld-hospital/inquiry/order/list').map((r) => (r.data as { page: number }).page)).toEqual([1, 2, 2, 3])
   })
 
-  test('nothing yet: says so; a first page that fails says 加载失败', async () => {
+  test('nothing yet: says so with one way on (找医生问诊); a first page that fails says 加载失败 with 重新加载', async () => {
     await open()
     expect(await screen.findByText('暂无问诊订单')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: '找医生问诊' }))
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/internet/doctorList/index' }])
     failing.add('/dld-hospital/inquiry/order/list')
     fireEvent.click(screen.getByRole('tab', { name: '待支付' }))
     expect(await screen.findByText('加载失败')).toBeTruthy()
+    failing.clear()
+    fireEvent.click(screen.getByRole('button', { name: '重新加载' }))
+    expect(await screen.findByText('暂无问诊订单')).toBeTruthy()
   })
 })
 

@@ -731,7 +731,7 @@ describe('确认挂号 /palm/register/confirm/index', () => {
     expect(body).toMatchObject({ scheduleId: '1003', patientId: '1', timeRange: '14:00-14:30' })
     expect(body).not.toHaveProperty('insurance')
     expect(body.idempotencyKey!.length).toBeGreaterThanOrEqual(16)
-    expect(document.querySelector('.hold-pay__amount')!.textContent).toBe('应付 ¥50.00')
+    expect(document.querySelector('.action-bar__amount')!.textContent).toBe('应付 ¥50.00')
     expect(screen.queryByText('确认挂号', { selector: 'button' })).toBeNull() // one attempt, one booking
 
     fireEvent.click(screen.getByText('去支付'))
@@ -858,6 +858,9 @@ describe('挂号记录 /pages/order/register/index', () => {
     registrations = []
     fireEvent.click(screen.getByRole('tab', { name: '已取消' }))
     expect(await screen.findByText('暂无挂号记录')).toBeTruthy()
+    calls.navigations.length = 0
+    fireEvent.click(screen.getByRole('button', { name: '去挂号' }))
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/palm/register/index' }])
 
     failing.add('/dld-palm/api/register/list')
     fireEvent.click(screen.getByRole('tab', { name: '预约成功' }))
@@ -1007,7 +1010,7 @@ describe('医保支付 /palm/chsPayment/index', () => {
     expect(screen.getByText('统筹基金支付').nextSibling!.textContent).toBe('¥35.00')
     expect(screen.getByText('个人自付').nextSibling!.textContent).toBe('¥15.00')
     expect(screen.getByText('参保类型').nextSibling!.textContent).toBe('职工基本医疗保险')
-    await waitFor(() => expect(document.querySelector('.hold-pay__amount')!.textContent).toBe('应付 ¥15.00'))
+    await waitFor(() => expect(document.querySelector('.action-bar__amount')!.textContent).toBe('应付 ¥15.00'))
     expect(screen.queryByText('不使用医保，改为自费支付 ›')).toBeNull()
 
     fireEvent.click(screen.getByText('去支付'))

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
+import ActionBar from '@/components/ActionBar'
 import { countdownText, msUntil, yuan } from '@/utils/register'
 import type { Registration } from '../../../types/api/register'
 import './index.scss'
@@ -42,7 +43,7 @@ interface Props {
 }
 
 /**
- * A held slot waiting for payment: the amount, the time left as mm:ss and 去支付. Once the time is up the button is
+ * A held slot waiting for payment: the time left as mm:ss, and the amount with 去支付 in the action bar. Once the time is up the button is
  * disabled and says why, whatever the server has yet to close.
  */
 export default function HoldPay({ registration, paying, onPay, onExpire }: Props) {
@@ -50,26 +51,23 @@ export default function HoldPay({ registration, paying, onPay, onExpire }: Props
   const expired = left <= 0
   const amount = registration.order?.selfPayFen ?? registration.feeFen
   return (
-    <View className='hold-pay'>
-      {expired ? (
-        <View className='hold-pay__expired' role='alert'>
-          {HOLD_EXPIRED}
-        </View>
-      ) : (
-        <Text className='hold-pay__tip'>
-          号源已为您保留，请在 <Text className='hold-pay__time'>{countdownText(left)}</Text> 内完成支付，超时将自动取消
-        </Text>
-      )}
-      <View className='hold-pay__bar'>
-        <Text className='hold-pay__amount'>
-          应付 <Text className='hold-pay__money'>{yuan(amount)}</Text>
-        </Text>
-        <View className='hold-pay__button'>
-          <Button type='primary' disabled={expired || paying} onClick={onPay}>
-            {paying ? '支付中...' : '去支付'}
-          </Button>
-        </View>
+    <>
+      <View className='hold-pay'>
+        {expired ? (
+          <View className='hold-pay__expired' role='alert'>
+            {HOLD_EXPIRED}
+          </View>
+        ) : (
+          <Text className='hold-pay__tip'>
+            号源已为您保留，请在 <Text className='hold-pay__time'>{countdownText(left)}</Text> 内完成支付，超时将自动取消
+          </Text>
+        )}
       </View>
-    </View>
+      <ActionBar amount={{ label: '应付', value: yuan(amount) }}>
+        <Button type='primary' block disabled={expired || paying} onClick={onPay}>
+          {paying ? '支付中...' : '去支付'}
+        </Button>
+      </ActionBar>
+    </>
   )
 }

@@ -3,7 +3,7 @@ import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed } from '@/components/Empty'
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
@@ -141,11 +141,7 @@ function PatientList({ variant, select = false }: Props) {
 
   if (!store.loaded && store.loadFailed)
     return (
-      <Empty text={MSG.listFailed}>
-        <Tappable inline className='patient-list__retry' onTap={() => void store.load().catch(() => undefined)}>
-          重新加载
-        </Tappable>
-      </Empty>
+      <LoadFailed onRetry={() => void store.load().catch(() => undefined)} />
     )
   if (!store.loaded) return <Text className='patient-list__loading'>{MSG.listLoading}</Text>
 

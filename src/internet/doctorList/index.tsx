@@ -2,7 +2,7 @@ import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
-import Empty, { LoadFailed } from '@/components/Empty'
+import Empty, { LoadFailed, NoHospital } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
@@ -33,7 +33,7 @@ function DoctorList() {
           </Tappable>
         </View>
         {!doctor.hospital ? (
-          <Empty text='请先选择医院' />
+          <NoHospital />
         ) : (
           <>
             <View className='online-doctors__depts' role='tablist' aria-label='科室'>

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { assetUrl } from '@/ui/assets'
@@ -24,7 +24,7 @@ function Guidance() {
   useEffect(() => () => assistant.leave(), [assistant])
 
   const list = () => {
-    if (!assistant.hospital) return <Empty text='请先选择医院' />
+    if (!assistant.hospital) return <NoHospital />
     if (assistant.assistantsState === 'failed') return <LoadFailed onRetry={() => void assistant.open()} />
     if (assistant.assistantsState !== 'done') return <Loading />
     if (!assistant.assistants.length) return <Empty text='暂无医生助理' />

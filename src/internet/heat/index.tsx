@@ -4,7 +4,7 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import { NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { EXPOSURE_QUESTION, FEVER_NOTE_MAX, FEVER_QUESTION, FEVER_SYMPTOMS, RED_FLAGS, RED_FLAG_ADVICE } from '@/stores/FeverStore'
@@ -88,7 +88,7 @@ function FeverClinic() {
     ) : null
 
   const body = () => {
-    if (!fever.hospital) return <Empty text='请先选择医院' />
+    if (!fever.hospital) return <NoHospital />
     return (
       <View className='inquiry heat'>
         <View className='heat__intro'>

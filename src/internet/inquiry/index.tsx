@@ -57,6 +57,7 @@ function InquiryPage() {
           blocker={inquiry.blocker}
           submitting={form.attempt.inFlight}
           paying={inquiry.payment.busy}
+          priceFen={price}
           label={price === 0 ? '提交问诊' : '提交并支付'}
           onSubmit={submit}
           onPay={(made) => void pay(made)}

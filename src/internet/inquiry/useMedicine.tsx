@@ -126,6 +126,7 @@ function RenewalPage() {
           blocker={followUp.blocker}
           submitting={form.attempt.inFlight}
           paying={inquiry.payment.busy}
+          priceFen={price}
           label={price === 0 ? '提交续方' : '提交并支付'}
           onSubmit={submit}
           onPay={(made) => void pay(made)}

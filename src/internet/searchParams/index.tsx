@@ -3,7 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { SearchBar } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
@@ -31,11 +31,7 @@ function DoctorSearch() {
         {doctor.search.state === 'idle' && !result && <Text className='doctor-search__hint'>输入医生姓名、科室或擅长的疾病</Text>}
         {doctor.search.state === 'loading' && <Text className='doctor-search__hint'>{MSG.listLoading}</Text>}
         {doctor.search.state === 'failed' && (
-          <Empty text={MSG.listFailed}>
-            <Tappable inline className='doctor-search__retry' onTap={() => void doctor.search.run()}>
-              重新搜索
-            </Tappable>
-          </Empty>
+          <LoadFailed retryLabel='重新搜索' onRetry={() => void doctor.search.run()} />
         )}
         {doctor.search.empty && <Empty text='未找到相关医生或科室' />}
         {result && !doctor.search.empty && doctor.search.state === 'done' && (

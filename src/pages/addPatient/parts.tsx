@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import Taro from '@tarojs/taro'
-import { View, Input } from '@tarojs/components'
+import { Input } from '@tarojs/components'
+import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
 import { FormField } from '@/components/FormField'
 import Toggle from '@/components/Toggle'
@@ -49,14 +50,14 @@ export function usePatientMobile(initial = '') {
   }
 }
 
-/** The form's one button at the bottom; what went wrong has been shown already (a toast, the request layer). */
+/** The form's one button, in the action bar; what went wrong has been shown already (a toast, the request layer). */
 export function SubmitButton({ label, busy, disabled, onSubmit }: { label: string; busy: boolean; disabled?: boolean; onSubmit: () => Promise<unknown> }) {
   return (
-    <View className='add-patient__submit'>
+    <ActionBar>
       <Button type='primary' block loading={busy} disabled={disabled} onClick={() => void onSubmit().catch(() => undefined)}>
         {label}
       </Button>
-    </View>
+    </ActionBar>
   )
 }
 

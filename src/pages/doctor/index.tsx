@@ -4,7 +4,6 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
-import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 
 import './index.scss'
@@ -21,11 +20,7 @@ function MyDoctors() {
     if (state !== 'done' && list.length === 0) return <Loading />
     if (list.length === 0)
       return (
-        <Empty text='还没有关注的医生'>
-          <Tappable className='my-doctors__find' onTap={() => void Taro.navigateTo({ url: DOCTOR_LIST_URL })}>
-            去找医生
-          </Tappable>
-        </Empty>
+        <Empty text='还没有关注的医生' action={{ label: '去找医生', onTap: () => void Taro.navigateTo({ url: DOCTOR_LIST_URL }) }} />
       )
     return list.map((d) => <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />)
   }

@@ -3,7 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
@@ -25,7 +25,7 @@ function DeptIntroduce() {
   }
 
   const body = () => {
-    if (!register.catalogue.hospital) return <Empty text='请先选择医院' />
+    if (!register.catalogue.hospital) return <NoHospital />
     if (!id) return <Empty text='未找到该科室' />
     if (!dept && register.catalogue.groupsState === 'failed')
       return (

@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import Taro, { useReachBottom, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
@@ -64,11 +63,7 @@ function MedicalHistory() {
     if (!patients.loaded) return <Loading />
     if (patients.list.length === 0) {
       return (
-        <Empty text='还没有就诊人，添加后可查看其电子病历'>
-          <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
-            添加就诊人
-          </Button>
-        </Empty>
+        <Empty text='还没有就诊人，添加后可查看其电子病历' action={{ label: '添加就诊人', onTap: () => void Taro.navigateTo({ url: ADD_PATIENT_URL }) }} />
       )
     }
     return (

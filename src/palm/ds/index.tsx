@@ -3,7 +3,7 @@ import { View, Text, Image, Input, ScrollView } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import { NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
@@ -105,7 +105,7 @@ function Triage() {
           <Text>{TRIAGE_DISCLAIMER}</Text>
         </View>
         {!triage.hospital ? (
-          <Empty text='请先选择医院' />
+          <NoHospital />
         ) : (
           <>
             <ScrollView className='triage__list' scrollY scrollIntoView={anchor}>

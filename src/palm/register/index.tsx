@@ -4,13 +4,13 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import { LoadFailed, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 
 import './index.scss'
-import { DEPT_LIST_URL, HOSPITAL_LIST_URL } from '@/pageUrls'
+import { DEPT_LIST_URL } from '@/pageUrls'
 
 /** 预约挂号 notice (spec §2 /palm/register/index): the hospital's registration rules, read and agreed before booking. */
 function RegisterNotice() {
@@ -23,17 +23,9 @@ function RegisterNotice() {
   return (
     <PageShell title='预约挂号' onReady={load}>
       {!register.catalogue.hospital ? (
-        <Empty text='请先选择医院'>
-          <Tappable inline className='register-notice__link' onTap={() => void Taro.navigateTo({ url: HOSPITAL_LIST_URL })}>
-            选择医院
-          </Tappable>
-        </Empty>
+        <NoHospital />
       ) : register.catalogue.rules.state === 'failed' ? (
-        <Empty text={MSG.listFailed}>
-          <Tappable inline className='register-notice__link' onTap={() => void load()}>
-            重新加载
-          </Tappable>
-        </Empty>
+        <LoadFailed onRetry={() => void load()} />
       ) : !rules ? (
         <Text className='register-notice__loading'>{MSG.listLoading}</Text>
       ) : (

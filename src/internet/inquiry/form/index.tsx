@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
+import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 
@@ -16,6 +17,7 @@ import { assetUrl } from '@/ui/assets'
 import { ApiError } from '@/services/request'
 import { toastError } from '@/ui/feedback'
 import { pathOf } from '@/utils/routeRules'
+import { yuan } from '@/utils/register'
 import type { Inquiry } from '../../../../types/api/inquiry'
 import type { Patient } from '../../../../types/api/patient'
 import './index.scss'
@@ -154,24 +156,22 @@ export function ConsentLine({ agreed, locked, onToggle }: { agreed: boolean; loc
   )
 }
 
-/** The bottom of a form: why it cannot go yet, then 提交 (or 去支付 once ordered and unpaid). */
+/** The bottom of a form, in the action bar: the fee, why it cannot go yet, then 提交 (or 去支付 once ordered and unpaid). */
 export function SubmitBar(p: {
   created: Inquiry | null
   blocker: string | null
   submitting: boolean
   paying: boolean
+  /** The consultation's fee before ordering (once ordered, the order's own); free or not yet known shows no amount. */
+  priceFen?: number | null
   label: string
   onSubmit: () => void
   onPay: (made: Inquiry) => void
 }) {
   const { created } = p
+  const fen = created ? created.priceFen : p.priceFen
   return (
-    <View className='inquiry__submit'>
-      {created ? (
-        <Text className='inquiry__blocker'>问诊已提交，请在30分钟内完成支付</Text>
-      ) : (
-        p.blocker && <Text className='inquiry__blocker'>{p.blocker}</Text>
-      )}
+    <ActionBar amount={fen ? { label: '应付', value: yuan(fen) } : undefined} note={created ? '问诊已提交，请在30分钟内完成支付' : p.blocker}>
       {created ? (
         <Button type='primary' block disabled={p.paying} onClick={() => p.onPay(created)}>
           {p.paying ? '支付中...' : '去支付'}
@@ -181,7 +181,7 @@ export function SubmitBar(p: {
           {p.submitting ? '提交中...' : p.label}
         </Button>
       )}
-    </View>
+    </ActionBar>
   )
 }
 

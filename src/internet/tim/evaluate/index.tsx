@@ -58,11 +58,7 @@ function EvaluatePage() {
     }
     if (store.inquiry?.evaluated) {
       return (
-        <Empty text='您已评价过本次问诊'>
-          <Tappable inline className='empty__retry' onTap={back}>
-            返回诊室
-          </Tappable>
-        </Empty>
+        <Empty text='您已评价过本次问诊' action={{ label: '返回诊室', onTap: back }} />
       )
     }
     if (store.tags.state === 'failed') return <LoadFailed onRetry={() => void store.loadTags()} />

@@ -9,7 +9,7 @@ import { RECORD_TABS } from '@/stores/RegisterStore'
 import { MSG } from '@/ui/messages'
 import { statusClass, yuan } from '@/utils/register'
 import './index.scss'
-import { detailUrl } from '@/pageUrls'
+import { detailUrl, REGISTER_URL } from '@/pageUrls'
 
 /** 挂号记录 (spec §2 /pages/order/register/index): tabs 全部 / 待支付 / 预约成功 / 已取消, a page at a time. */
 function RegisterRecords() {
@@ -33,7 +33,7 @@ function RegisterRecords() {
         ))}
       </View>
       {state === 'done' && register.records.list.items.length === 0 ? (
-        <Empty text='暂无挂号记录' />
+        <Empty text='暂无挂号记录' action={{ label: '去挂号', onTap: () => void Taro.navigateTo({ url: REGISTER_URL }) }} />
       ) : state === 'failed' && register.records.list.items.length === 0 ? (
         <LoadFailed onRetry={() => void register.records.list.loadMore(true)} />
       ) : (

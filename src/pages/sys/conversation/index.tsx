@@ -2,12 +2,13 @@ import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { consultationUrl } from '@/stores/InquiryStore'
 import { MSG } from '@/ui/messages'
 import { timeAgo } from '@/utils/time'
+import { DOCTOR_LIST_URL } from '@/pageUrls'
 import './index.scss'
 
 /** My consultations: the signed-in user's consultations from the server, with unread counts; one opens its room. */
@@ -17,17 +18,9 @@ function Conversation() {
   return (
     <PageShell title='我的问诊' tab onReady={load}>
       {chat.conversations.loadFailed ? (
-        <Empty text={MSG.conversationFailed}>
-          <Tappable className='conversation__retry' onTap={() => void load()}>
-            重新加载
-          </Tappable>
-        </Empty>
+        <LoadFailed text={MSG.conversationFailed} onRetry={() => void load()} />
       ) : chat.conversations.list.length === 0 ? (
-        <Empty text='暂无问诊记录'>
-          <Tappable className='conversation__retry' onTap={() => openPage('/internet/doctorList/index')}>
-            找医生问诊
-          </Tappable>
-        </Empty>
+        <Empty text='暂无问诊记录' action={{ label: '找医生问诊', onTap: () => openPage(DOCTOR_LIST_URL) }} />
       ) : (
         <View className='conversation'>
           {chat.conversations.list.map((c) => (

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Input } from '@tarojs/components'
+import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
@@ -91,11 +92,11 @@ function AddEscort() {
             <Choice label='陪护人与就诊人关系' options={ESCORT_RELATIONS} value={relation} onChange={setRelation} />
           </FormField>
         </FormGroup>
-        <View className='add-escort__submit'>
+        <ActionBar>
           <Button type='primary' block loading={busy} onClick={() => void submit().catch(() => undefined)}>
             {id ? '保存' : '确认添加'}
           </Button>
-        </View>
+        </ActionBar>
       </View>
     </PageShell>
   )

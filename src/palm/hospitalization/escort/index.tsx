@@ -4,7 +4,7 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed } from '@/components/Empty'
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
@@ -60,11 +60,7 @@ function Escorts() {
       }}
     >
       {store.loaded && !owner ? (
-        <Empty text='未找到该就诊人，请从就诊人管理进入'>
-          <Tappable inline className='empty__retry' onTap={() => void Taro.redirectTo({ url: PATIENT_LIST_URL })}>
-            就诊人管理
-          </Tappable>
-        </Empty>
+        <Empty text='未找到该就诊人，请从就诊人管理进入' action={{ label: '就诊人管理', onTap: () => void Taro.redirectTo({ url: PATIENT_LIST_URL }) }} />
       ) : (
       <View className='escorts'>
         {owner && (
@@ -77,7 +73,7 @@ function Escorts() {
           </View>
         )}
         {loading && <Text className='escorts__loading'>{MSG.listLoading}</Text>}
-        {!loading && store.escortsFailed && store.escorts.length === 0 && <Empty text={MSG.listFailed} />}
+        {!loading && store.escortsFailed && store.escorts.length === 0 && <LoadFailed onRetry={() => void store.loadEscorts(patientId).catch(() => undefined)} />}
         {!loading && !store.escortsFailed && store.escorts.length === 0 && <Empty text='还没有陪护人' />}
         {store.escorts.map((e) => (
           <View key={e.id} className='escort-card'>

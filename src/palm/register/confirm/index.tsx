@@ -5,6 +5,7 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import ActionBar from '@/components/ActionBar'
 import HoldPay, { HOLD_EXPIRED } from '@/components/HoldPay'
 import PatientPicker from '@/components/PatientPicker'
 
@@ -198,6 +199,7 @@ function ConfirmRegister() {
           {rules?.cancelRule && <Text className='confirm__note'>取消规则：{rules.cancelRule}</Text>}
         </View>
 
+        {booked && <Text className='confirm__booked-date'>预约号：{booked.regNo} · {shortDate(booked.visitDate)} {booked.timeRange}</Text>}
         {booked ? (
           booked.status === 'holding' ? (
             <HoldPay registration={booked} paying={register.booking.payment.busy} onPay={() => void pay()} onExpire={() => void register.records.loadDetail(booked.id).catch(() => undefined)} />
@@ -211,14 +213,12 @@ function ConfirmRegister() {
             </View>
           )
         ) : (
-          <View className='confirm__submit'>
-            {register.booking.blocker && <Text className='confirm__blocker'>{register.booking.blocker}</Text>}
+          <ActionBar amount={payFen !== null ? { label: '应付', value: yuan(payFen) } : undefined} note={register.booking.blocker}>
             <Button type='primary' block disabled={!!register.booking.blocker || register.booking.attempt.inFlight} onClick={submit}>
               {register.booking.attempt.inFlight ? '提交中...' : free ? '免费预约' : '确认挂号'}
             </Button>
-          </View>
+          </ActionBar>
         )}
-        {booked && <Text className='confirm__booked-date'>预约号：{booked.regNo} · {shortDate(booked.visitDate)} {booked.timeRange}</Text>}
       </View>
     )
   }

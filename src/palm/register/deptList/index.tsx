@@ -2,7 +2,7 @@ import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { type ChosenDept } from '@/stores/RegisterStore'
@@ -45,7 +45,7 @@ function DeptList() {
           ))}
         </View>
         {!register.catalogue.hospital ? (
-          <Empty text='请先选择医院' />
+          <NoHospital />
         ) : register.catalogue.groupsState === 'loading' && register.catalogue.groups.length === 0 ? (
           <Loading />
         ) : register.catalogue.groupsState === 'failed' ? (

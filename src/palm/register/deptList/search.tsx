@@ -3,7 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { SearchBar } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty from '@/components/Empty'
+import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
@@ -32,11 +32,7 @@ function RegisterSearch() {
         {register.catalogue.search.state === 'idle' && !result && <Text className='register-search__hint'>输入科室、医生姓名或疾病名称</Text>}
         {register.catalogue.search.state === 'loading' && <Text className='register-search__hint'>{MSG.listLoading}</Text>}
         {register.catalogue.search.state === 'failed' && (
-          <Empty text={MSG.listFailed}>
-            <Tappable inline className='register-search__retry' onTap={() => void register.catalogue.search.run()}>
-              重新搜索
-            </Tappable>
-          </Empty>
+          <LoadFailed retryLabel='重新搜索' onRetry={() => void register.catalogue.search.run()} />
         )}
         {register.catalogue.search.empty && <Empty text='未找到相关科室、医生或疾病' />}
         {result && !register.catalogue.search.empty && register.catalogue.search.state === 'done' && (

@@ -3,7 +3,7 @@ import { View, Text, Image, ScrollView } from '@tarojs/components'
 import Segmented from '@/components/Segmented'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import { useStores } from '@/stores'
 
 import { shortDate } from '@/utils/register'
@@ -32,7 +32,7 @@ function DeptSchedule() {
   const book = (item: ScheduleItem) => void Taro.navigateTo({ url: confirmUrl(item.scheduleId) })
 
   const body = () => {
-    if (!register.catalogue.hospital) return <Empty text='请先选择医院' />
+    if (!register.catalogue.hospital) return <NoHospital />
     if (!deptId) return <Empty text='未找到该科室' />
     if (!schedule && register.catalogue.deptSchedule.state === 'failed')
       return (
