@@ -24,8 +24,8 @@ async function settled(page: Page) {
 
 /**
  * What the page on show draws as text: the median font size (CSS px) of its visible text, and the text boxes that
- * spill out of their own box sideways or out of the screen (a name, a price or a time cut off), other than the
- * navigation bar's title, which may end in an ellipsis.
+ * spill out of their own box sideways or out of the screen (a name, a price or a time cut off), whose lines overlap,
+ * or that are squeezed to one character a line, other than the navigation bar's title, which may end in an ellipsis.
  */
 async function measure(page: Page): Promise<{ median: number; spills: string[]; pageWider: boolean }> {
   return page.evaluate(() => {
@@ -40,15 +40,37 @@ async function measure(page: Page): Promise<{ median: number; spills: string[]; 
       seen.add(el)
       const box = el.getBoundingClientRect()
       if (box.width === 0 || box.height === 0) continue
-      sizes.push(parseFloat(getComputedStyle(el).fontSize))
+      // the bars fixed to the screen's edges keep their size at a large browser text size (tokens.scss)
+      if (!el.closest('.nav-bar, .tab-bar, .demo-mark')) sizes.push(parseFloat(getComputedStyle(el).fontSize))
       // the navigation title may end in an ellipsis; a banner slide waits off screen in its carousel
       if (el.closest('.nav-bar__title, taro-swiper-core')) continue
       if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') spills.push(`${el.className}: ${node.textContent.trim().slice(0, 20)}`)
       if (box.right > window.innerWidth + 1) spills.push(`${el.className} (off screen): ${node.textContent.trim().slice(0, 20)}`)
+      // lines drawn on top of each other: a line height below the text's own size
+      const style = getComputedStyle(el)
+      if (style.lineHeight !== 'normal' && parseFloat(style.lineHeight) < parseFloat(style.fontSize) - 0.5) spills.push(`${el.className} (lines overlap): ${node.textContent.trim().slice(0, 20)}`)
+      // a name squeezed to one character a line
+      const size = parseFloat(style.fontSize)
+      if (node.textContent.trim().length >= 3 && box.width < size * 1.8 && box.height > size * 2.5) spills.push(`${el.className} (one character a line): ${node.textContent.trim().slice(0, 20)}`)
     }
     sizes.sort((a, b) => a - b)
     return { median: sizes[Math.floor(sizes.length / 2)] ?? 0, spills, pageWider: document.documentElement.scrollWidth > window.innerWidth + 1 }
   })
+}
+
+/**
+ * The page's one action sits in the bar at the foot of the screen without scrolling, with the amount beside it, and
+ * is 44 to 48 CSS pixels tall (more in elder mode).
+ */
+async function inActionBar(page: Page, label: string, mode: string) {
+  const button = visible(page.locator('.action-bar taro-button-core', { hasText: label })).first()
+  await button.waitFor()
+  const box = (await button.boundingBox())!
+  const viewport = page.viewportSize()!
+  assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${label} is off screen (y ${box.y}) in the ${mode} mode`)
+  assert.ok(box.height >= 44, `${label} is ${box.height}px tall in the ${mode} mode`)
+  if (mode === 'standard') assert.ok(box.height <= 52, `${label} is ${box.height}px tall`)
+  assert.match((await visible(page.locator('.action-bar__amount')).first().textContent()) ?? '', /^应付 ¥\d+\.\d{2}$/)
 }
 
 async function setElderMode(page: Page, on: boolean) {
@@ -130,8 +152,10 @@ describe('长辈模式 (elder mode) in the browser', () => {
       assert.deepEqual(confirm.spills, [], `confirm page spills in the ${mode} mode`)
       await shot(page, `elder-register-confirm-${mode}`)
       await visible(page.locator('.confirm__range', { hasNotText: '已约满' })).first().click()
+      await inActionBar(page, '确认挂号', mode)
       await tapButton(page, '确认挂号')
       await visible(page.locator('.hold-pay')).first().waitFor()
+      await inActionBar(page, '去支付', mode)
       await shot(page, `elder-register-hold-${mode}`)
       await tapButton(page, '去支付')
       await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
@@ -143,5 +167,49 @@ describe('长辈模式 (elder mode) in the browser', () => {
       assert.deepEqual(paid.spills, [], `paid detail spills in the ${mode} mode`)
       await shot(page, `elder-register-paid-${mode}`)
     }
+  })
+
+  test('at 200 % text size (the browser font-size setting) text doubles and still fits the screen', { timeout: 300_000 }, async () => {
+    const { page } = await newPhone()
+    // Chromium's font-size setting, as a patient sets it: 'medium' becomes 32px
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32 } })
+    await page.goto(`/h5/pages/sys/user/index?hospitalCode=${HOSPITAL}`)
+    await visible(page.getByText('绑定手机号，使用全部服务 ›')).first().click()
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, '/h5/pages/sys/user/index')
+    await bindPatient(page, HOSPITAL, { name: '林国栋', idCard: '350102194803150317' }, '13811110004')
+    assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--text-scale').trim()), '2')
+
+    const pages: [string, string][] = [
+      ...TABS,
+      ['departments', '/palm/register/deptList/index'],
+      ['patients', '/pages/patient/index'],
+      ['add-patient', '/pages/addPatient/index'],
+    ]
+    for (const [name, path] of pages) {
+      await page.goto(`/h5${path}`)
+      await settled(page)
+      const m = await measure(page)
+      // the same page at the standard size, for comparison
+      await page.evaluate(() => document.documentElement.style.setProperty('--text-scale', '1'))
+      const base = await measure(page)
+      await page.evaluate(() => document.documentElement.style.setProperty('--text-scale', '2'))
+      console.info(`200 % text, ${name}: body text ${base.median} px standard, ${m.median} px (${(m.median / base.median).toFixed(2)}x)`)
+      assert.ok(m.median >= base.median * 1.9, `${name}: body text ${m.median}px at 200 %, ${base.median}px standard`)
+      assert.deepEqual(m.spills, [], `${name}: text spills at 200 %`)
+      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen at 200 %`)
+      await shot(page, `text-200-${name}`)
+    }
+    // a form's input still shows a whole name and number at 200 %: at least 8 characters of its own font wide
+    await page.goto('/h5/pages/addPatient/index')
+    await settled(page)
+    const fields = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('.taro_page input')]
+        .filter((i) => i.getBoundingClientRect().width > 0)
+        .map((i) => ({ placeholder: i.placeholder, chars: i.getBoundingClientRect().width / parseFloat(getComputedStyle(i).fontSize) })),
+    )
+    assert.ok(fields.length >= 3, 'the add-patient form shows its fields')
+    for (const f of fields) assert.ok(f.chars >= 8, `${f.placeholder}: ${f.chars.toFixed(1)} characters wide at 200 %`)
   })
 })
