@@ -7,6 +7,11 @@ interface Props {
   amount?: { label: string; value: string }
   /** Why the button cannot be used yet, or what happens next, above the button where the patient is looking. */
   note?: string | null
+  /**
+   * Whether a screen reader says the note when it changes (a blocker, yes). A countdown that changes every second is
+   * not: it would talk over everything else.
+   */
+  live?: boolean
   /** The action: one Button (or two side by side). */
   children: ReactNode
 }
@@ -17,11 +22,11 @@ interface Props {
  * needs no spacer), with the amount beside it and a button 48 CSS pixels tall (more in elder mode). Place it as the
  * last child of the page's content.
  */
-export default function ActionBar({ amount, note, children }: Props) {
+export default function ActionBar({ amount, note, live = true, children }: Props) {
   return (
     <View className='action-bar'>
       {note && (
-        <View className='action-bar__note' role='status'>
+        <View className='action-bar__note' role={live ? 'status' : undefined}>
           {note}
         </View>
       )}

@@ -63,7 +63,8 @@ export default function HoldPay({ registration, paying, onPay, onExpire }: Props
           </Text>
         )}
       </View>
-      <ActionBar amount={{ label: '应付', value: yuan(amount) }}>
+      {/* the time left stays in view beside 去支付 while the page scrolls */}
+      <ActionBar amount={{ label: '应付', value: yuan(amount) }} note={expired ? null : `剩余支付时间 ${countdownText(left)}`} live={false}>
         <Button type='primary' block disabled={expired || paying} onClick={onPay}>
           {paying ? '支付中...' : '去支付'}
         </Button>
