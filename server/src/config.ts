@@ -35,8 +35,12 @@ export interface Config {
   trustProxy: string[]
   defaultAppId: string
   wechat: Record<string, string> // appId -> appSecret for the real OAuth and JS-SDK
+  /** The WeChat mini-programs' secrets (appId -> appSecret) for code2session. */
+  wechatMini: Record<string, string>
   /** Alipay web authorisation (sign-in); the same kind of settings as payment, possibly another Alipay app. */
   alipay: AlipaySettings | null
+  /** The Alipay mini-program (its own app on the open platform) for its sign-in. */
+  alipayMini: AlipaySettings | null
   tim: { sdkAppId: number; secretKey: string } | null
   sms: { provider: 'sandbox' } | { provider: 'http'; url: string; token: string }
   /** Tencent Cloud OCR for identity-card photos; the sandbox reads the demo cards the seed ships. */
@@ -180,7 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: (env.TRUST_PROXY ?? '').split(',').map((a) => a.trim()).filter(Boolean),
     defaultAppId: env.DEFAULT_APP_ID ?? 'wxdemo0000000000',
     wechat: parseJson<Record<string, string>>('WECHAT_APPS', env.WECHAT_APPS) ?? {},
+    wechatMini: parseJson<Record<string, string>>('WECHAT_MINI_APPS', env.WECHAT_MINI_APPS) ?? {},
     alipay: requireFields<AlipaySettings>('ALIPAY', parseJson('ALIPAY', env.ALIPAY), ['appId', 'privateKey', 'alipayPublicKey']),
+    alipayMini: requireFields<AlipaySettings>('ALIPAY_MINI', parseJson('ALIPAY_MINI', env.ALIPAY_MINI), ['appId', 'privateKey', 'alipayPublicKey']),
     tim: timId && env.TIM_SECRET_KEY ? { sdkAppId: timId, secretKey: env.TIM_SECRET_KEY } : null,
     sms: env.SMS_URL ? { provider: 'http', url: env.SMS_URL, token: env.SMS_TOKEN ?? '' } : { provider: 'sandbox' },
     ocr: env.OCR_SECRET_ID && env.OCR_SECRET_KEY ? { secretId: env.OCR_SECRET_ID, secretKey: env.OCR_SECRET_KEY, region: env.OCR_REGION ?? 'ap-guangzhou' } : null,

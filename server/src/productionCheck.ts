@@ -28,8 +28,8 @@ export function productionProblems(config: Config): string[] {
   if (config.mode !== 'production' || config.demo) return []
   const problems: string[] = []
   const wechatApps = Object.keys(config.wechat)
-  if (wechatApps.length === 0 && !config.alipay) {
-    problems.push('WECHAT_APPS or ALIPAY: patients sign in with WeChat or Alipay web authorisation; set at least one')
+  if (wechatApps.length === 0 && !config.alipay && Object.keys(config.wechatMini).length === 0 && !config.alipayMini) {
+    problems.push('WECHAT_APPS, ALIPAY, WECHAT_MINI_APPS or ALIPAY_MINI: patients sign in with WeChat or Alipay (web or mini-program); set at least one')
   }
   if (config.sms.provider !== 'http') problems.push('SMS_URL (and SMS_TOKEN): the SMS gateway that sends the codes patients bind their mobile with')
   if (!config.wechatPay && !config.alipayPay) {

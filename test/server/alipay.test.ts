@@ -2,7 +2,8 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createVerify, generateKeyPairSync } from 'node:crypto'
 import { alipaySignContent, alipayTime, fromAlipayTime } from '../../server/src/plugins/providers/alipay'
-import { realAlipay } from '../../server/src/plugins/providers/oauth'
+import { ALIPAY_SIGN_IN_OFF, MINI_CODE_USED, realAlipay } from '../../server/src/plugins/providers/oauth'
+import { AppError, Code } from '../../server/src/errors'
 import { rsaSign } from '../../server/src/plugins/providers/rsa'
 
 const rsa = () => {
@@ -67,5 +68,21 @@ describe('Alipay open-platform requests (providers/alipay.ts)', () => {
   it('says why a code was refused (Alipay answers error_response)', async () => {
     const refused = gateway([`{"error_response":{"code":"40002","msg":"Invalid Arguments","sub_code":"isv.code-invalid","sub_msg":"授权码code无效"}}`])
     await assert.rejects(realAlipay(cfg, refused.fetchImpl).exchangeCode(cfg.appId, 'used'), /Alipay code exchange: 40002 授权码code无效/)
+  })
+
+  it('the mini-program signs in with its own app: the token exchange only (base scope), a used code asks again', async () => {
+    const { sent, fetchImpl } = gateway([
+      signedAnswer('alipay_system_oauth_token_response', { user_id: '2088000000000009', access_token: 'tok', union_id: 'U-person' }),
+      `{"error_response":{"code":"40002","msg":"Invalid Arguments","sub_code":"isv.code-invalid","sub_msg":"授权码code无效"}}`,
+    ])
+    const provider = realAlipay(null, fetchImpl, cfg)
+    assert.deepEqual(await provider.miniLogin(cfg.appId, 'mini-code-1'), { subject: '2088000000000009', scope: 'auth_base', unionId: 'U-person' })
+    assert.equal(sent.length, 1)
+    assert.equal(sent[0]!.app_id, cfg.appId)
+    await assert.rejects(provider.miniLogin(cfg.appId, 'used'), (e: unknown) => e instanceof AppError && e.code === Code.UNAUTHENTICATED && e.message === MINI_CODE_USED)
+    // another app id, and web sign-in on a server with only the mini-program configured, are refused without a call
+    await assert.rejects(provider.miniLogin('2021000000000099', 'c'), (e: unknown) => e instanceof AppError && e.message === ALIPAY_SIGN_IN_OFF)
+    await assert.rejects(provider.exchangeCode(cfg.appId, 'c'), (e: unknown) => e instanceof AppError && e.message === ALIPAY_SIGN_IN_OFF)
+    assert.equal(sent.length, 2)
   })
 })

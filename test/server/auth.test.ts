@@ -188,7 +188,7 @@ describe('GET /sandbox/wechat/authorize', () => {
     assert.doesNotMatch(res.body, /<script>alert/)
   })
 
-  it('the same browser is the same person; another browser or another app id is someone else', async () => {
+  it('the same browser is the same person, in every app of the hospital (unionid); another browser is someone else', async () => {
     const first = await openAuthorize('wechat', { appid: DEMO.both.appId, redirect_uri: RETURN_TO, scope: 'snsapi_base' })
     const cookie = /sandbox_wx_browser=([^;]+)/.exec(String(first.headers['set-cookie']))![1]!
     const ip = randomIp()
@@ -206,9 +206,11 @@ describe('GET /sandbox/wechat/authorize', () => {
     assert.equal(again.userId, bound.data.userId)
     const other = await signInWechat(t.app, { browser: newBrowser() })
     assert.equal(other.userId, 0)
-    // WeChat gives each official account its own openid for the same person
+    // WeChat gives each official account its own openid for the same person, and one unionid across the apps bound
+    // to the hospital's open-platform account: the sandbox binds all of this server's apps to one
     const otherApp = await signInWechat(t.app, { browser: cookie, appId: DEMO.palm.appId })
-    assert.equal(otherApp.userId, 0)
+    assert.notEqual(otherApp.token, again.token)
+    assert.equal(otherApp.userId, bound.data.userId)
   })
 })
 

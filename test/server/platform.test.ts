@@ -23,6 +23,9 @@ const failingWechat: WechatProvider = {
   exchangeCode: async () => {
     throw new Error('boom: upstream exploded')
   },
+  miniLogin: async () => {
+    throw new Error('boom: upstream exploded')
+  },
   jsapiTicket: async () => 'ticket',
 }
 

@@ -197,6 +197,7 @@ describe('the optional features of a production server without their settings', 
     kind: 'real',
     authorizeUrl: () => 'https://open.weixin.qq.com/connect/oauth2/authorize',
     exchangeCode: async (_appId, code) => ({ subject: `o-${code}`, scope: 'snsapi_base' }),
+    miniLogin: async (_appId, code) => ({ subject: `o-${code}`, scope: 'mini' }),
     jsapiTicket: async () => 'ticket',
   }
   /** The SMS gateway: keeps what it was asked to send. */

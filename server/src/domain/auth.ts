@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import { uniqueViolation, type Db, type Tx } from '../db'
 import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
@@ -93,6 +93,7 @@ export async function createOAuthCode(db: Db, profile: OAuthProfile & { provider
     scope: profile.scope,
     nickname: profile.nickname ?? '',
     avatar: profile.avatar ?? '',
+    unionId: profile.unionId ?? null,
     expiresAt: new Date(Date.now() + OAUTH_CODE_TTL_MS),
   })
   return code
@@ -114,26 +115,45 @@ export async function redeemOAuthCode(db: Db, provider: 'wechat' | 'alipay', app
     )
     .returning()
   if (!row) throw new AppError(Code.UNAUTHENTICATED, '授权码无效或已使用，请重新授权')
-  return { subject: row.subject, scope: row.scope, nickname: row.nickname, avatar: row.avatar }
+  return { subject: row.subject, scope: row.scope, nickname: row.nickname, avatar: row.avatar, unionId: row.unionId ?? undefined }
 }
 
-/** Finds or creates the identity for a provider subject and opens a session for it. */
+/**
+ * Finds or creates the identity for a provider subject and opens a session for it. A new identity whose union id
+ * (WeChat's unionid: the same person in the hospital's official account and its mini-program) an identity of the
+ * same provider already has joins that identity's user, so that the patient finds the same account in the H5 app
+ * and the mini-program. Only a new identity: one the patient unbound (cancelBind) stays unbound.
+ */
 export async function signIn(db: Db, provider: 'wechat' | 'alipay', appId: string, profile: OAuthProfile) {
   return db.transaction(async (tx) => {
     const [identity] = await tx
       .insert(identities)
-      .values({ provider, appId, subject: profile.subject, nickname: profile.nickname ?? '', avatar: profile.avatar ?? '' })
+      .values({ provider, appId, subject: profile.subject, nickname: profile.nickname ?? '', avatar: profile.avatar ?? '', unionId: profile.unionId ?? null })
       .onConflictDoUpdate({
         target: [identities.provider, identities.appId, identities.subject],
         // a base-scope sign-in carries no profile: keep what a user-info sign-in stored
-        set: profile.nickname
-          ? { nickname: profile.nickname, avatar: profile.avatar ?? '' }
-          : { nickname: sql`${identities.nickname}` },
+        set: {
+          ...(profile.nickname ? { nickname: profile.nickname, avatar: profile.avatar ?? '' } : { nickname: sql`${identities.nickname}` }),
+          ...(profile.unionId ? { unionId: profile.unionId } : {}),
+        },
       })
-      .returning()
+      .returning({ id: identities.id, userId: identities.userId, created: sql<boolean>`(xmax = 0)` })
     if (!identity) throw new Error('identity upsert returned nothing')
+    let userId = identity.userId
+    if (identity.created && !userId && profile.unionId) {
+      const [twin] = await tx
+        .select({ userId: identities.userId })
+        .from(identities)
+        .where(and(eq(identities.provider, provider), eq(identities.unionId, profile.unionId), isNotNull(identities.userId), ne(identities.id, identity.id)))
+        .orderBy(desc(identities.id))
+        .limit(1)
+      if (twin?.userId) {
+        userId = twin.userId
+        await tx.update(identities).set({ userId }).where(eq(identities.id, identity.id))
+      }
+    }
     const session = await issueSession(tx, identity.id, appId)
-    return { ...session, userId: identity.userId ?? 0 }
+    return { ...session, userId: userId ?? 0 }
   })
 }
 

@@ -125,10 +125,16 @@ export const identities = pgTable(
     subject: text('subject').notNull(),
     nickname: text('nickname').notNull().default(''),
     avatar: text('avatar').notNull().default(''),
+    /**
+     * WeChat's unionid (the same person across the hospital's official account and its mini-program, when both are
+     * bound to one open-platform account); Alipay's user id plays the same part. A new identity with a union id that
+     * an identity of the same provider already has joins that identity's user.
+     */
+    unionId: text('union_id'),
     userId: integer('user_id').references(() => users.id),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('identities_subject_key').on(t.provider, t.appId, t.subject)],
+  (t) => [uniqueIndex('identities_subject_key').on(t.provider, t.appId, t.subject), index('identities_union_idx').on(t.provider, t.unionId)],
 )
 
 /** Bearer tokens, stored only as hashes. */
@@ -156,6 +162,7 @@ export const oauthCodes = pgTable('oauth_codes', {
   scope: text('scope').notNull(),
   nickname: text('nickname').notNull().default(''),
   avatar: text('avatar').notNull().default(''),
+  unionId: text('union_id'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 })

@@ -50,10 +50,10 @@ export function buildProviders(
   const redeem = (provider: 'wechat' | 'alipay') => (appId: string, code: string) => redeemOAuthCode(db, provider, appId, code)
   const sandboxOrOff = <T>(sandbox: () => T, off: () => T): T => (config.demo ? sandbox() : off())
   return {
-    wechat: Object.keys(config.wechat).length
-      ? realWechat(config.wechat)
+    wechat: Object.keys(config.wechat).length || Object.keys(config.wechatMini).length
+      ? realWechat(config.wechat, config.wechatMini)
       : sandboxOrOff(() => sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)), disabledWechat),
-    alipay: config.alipay ? realAlipay(config.alipay) : sandboxOrOff(() => sandboxAlipay(redeem('alipay')), disabledAlipay),
+    alipay: config.alipay || config.alipayMini ? realAlipay(config.alipay, fetch, config.alipayMini) : sandboxOrOff(() => sandboxAlipay(redeem('alipay')), disabledAlipay),
     sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxOrOff(() => sandboxSms(log), disabledSms),
     ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOrOff(sandboxOcr, disabledOcr),
     healthCard: config.healthCard ? tencentHealthCard(config.healthCard, config.publicUrl) : sandboxOrOff(() => sandboxHealthCard(db, cipher), disabledHealthCard),

@@ -1,6 +1,6 @@
 import type { AlipaySettings, Config } from '../../config'
 import { alipayGateway } from './alipay'
-import { badInput } from '../../errors'
+import { AppError, Code, badInput } from '../../errors'
 
 /** What an authorisation provider tells us about the person who authorised. */
 export interface OAuthProfile {
@@ -8,6 +8,8 @@ export interface OAuthProfile {
   scope: string
   nickname?: string
   avatar?: string
+  /** The same person across the hospital's apps of this provider (WeChat's unionid), where the provider says. */
+  unionId?: string
 }
 
 export interface AuthorizeRequest {
@@ -23,6 +25,11 @@ export interface OAuthProvider {
   readonly kind: 'sandbox' | 'real' | 'disabled'
   authorizeUrl(req: AuthorizeRequest): string
   exchangeCode(appId: string, code: string): Promise<OAuthProfile>
+  /**
+   * Sign-in inside the mini-program `appId`: the code of `wx.login` (WeChat's code2session) or of `my.getAuthCode`
+   * with the base scope (Alipay's token exchange). Each code works once.
+   */
+  miniLogin(appId: string, code: string): Promise<OAuthProfile>
 }
 
 export interface WechatProvider extends OAuthProvider {
@@ -31,6 +38,8 @@ export interface WechatProvider extends OAuthProvider {
 }
 
 const qs = (params: Record<string, string>) => new URLSearchParams(params).toString()
+/** The union id where the provider gave one (the app is bound to an open-platform account). */
+const unionOf = (unionId: string | undefined) => (unionId ? { unionId } : {})
 
 type Redeem = (appId: string, code: string) => Promise<OAuthProfile>
 
@@ -41,6 +50,7 @@ export function sandboxWechat(redeem: Redeem, ticketFor: (appId: string) => stri
     authorizeUrl: (r) =>
       `/sandbox/wechat/authorize?${qs({ appid: r.appId, redirect_uri: r.redirectUri, response_type: 'code', scope: r.scope, state: r.state })}`,
     exchangeCode: redeem,
+    miniLogin: redeem,
     jsapiTicket: async (appId) => ticketFor(appId),
   }
 }
@@ -50,10 +60,12 @@ export function sandboxAlipay(redeem: Redeem): OAuthProvider {
     kind: 'sandbox',
     authorizeUrl: (r) => `/sandbox/alipay/authorize?${qs({ app_id: r.appId, redirect_uri: r.redirectUri, scope: r.scope, state: r.state })}`,
     exchangeCode: redeem,
+    miniLogin: redeem,
   }
 }
 
 export const WECHAT_SIGN_IN_OFF = '暂不支持微信登录'
+export const MINI_CODE_USED = '登录凭证无效或已使用，请重新登录'
 export const ALIPAY_SIGN_IN_OFF = '暂不支持支付宝登录'
 
 /**
@@ -67,6 +79,9 @@ export function disabledWechat(): WechatProvider {
       throw badInput(WECHAT_SIGN_IN_OFF)
     },
     exchangeCode: async () => {
+      throw badInput(WECHAT_SIGN_IN_OFF)
+    },
+    miniLogin: async () => {
       throw badInput(WECHAT_SIGN_IN_OFF)
     },
     jsapiTicket: async () => {
@@ -84,11 +99,14 @@ export function disabledAlipay(): OAuthProvider {
     exchangeCode: async () => {
       throw badInput(ALIPAY_SIGN_IN_OFF)
     },
+    miniLogin: async () => {
+      throw badInput(ALIPAY_SIGN_IN_OFF)
+    },
   }
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) })
+async function getJsonWith<T>(fetchImpl: typeof fetch, url: string): Promise<T> {
+  const res = await fetchImpl(url, { signal: AbortSignal.timeout(10_000) })
   if (!res.ok) throw new Error(`HTTP ${res.status} from ${new URL(url).host}`)
   return (await res.json()) as T
 }
@@ -98,9 +116,13 @@ interface WxError {
   errmsg?: string
 }
 
-/** The real WeChat web authorisation (snsapi_base / snsapi_userinfo) and JS-SDK ticket. */
-export function realWechat(apps: Config['wechat']): WechatProvider {
+/**
+ * The real WeChat web authorisation (snsapi_base / snsapi_userinfo), the mini-program's code2session and the JS-SDK
+ * ticket. `apps` are the official accounts' secrets (WECHAT_APPS), `miniApps` the mini-programs' (WECHAT_MINI_APPS).
+ */
+export function realWechat(apps: Config['wechat'], miniApps: Config['wechatMini'] = {}, fetchImpl: typeof fetch = fetch): WechatProvider {
   const cache = new Map<string, { value: string; until: number }>()
+  const getJson = <T>(url: string) => getJsonWith<T>(fetchImpl, url)
   const secretOf = (appId: string) => {
     const secret = apps[appId]
     if (!secret) throw new Error(`no WeChat secret configured for ${appId}`)
@@ -126,11 +148,11 @@ export function realWechat(apps: Config['wechat']): WechatProvider {
     authorizeUrl: (r) =>
       `https://open.weixin.qq.com/connect/oauth2/authorize?${qs({ appid: r.appId, redirect_uri: r.redirectUri, response_type: 'code', scope: r.scope, state: r.state })}#wechat_redirect`,
     async exchangeCode(appId, code) {
-      const t = await getJson<WxError & { access_token?: string; openid?: string; scope?: string }>(
+      const t = await getJson<WxError & { access_token?: string; openid?: string; scope?: string; unionid?: string }>(
         `https://api.weixin.qq.com/sns/oauth2/access_token?${qs({ appid: appId, secret: secretOf(appId), code, grant_type: 'authorization_code' })}`,
       )
       if (!t.openid || !t.access_token) throw new Error(`WeChat code exchange: ${t.errcode} ${t.errmsg}`)
-      const profile: OAuthProfile = { subject: t.openid, scope: t.scope ?? 'snsapi_base' }
+      const profile: OAuthProfile = { subject: t.openid, scope: t.scope ?? 'snsapi_base', ...unionOf(t.unionid) }
       if (profile.scope.includes('snsapi_userinfo')) {
         const u = await getJson<WxError & { nickname?: string; headimgurl?: string }>(
           `https://api.weixin.qq.com/sns/userinfo?${qs({ access_token: t.access_token, openid: t.openid, lang: 'zh_CN' })}`,
@@ -139,6 +161,18 @@ export function realWechat(apps: Config['wechat']): WechatProvider {
         profile.avatar = u.headimgurl
       }
       return profile
+    },
+    async miniLogin(appId, code) {
+      const secret = miniApps[appId]
+      if (!secret) throw badInput(WECHAT_SIGN_IN_OFF)
+      // the session_key in the answer stays here: nothing of ours decrypts WeChat's encrypted data with it
+      const r = await getJson<WxError & { openid?: string; unionid?: string }>(
+        `https://api.weixin.qq.com/sns/jscode2session?${qs({ appid: appId, secret, js_code: code, grant_type: 'authorization_code' })}`,
+      )
+      // 40029 invalid code, 40163 code already used: the patient signs in again
+      if (r.errcode === 40029 || r.errcode === 40163) throw new AppError(Code.UNAUTHENTICATED, MINI_CODE_USED)
+      if (!r.openid) throw new Error(`WeChat code2session: ${r.errcode} ${r.errmsg}`)
+      return { subject: r.openid, scope: 'mini', ...unionOf(r.unionid) }
     },
     jsapiTicket: (appId) =>
       cached(`ticket:${appId}`, async () => {
@@ -155,18 +189,35 @@ export function realWechat(apps: Config['wechat']): WechatProvider {
  * Alipay web authorisation: `alipay.system.oauth.token` and `alipay.user.info.share` through the one Alipay gateway
  * (providers/alipay.ts), which signs with RSA2 in Beijing time and checks the answers' signatures.
  */
-export function realAlipay(cfg: AlipaySettings, fetchImpl: typeof fetch = fetch): OAuthProvider {
-  const gateway = alipayGateway(cfg, fetchImpl)
+export function realAlipay(cfg: AlipaySettings | null, fetchImpl: typeof fetch = fetch, mini: AlipaySettings | null = null): OAuthProvider {
+  const gateway = cfg ? alipayGateway(cfg, fetchImpl) : null
+  const miniGateway = mini ? alipayGateway(mini, fetchImpl) : null
+  // a server with only the mini-program configured offers no web sign-in
+  const web = () => {
+    if (!gateway) throw badInput(ALIPAY_SIGN_IN_OFF)
+    return gateway
+  }
   return {
     kind: 'real',
-    authorizeUrl: (r) =>
-      `https://openauth.alipay.com/oauth2/publicAppAuthorize.htm?${qs({ app_id: r.appId, scope: r.scope, redirect_uri: r.redirectUri, state: r.state })}`,
+    authorizeUrl(r) {
+      web()
+      return `https://openauth.alipay.com/oauth2/publicAppAuthorize.htm?${qs({ app_id: r.appId, scope: r.scope, redirect_uri: r.redirectUri, state: r.state })}`
+    },
     async exchangeCode(_appId, code) {
-      const t = await gateway.call('alipay.system.oauth.token', { grant_type: 'authorization_code', code })
+      const t = await web().call('alipay.system.oauth.token', { grant_type: 'authorization_code', code })
       const userId = t.user_id ?? t.open_id
       if (!t.access_token || !userId) throw new Error(`Alipay code exchange: ${t.code} ${t.sub_msg ?? t.msg}`)
-      const u = await gateway.call('alipay.user.info.share', { auth_token: t.access_token })
-      return { subject: userId, scope: 'auth_user', nickname: u.nick_name, avatar: u.avatar }
+      const u = await web().call('alipay.user.info.share', { auth_token: t.access_token })
+      return { subject: userId, scope: 'auth_user', nickname: u.nick_name, avatar: u.avatar, ...unionOf(t.union_id) }
+    },
+    async miniLogin(appId, code) {
+      if (!miniGateway || mini?.appId !== appId) throw badInput(ALIPAY_SIGN_IN_OFF)
+      const t = await miniGateway.call('alipay.system.oauth.token', { grant_type: 'authorization_code', code })
+      const userId = t.user_id ?? t.open_id
+      // 40002 invalid or used code: the patient signs in again
+      if (t.code === '40002') throw new AppError(Code.UNAUTHENTICATED, MINI_CODE_USED)
+      if (!t.access_token || !userId) throw new Error(`Alipay code exchange: ${t.code} ${t.sub_msg ?? t.msg}`)
+      return { subject: userId, scope: 'auth_base', ...unionOf(t.union_id) }
     },
   }
 }

@@ -63,6 +63,29 @@ export async function authRoutes(app: FastifyInstance) {
     handler: async ({ body }) => signIn(app.ctx.db, 'alipay', body.appId, await providers.alipay.exchangeCode(body.appId, body.authCode)),
   })
 
+  // inside a mini-program: the code of wx.login / my.getAuthCode, for the mini-program's own app id
+  route(app, {
+    method: 'POST',
+    url: '/dld-auth/token/weapp',
+    summary: 'Sign in inside the WeChat mini-program with the code of wx.login (code2session); same user as H5 where the unionid links them',
+    auth: 'none',
+    rateLimit: SIGN_IN_LIMIT,
+    body: codeBody,
+    data: session,
+    handler: async ({ body }) => signIn(app.ctx.db, 'wechat', body.appId, await providers.wechat.miniLogin(body.appId, body.code)),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-auth/token/alipay/mini',
+    summary: 'Sign in inside the Alipay mini-program with the code of my.getAuthCode (base scope)',
+    auth: 'none',
+    rateLimit: SIGN_IN_LIMIT,
+    body: z.object({ authCode: z.string().trim().min(1).max(512), appId }),
+    data: session,
+    handler: async ({ body }) => signIn(app.ctx.db, 'alipay', body.appId, await providers.alipay.miniLogin(body.appId, body.authCode)),
+  })
+
   for (const provider of ['wechat', 'alipay'] as const) {
     route(app, {
       method: 'POST',

@@ -33,6 +33,9 @@ function browserId(req: FastifyRequest, reply: FastifyReply): string {
 const subjectFor = (provider: string, browser: string, appId: string) =>
   `${provider === 'wechat' ? 'o' : '2088'}${createHash('sha256').update(`${provider}:${browser}:${appId}`).digest('base64url').slice(0, 27)}`
 
+/** The person behind a browser or a phone across the provider's apps (WeChat's unionid), the same in H5 and the mini-program. */
+const unionFor = (provider: string, person: string) => `${provider === 'wechat' ? 'u' : 'U'}${createHash('sha256').update(`union:${provider}:${person}`).digest('base64url').slice(0, 27)}`
+
 /** Only redirects back to this server (a real provider only to the app's registered domain). */
 function safeRedirect(req: FastifyRequest, uri: string): URL | null {
   try {
@@ -83,10 +86,32 @@ const consentBody = z.object({
   decision: z.enum(['allow', 'deny']),
 })
 
+const miniCodeBody = z.object({
+  appId: z.string().min(1).max(64),
+  /** Stands for "who is signed in to WeChat / Alipay on this phone": a random id the mini-program keeps. */
+  device: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+})
+
 export async function sandboxRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>()
   for (const provider of ['wechat', 'alipay'] as const) {
     const brand = provider === 'wechat' ? '微信' : '支付宝'
+    /**
+     * What wx.login / my.getAuthCode give a mini-program: a one-time code for the phone's WeChat / Alipay user in
+     * that app. The sandbox's stand-in, which the mini-program builds call while the server is a sandbox; the phone's
+     * `device` id plays the browser cookie's part, so the same id in a browser's cookie is the same person (unionid).
+     */
+    r.post(`/sandbox/${provider}/mini-code`, { schema: { hide: true, body: miniCodeBody } }, async (req) => {
+      const { appId, device } = req.body
+      const code = await createOAuthCode(app.ctx.db, {
+        provider,
+        appId,
+        subject: subjectFor(provider, device, appId),
+        unionId: unionFor(provider, device),
+        scope: provider === 'wechat' ? 'mini' : 'auth_base',
+      })
+      return { code }
+    })
     r.get(`/sandbox/${provider}/authorize`, { schema: { hide: true, querystring: authorizeQuery } }, async (req, reply) => {
       const appId = req.query.appid ?? req.query.app_id ?? ''
       const target = safeRedirect(req, req.query.redirect_uri)
@@ -94,7 +119,13 @@ export async function sandboxRoutes(app: FastifyInstance) {
       const browser = browserId(req, reply)
       // base scope is silent, as in WeChat and Alipay: straight back with a code
       if (req.query.scope === 'snsapi_base' || req.query.scope === 'auth_base') {
-        const code = await createOAuthCode(app.ctx.db, { provider, appId, subject: subjectFor(provider, browser, appId), scope: req.query.scope })
+        const code = await createOAuthCode(app.ctx.db, {
+          provider,
+          appId,
+          subject: subjectFor(provider, browser, appId),
+          unionId: unionFor(provider, browser),
+          scope: req.query.scope,
+        })
         return reply.redirect(withCode(target, provider, code, req.query.state, appId))
       }
       const hospital = await findHospitalByAppId(app.ctx.db, appId)
@@ -125,6 +156,7 @@ ${hidden('appid', appId)}${hidden('redirect_uri', req.query.redirect_uri)}${hidd
         provider,
         appId: req.body.appid,
         subject: subjectFor(provider, browser, req.body.appid),
+        unionId: unionFor(provider, browser),
         scope: req.body.scope,
         nickname: req.body.nickname,
         avatar: '',

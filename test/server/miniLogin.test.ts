@@ -1,0 +1,164 @@
+/**
+ * Signing in inside the WeChat and Alipay mini-programs: the code of wx.login / my.getAuthCode exchanged once for
+ * our tokens (POST /dld-auth/token/weapp, /dld-auth/token/alipay/mini), the same user as the H5 sign-in where the
+ * unionid links them; the sandbox's stand-in for the codes; the real code2session against a WeChat double.
+ */
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { realWechat, MINI_CODE_USED, WECHAT_SIGN_IN_OFF } from '../../server/src/plugins/providers/oauth'
+import { AppError, Code } from '../../server/src/errors'
+import { startTestApp, signInUser, envelopeOf, randomIp, type TestApp } from './harness'
+
+let t: TestApp
+before(async () => {
+  t = await startTestApp()
+})
+after(() => t.close())
+
+const WEAPP_ID = 'wxmini0000000001'
+const ALIPAY_MINI_ID = '2021000000000001'
+const CODE_REFUSED = '授权码无效或已使用，请重新授权'
+const newDevice = () => randomBytes(16).toString('base64url')
+type Provider = 'wechat' | 'alipay'
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url, payload: payload as object, headers, remoteAddress: randomIp() })
+
+/** What wx.login / my.getAuthCode give the mini-program on a sandbox server. */
+async function miniCode(provider: Provider, appId: string, device = newDevice()) {
+  const res = await post(`/sandbox/${provider}/mini-code`, { appId, device })
+  assert.equal(res.statusCode, 200, res.body)
+  return (res.json() as { code: string }).code
+}
+
+const signInWeapp = (code: string, appId = WEAPP_ID) => post('/dld-auth/token/weapp', { code, appId }).then(envelopeOf)
+const signInAlipayMini = (authCode: string, appId = ALIPAY_MINI_ID) => post('/dld-auth/token/alipay/mini', { authCode, appId }).then(envelopeOf)
+const userinfo = (token: string) => t.app.inject({ method: 'GET', url: '/dld-hospital/userinfo', headers: { authorization: `Bearer ${token}` } }).then(envelopeOf)
+
+describe('POST /dld-auth/token/weapp (WeChat mini-program)', () => {
+  it('refuses a call without a code or an app id, with the reason', async () => {
+    for (const body of [{ appId: WEAPP_ID }, { code: '', appId: WEAPP_ID }, { code: 'abc' }]) {
+      const env = await post('/dld-auth/token/weapp', body).then(envelopeOf)
+      assert.equal(env.code, 400, JSON.stringify(env))
+      assert.match(env.msg, /参数错误/)
+    }
+  })
+
+  it('refuses a code the sandbox never gave, one given to another app, and one used before', async () => {
+    assert.equal((await signInWeapp('not-a-code')).msg, CODE_REFUSED)
+    const forOtherApp = await miniCode('wechat', 'wxmini0000000002')
+    const other = await signInWeapp(forOtherApp)
+    assert.equal(other.code, 401)
+    assert.equal(other.msg, CODE_REFUSED)
+
+    const code = await miniCode('wechat', WEAPP_ID)
+    const first = await signInWeapp(code)
+    assert.equal(first.code, 200)
+    const replay = await signInWeapp(code)
+    assert.equal(replay.code, 401)
+    assert.equal(replay.msg, CODE_REFUSED)
+  })
+
+  it('a new phone gets a session for an account with no mobile yet; the same phone signs in to the same identity', async () => {
+    const device = newDevice()
+    const first = await signInWeapp(await miniCode('wechat', WEAPP_ID, device))
+    assert.equal(first.code, 200)
+    assert.equal(first.data.userId, 0)
+    assert.equal(first.data.appId, WEAPP_ID)
+    assert.ok(first.data.expireTime > Date.now())
+    const me = await userinfo(first.data.token)
+    assert.equal(me.code, 200)
+    assert.equal(me.data.id, 0)
+
+    const again = await signInWeapp(await miniCode('wechat', WEAPP_ID, device))
+    assert.notEqual(again.data.token, first.data.token)
+    // the refresh token renews the mini-program's session like the H5 one's
+    const renewed = await post('/dld-auth/token/refresh/force', { refreshToken: again.data.refreshToken }).then(envelopeOf)
+    assert.equal(renewed.code, 200)
+    assert.equal(renewed.data.appId, WEAPP_ID)
+  })
+
+  it('the person who bound a mobile in the H5 app finds the same account in the mini-program (unionid)', async () => {
+    const h5 = await signInUser(t.app)
+    // the sandbox's phone id is the browser cookie of the same person
+    const mini = await signInWeapp(await miniCode('wechat', WEAPP_ID, h5.browser))
+    assert.equal(mini.code, 200)
+    assert.equal(mini.data.userId, h5.userId)
+    assert.equal((await userinfo(mini.data.token)).data.id, h5.userId)
+
+    // someone else's phone does not
+    const stranger = await signInWeapp(await miniCode('wechat', WEAPP_ID))
+    assert.equal(stranger.data.userId, 0)
+
+    // unbound in the mini-program, it stays unbound: linking happens only for a new identity
+    const cancelled = await t.app
+      .inject({ method: 'GET', url: '/dld-hospital/cancelBind', headers: { authorization: `Bearer ${mini.data.token}` } })
+      .then(envelopeOf)
+    assert.equal(cancelled.code, 200)
+    const after = await signInWeapp(await miniCode('wechat', WEAPP_ID, h5.browser))
+    assert.equal(after.data.userId, 0)
+    // the H5 identity keeps its user
+    assert.equal((await userinfo(h5.token)).data.id, h5.userId)
+  })
+})
+
+describe('POST /dld-auth/token/alipay/mini (Alipay mini-program)', () => {
+  it('refuses a missing code, and a code used before; signs in with a fresh one', async () => {
+    const missing = await post('/dld-auth/token/alipay/mini', { appId: ALIPAY_MINI_ID }).then(envelopeOf)
+    assert.equal(missing.code, 400)
+    const code = await miniCode('alipay', ALIPAY_MINI_ID)
+    const first = await signInAlipayMini(code)
+    assert.equal(first.code, 200)
+    assert.equal(first.data.userId, 0)
+    assert.equal(first.data.appId, ALIPAY_MINI_ID)
+    const replay = await signInAlipayMini(code)
+    assert.equal(replay.code, 401)
+    assert.equal(replay.msg, CODE_REFUSED)
+    // a WeChat code is not an Alipay one
+    assert.equal((await signInAlipayMini(await miniCode('wechat', ALIPAY_MINI_ID))).code, 401)
+  })
+})
+
+describe('the sandbox stand-in for wx.login / my.getAuthCode', () => {
+  it('refuses a phone id that is not one and a missing app id', async () => {
+    for (const body of [{ appId: WEAPP_ID, device: 'short' }, { appId: WEAPP_ID, device: '../../etc/passwd-xxxxxxxx' }, { device: newDevice() }]) {
+      const env = envelopeOf(await post('/sandbox/wechat/mini-code', body))
+      assert.equal(env.code, 400)
+      assert.match(env.msg, /参数错误：(device|appId)/)
+    }
+  })
+})
+
+describe('the real code2session (WeChat, through a double of its API)', () => {
+  const calls: string[] = []
+  const answer = (body: object) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
+  const fetchImpl = (async (url: string | URL) => {
+    calls.push(String(url))
+    const code = new URL(String(url)).searchParams.get('js_code')
+    if (code === 'used') return answer({ errcode: 40163, errmsg: 'code been used' })
+    if (code === 'broken') return answer({ errcode: -1, errmsg: 'system error' })
+    return answer({ openid: `o-${code}`, session_key: 'secret-session-key', unionid: 'u-person' })
+  }) as typeof fetch
+  const wechat = realWechat({}, { [WEAPP_ID]: 'mini-secret' }, fetchImpl)
+
+  it('exchanges the code with the mini-program’s own secret, and answers the openid and unionid', async () => {
+    const profile = await wechat.miniLogin(WEAPP_ID, 'c1')
+    assert.deepEqual(profile, { subject: 'o-c1', scope: 'mini', unionId: 'u-person' })
+    const sent = new URL(calls.at(-1)!)
+    assert.equal(sent.pathname, '/sns/jscode2session')
+    assert.equal(sent.searchParams.get('appid'), WEAPP_ID)
+    assert.equal(sent.searchParams.get('secret'), 'mini-secret')
+    assert.equal(sent.searchParams.get('grant_type'), 'authorization_code')
+    // the session key is not handed on
+    assert.equal(JSON.stringify(profile).includes('secret-session-key'), false)
+  })
+
+  it('a used code asks the patient to sign in again; WeChat failing is an error; an app without a secret is refused', async () => {
+    await assert.rejects(wechat.miniLogin(WEAPP_ID, 'used'), (e: unknown) => e instanceof AppError && e.code === Code.UNAUTHENTICATED && e.message === MINI_CODE_USED)
+    await assert.rejects(wechat.miniLogin(WEAPP_ID, 'broken'), /code2session: -1/)
+    const before = calls.length
+    await assert.rejects(wechat.miniLogin('wxunknown', 'c2'), (e: unknown) => e instanceof AppError && e.message === WECHAT_SIGN_IN_OFF)
+    assert.equal(calls.length, before)
+  })
+})
