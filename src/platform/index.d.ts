@@ -18,6 +18,17 @@ export interface Platform {
   readonly name: 'h5' | 'weapp' | 'alipay'
   /** The authorisation service the app signs in with here. */
   authProvider(): 'wechat' | 'alipay'
+  /**
+   * The app id the identity belongs to wherever the patient goes: a mini-program's own (the hospital is a choice
+   * within it, and choosing another keeps the sign-in); null on H5, where each hospital's official account is its
+   * own app id and the address says which.
+   */
+  fixedAppId(): string | null
+  /**
+   * Signing in without leaving the app (a mini-program): the one-time code of wx.login / my.getAuthCode for `appId`,
+   * or the sandbox server's stand-in for it. Null on H5, which leaves for the authorisation page instead (leaveTo).
+   */
+  signInCode(appId: string): Promise<string | null>
   /** The current page's path and query, as the router names it (e.g. `/pages/sys/user/index?a=1`). */
   currentUrl(): string
   /** Absolute URL the authorisation page sends the browser back to (spec §2: /h5/pages/login/login). */

@@ -64,6 +64,9 @@ function wechatPay(params: JsapiParams): Promise<PayOutcome> {
 const platform: Platform = {
   name: 'h5',
   authProvider: () => (/AlipayClient/i.test(navigator.userAgent) ? 'alipay' : 'wechat'),
+  fixedAppId: () => null,
+  // the browser leaves for the authorisation page (UserStore.authorize)
+  signInCode: async () => null,
   currentUrl() {
     const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname
     return `${path || '/'}${window.location.search}`

@@ -2,14 +2,57 @@ import Taro from '@tarojs/taro'
 import type { Platform } from './index'
 import { memoryBackend, sessionCache } from './sessionCache'
 
+/** Alipay's own API (Taro has no getAuthCode): the base-scope code of the signed-in Alipay user. */
+declare const my: {
+  getAuthCode(o: { scopes: string; success(r: { authCode: string }): void; fail(e: unknown): void }): void
+}
+
+/** A random id standing for "the WeChat / Alipay user of this phone" towards a sandbox server, kept on the phone. */
+const DEVICE_KEY = 'sandboxDevice'
+function deviceId(): string {
+  const kept = Taro.getStorageSync(DEVICE_KEY) as string
+  if (kept) return kept
+  const id = Array.from({ length: 24 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('')
+  Taro.setStorageSync(DEVICE_KEY, id)
+  return id
+}
+
+/** Whether the server is a sandbox, learnt from its first answer (it serves the stand-in for the codes, a real one does not). */
+let sandboxServer: boolean | undefined
+
 /**
- * The mini-program builds: there is no browser to send away, so web authorisation does not apply; signing in
- * inside a mini-program (Taro.login and a code2session call) is not part of the spec's calls yet.
+ * A sandbox server cannot redeem WeChat's or Alipay's real codes; it hands out its own, one-time like theirs, for
+ * this phone's device id (server/src/routes/sandbox/authorize.ts). A real server answers 404: ask WeChat / Alipay.
+ */
+async function sandboxCode(provider: 'wechat' | 'alipay', appId: string): Promise<string | null> {
+  if (sandboxServer === false) return null
+  const res = await Taro.request<{ code?: string }>({
+    url: `${API_BASE}/sandbox/${provider}/mini-code`,
+    method: 'POST',
+    data: { appId, device: deviceId() },
+    header: { 'content-type': 'application/json' },
+  })
+  const code = res.statusCode === 200 && typeof res.data?.code === 'string' ? res.data.code : null
+  sandboxServer = code !== null
+  return code
+}
+
+/**
+ * The mini-program builds: the patient signs in where they are (wx.login / my.getAuthCode, exchanged on the server),
+ * under the mini-program's own app id. Web authorisation for other services (insurance, the health card) and the
+ * web cashier need a browser.
  */
 export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alipay'): Platform {
   return {
     name,
     authProvider: () => provider,
+    fixedAppId: () => DEFAULT_APP_ID,
+    async signInCode(appId) {
+      const sandbox = await sandboxCode(provider, appId)
+      if (sandbox) return sandbox
+      if (name === 'weapp') return (await Taro.login()).code
+      return new Promise<string>((resolve, reject) => my.getAuthCode({ scopes: 'auth_base', success: (r) => resolve(r.authCode), fail: reject }))
+    },
     currentUrl() {
       const pages = Taro.getCurrentPages()
       const page = pages[pages.length - 1]

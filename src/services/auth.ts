@@ -9,6 +9,9 @@ export const signInWechat = (code: string, appId: string) => post<Session>('/dld
 export const signInWechatUserInfo = (code: string, appId: string) =>
   post<Session>('/dld-auth/token/getWxAccessToken', { code, appId }, { silent: true })
 export const signInAlipay = (authCode: string, appId: string) => post<Session>('/dld-auth/token/alipay/H5', { authCode, appId }, { silent: true })
+/** Inside the mini-programs: the code of wx.login / my.getAuthCode. */
+export const signInWeapp = (code: string, appId: string) => post<Session>('/dld-auth/token/weapp', { code, appId }, { silent: true })
+export const signInAlipayMini = (authCode: string, appId: string) => post<Session>('/dld-auth/token/alipay/mini', { authCode, appId }, { silent: true })
 
 /** What the code proves: the account's own mobile ('bind') or a patient's mobile ('patient'). */
 export type SmsPurpose = 'bind' | 'patient'

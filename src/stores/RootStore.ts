@@ -1,5 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
+import platform from '@/platform'
 import { authEvents } from '@/services/request'
 import { MSG } from '@/ui/messages'
 import { SESSION, session } from '@/services/storage'
@@ -53,10 +54,16 @@ export class RootStore {
     makeAutoObservable<RootStore, 'starting'>(this, { starting: false, user: false, hospital: false, chat: false })
     // spec §8: 401 remembers the page and re-authorises with the user-info scope, returning to the login page
     authEvents.onUnauthorized = () => {
-      const appId = this.hospital.appId
+      const appId = platform.fixedAppId() ?? this.hospital.appId
       this.user.clearTokens()
       this.started = false
-      void this.user.authorize(appId, 'userinfo')
+      // a mini-program signs in again where it is and opens the page the patient was on afresh
+      void this.user
+        .authorize(appId, 'userinfo')
+        .then((how) => {
+          if (how === 'signed-in') void Taro.reLaunch({ url: this.user.takeRedirect() })
+        })
+        .catch(() => undefined)
     }
   }
 
@@ -78,17 +85,17 @@ export class RootStore {
   }
 
   private async runStartup(query: Record<string, string | undefined>): Promise<StartupResult> {
-    let appId = query.appId || session.get<string>(SESSION.appId) || this.user.lifeData?.appId
+    let appId = platform.fixedAppId() ?? (query.appId || session.get<string>(SESSION.appId) || this.user.lifeData?.appId)
     if (!appId) {
       console.warn(MSG.noAppId)
       appId = DEFAULT_APP_ID
     }
     session.set(SESSION.appId, appId)
-    if (query.hospitalCode && this.hospital.cacheHospitalCode(query.hospitalCode)) this.user.clearTokens()
+    // on H5 another hospital is another official account, and so another sign-in; a mini-program's stays
+    if (query.hospitalCode && this.hospital.cacheHospitalCode(query.hospitalCode) && !platform.fixedAppId()) this.user.clearTokens()
     if (!this.user.hasValidLogin(appId)) {
       this.user.clearTokens()
-      await this.user.authorize(appId, 'base')
-      return 'redirecting'
+      if ((await this.user.authorize(appId, 'base')) !== 'signed-in') return 'redirecting'
     }
     const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId)])
     // spec §2: the IM profile carries the nick and avatar

@@ -45,16 +45,26 @@ export class UserStore {
     this.user = null
   }
 
-  /** Remembers where the patient was and leaves for WeChat / Alipay authorisation (spec §2, §8). */
-  async authorize(appId: string, scope: 'base' | 'userinfo', returnUrl = platform.currentUrl()) {
+  /**
+   * Remembers where the patient was and leaves for WeChat / Alipay authorisation (spec §2, §8): 'left' the browser is
+   * on its way; 'signed-in' a mini-program signed in where it is (wx.login / my.getAuthCode); 'stopped' too many
+   * trips in a minute (the patient has been told).
+   */
+  async authorize(appId: string, scope: 'base' | 'userinfo', returnUrl = platform.currentUrl()): Promise<'left' | 'signed-in' | 'stopped'> {
     const trips = session.get<number[]>(SESSION.authAttempts)?.filter((t) => Date.now() - t < AUTH_TRIP_WINDOW_MS) ?? []
     if (trips.length >= MAX_AUTH_TRIPS) {
       toastError(MSG.authLoop)
-      return
+      return 'stopped'
     }
     session.set(SESSION.authAttempts, [...trips, Date.now()])
     if (!returnUrl.startsWith('/pages/login/')) this.rememberRedirect(returnUrl)
     const provider = platform.authProvider()
+    const code = await platform.signInCode(appId)
+    if (code !== null) {
+      this.saveSession(provider === 'wechat' ? await auth.signInWeapp(code, appId) : await auth.signInAlipayMini(code, appId))
+      session.remove(SESSION.authAttempts)
+      return 'signed-in'
+    }
     const fullScope: Scope = provider === 'wechat' ? (scope === 'base' ? 'snsapi_base' : 'snsapi_userinfo') : scope === 'base' ? 'auth_base' : 'auth_user'
     const state = Math.random().toString(36).slice(2, 12)
     session.set(SESSION.authState, state)
@@ -62,6 +72,7 @@ export class UserStore {
     session.set(SESSION.appId, appId)
     const { url } = await auth.getAuthorizeUrl(provider, { appId, redirectUri: platform.authReturnUrl(), scope: fullScope, state })
     platform.leaveTo(url)
+    return 'left'
   }
 
   /**

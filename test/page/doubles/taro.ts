@@ -13,6 +13,8 @@ export const calls = {
   modals: [] as string[],
   loading: 0,
   requests: [] as { url: string; method: string; data: unknown; header: Record<string, string> }[],
+  /** wx.login calls (the WeChat mini-program's sign-in code). */
+  logins: 0,
 }
 
 let handler: Handler = () => ({ statusCode: 200, data: { code: 200, msg: 'success', data: null } })
@@ -32,6 +34,7 @@ export const testing = {
     calls.modals.length = 0
     calls.requests.length = 0
     calls.loading = 0
+    calls.logins = 0
   },
 }
 
@@ -51,6 +54,7 @@ const Taro = {
   redirectTo: nav('redirectTo'),
   reLaunch: nav('reLaunch'),
   navigateBack: async () => void calls.navigations.push({ kind: 'navigateBack', url: '' }),
+  login: async () => ({ code: `wx-login-${++calls.logins}`, errMsg: 'login:ok' }),
   getCurrentPages: () => [{ route: routerState.path.slice(1), options: routerState.params }],
   async request(opts: { url: string; method: string; data: unknown; header: Record<string, string> }) {
     calls.requests.push(opts)

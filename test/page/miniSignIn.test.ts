@@ -1,0 +1,150 @@
+/**
+ * Signing in inside the WeChat and Alipay mini-programs (the stores and the platform file, under the mini-program
+ * doubles): no browser to leave, so startup signs in where it is, with wx.login / my.getAuthCode or, on a sandbox
+ * server, its stand-in; every request goes to the absolute API origin; choosing a hospital keeps the sign-in.
+ */
+import { calls, testing } from './doubles/taro'
+import type { Platform } from '../../src/platform'
+import { miniProgram } from '../../src/platform/miniProgram'
+import { LOCAL, local } from '../../src/services/storage'
+
+// the app's platform file is the mini-program's; each describe picks WeChat's or Alipay's
+jest.mock('@/platform', () => {
+  const holder = { current: jest.requireActual('../../src/platform/miniProgram').miniProgram('weapp', 'wechat') }
+  return { __esModule: true, holder, default: new Proxy({}, { get: (_t, key) => holder.current[key] }) }
+})
+import { RootStore } from '../../src/stores/RootStore'
+const { holder } = jest.requireMock('@/platform') as { holder: { current: Platform } }
+
+const ORIGIN = 'https://api.hospital.example'
+const MINI_APP_ID = 'wxdemo0000000000' // DEFAULT_APP_ID under jest: the build's own app id
+const g = globalThis as unknown as { API_BASE: string; my?: unknown }
+let sandbox = true
+let signIns: { url: string; data: Record<string, string> }[] = []
+
+/** The server: a sandbox one (its stand-in for the codes answers) or a real one (404 there). */
+function serve(userId: number) {
+  testing.answer(({ url, data }) => {
+    const ok = (d: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: d } })
+    const path = url.slice(ORIGIN.length)
+    // POST bodies go form-encoded (spec §7), GET queries as an object
+    const q = (typeof data === 'string' ? Object.fromEntries(new URLSearchParams(data)) : (data ?? {})) as Record<string, string>
+    if (path === '/sandbox/wechat/mini-code' || path === '/sandbox/alipay/mini-code') return sandbox ? { statusCode: 200, data: { code: `sbx-${q.device}` } } : { statusCode: 404, data: { code: 404, msg: 'Not Found', data: null } }
+    if (path === '/dld-auth/token/weapp' || path === '/dld-auth/token/alipay/mini') {
+      signIns.push({ url: path, data: q })
+      return ok({ token: `tok-${signIns.length}`, refreshToken: 'r', expireTime: Date.now() + 7_200_000, appId: q.appId, userId })
+    }
+    if (path === '/dld-hospital/userinfo') return ok({ id: userId, nickname: '张三', wechatAvatar: '', mobile: '', roles: [], appId: MINI_APP_ID, provider: 'wechat' })
+    if (path === '/dld-hospital/hospital/getByAppId') return ok(q.hospitalCode ? { id: 1, hospitalCode: q.hospitalCode, hospitalName: '示范医院', configDto: { isInternet: true, isPalm: true } } : null)
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: q.imAccount, userSig: 's', expire: 1 })
+    if (path === '/dld-palm/api/patient/list') return { statusCode: 200, data: { code: 401, msg: '登录已过期', data: null } }
+    return { statusCode: 404, data: '' }
+  })
+}
+
+beforeAll(() => {
+  g.API_BASE = ORIGIN
+})
+afterAll(() => {
+  g.API_BASE = ''
+  delete g.my
+})
+beforeEach(() => {
+  testing.reset()
+  window.sessionStorage.clear()
+  signIns = []
+})
+
+describe('the WeChat mini-program', () => {
+  beforeEach(() => {
+    holder.current = miniProgram('weapp', 'wechat')
+  })
+
+  test('on a sandbox server: startup signs in where it is with the sandbox code for this phone, then loads; no browser, no relative URL', async () => {
+    sandbox = true
+    serve(0)
+    const root = new RootStore()
+    await expect(root.startup({ appId: 'wx-some-official-account', hospitalCode: '10392' })).resolves.toBe('ready')
+    const [first, second] = calls.requests
+    expect(first!.url).toBe(`${ORIGIN}/sandbox/wechat/mini-code`)
+    const device = (first!.data as { device: string }).device
+    expect(device).toMatch(/^[a-z0-9]{24}$/)
+    // the identity is the mini-program's, whatever app id the address names
+    expect(first!.data).toEqual({ appId: MINI_APP_ID, device })
+    expect(second!.url).toBe(`${ORIGIN}/dld-auth/token/weapp`)
+    expect(signIns).toEqual([{ url: '/dld-auth/token/weapp', data: { code: `sbx-${device}`, appId: MINI_APP_ID } }])
+    expect(calls.logins).toBe(0)
+    expect(calls.modals).toEqual([]) // not 请在浏览器中打开完成授权
+    expect(calls.requests.every((r) => r.url.startsWith(`${ORIGIN}/`))).toBe(true)
+    expect(local.get(LOCAL.lifeData)).toEqual({ appId: MINI_APP_ID, expire: expect.any(Number) })
+
+    // the same phone keeps its id: the next sign-in is the same person
+    await new RootStore().startup({})
+    expect(signIns).toHaveLength(1) // still signed in
+    local.remove(LOCAL.lifeData)
+    await new RootStore().startup({})
+    expect(signIns[1]!.data.code).toBe(`sbx-${device}`)
+  })
+
+  test('choosing another hospital keeps the sign-in (the identity belongs to the mini-program)', async () => {
+    sandbox = true
+    serve(7)
+    const root = new RootStore()
+    await root.startup({ hospitalCode: '10392' })
+    expect(signIns).toHaveLength(1)
+    await expect(root.startup({ hospitalCode: '10412' })).resolves.toBe('ready')
+    expect(signIns).toHaveLength(1)
+    expect(root.user.token).toBe('tok-1')
+  })
+
+  test('a 401 signs in again where it is and opens the page the patient was on afresh', async () => {
+    sandbox = true
+    serve(7)
+    testing.setRouter('/pages/patient/index')
+    const root = new RootStore()
+    await root.startup({})
+    await root.patient.load().catch(() => undefined)
+    await new Promise((r) => setTimeout(r, 0))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(signIns).toHaveLength(2)
+    expect(root.user.token).toBe('tok-2')
+    expect(calls.navigations).toEqual([{ kind: 'reLaunch', url: '/pages/patient/index' }])
+  })
+
+  test('on a real server: the code of wx.login, exchanged once', async () => {
+    sandbox = false
+    serve(0)
+    await expect(new RootStore().startup({})).resolves.toBe('ready')
+    expect(calls.logins).toBe(1)
+    expect(signIns).toEqual([{ url: '/dld-auth/token/weapp', data: { code: 'wx-login-1', appId: MINI_APP_ID } }])
+    // the server is known to be real now: the sandbox is not asked again
+    local.remove(LOCAL.lifeData)
+    const before = calls.requests.length
+    await new RootStore().startup({})
+    expect(calls.requests.slice(before).some((r) => r.url.includes('/sandbox/'))).toBe(false)
+    expect(signIns[1]!.data.code).toBe('wx-login-2')
+  })
+})
+
+describe('the Alipay mini-program', () => {
+  beforeEach(() => {
+    holder.current = miniProgram('alipay', 'alipay')
+  })
+
+  test('on a real server: the base-scope code of my.getAuthCode, for the Alipay mini-program endpoint', async () => {
+    sandbox = false
+    serve(0)
+    const scopes: string[] = []
+    g.my = {
+      getAuthCode: (o: { scopes: string; success(r: { authCode: string }): void }) => {
+        scopes.push(o.scopes)
+        o.success({ authCode: 'ali-code-1' })
+      },
+    }
+    await expect(new RootStore().startup({})).resolves.toBe('ready')
+    expect(scopes).toEqual(['auth_base'])
+    expect(signIns).toEqual([{ url: '/dld-auth/token/alipay/mini', data: { authCode: 'ali-code-1', appId: MINI_APP_ID } }])
+    expect(calls.logins).toBe(0)
+  })
+})
