@@ -3,6 +3,32 @@ import path from 'node:path'
 import devConfig from './dev'
 import prodConfig from './prod'
 
+/**
+ * The server's origin that the app's calls go to. H5 leaves it empty (the page's own origin); a mini-program has no
+ * origin of its own, and WeChat and Alipay only call whitelisted https domains, so their builds refuse to go on
+ * without one (`TARO_APP_API_BASE=https://api.hospital.example npx taro build --type weapp`).
+ */
+function apiBase(): string {
+  const base = process.env.TARO_APP_API_BASE ?? ''
+  const env = process.env.TARO_ENV
+  if ((env === 'weapp' || env === 'alipay') && !isHttpsOrigin(base)) {
+    throw new Error(
+      `The ${env} build needs TARO_APP_API_BASE, the server's absolute https origin without a path or a trailing slash ` +
+        `(e.g. https://api.hospital.example); it is ${base ? `"${base}"` : 'not set'}.`,
+    )
+  }
+  return base
+}
+
+function isHttpsOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' && url.origin === value
+  } catch {
+    return false
+  }
+}
+
 export default defineConfig<'webpack5'>(async (merge) => {
   const baseConfig: UserConfigExport<'webpack5'> = {
     projectName: 'hospital-h5',
@@ -13,7 +39,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
     outputRoot: `dist/${process.env.TARO_ENV}`,
     plugins: [],
     defineConstants: {
-      API_BASE: JSON.stringify(process.env.TARO_APP_API_BASE ?? ''),
+      API_BASE: JSON.stringify(apiBase()),
       DEFAULT_APP_ID: JSON.stringify(process.env.TARO_APP_DEFAULT_APP_ID ?? 'wxdemo0000000000'),
     },
     // the site icon the browser asks for (the server answers /favicon.ico with it)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in order — type checks, the lint, unit and page tests (jest), server tests (node:test,
-// on PGlite and, when TEST_DATABASE_URL is set, on that PostgreSQL server), the WeChat and Alipay builds,
+// on PGlite and, when TEST_DATABASE_URL is set, on that PostgreSQL server), the WeChat and Alipay builds and their check,
 // the H5 build and the browser tests (Playwright + Debian Chromium at 390x844).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
@@ -67,8 +67,11 @@ await run('lint (eslint.config.mjs, no warnings)', 'npx', ['eslint', '--max-warn
 await jest()
 await run('server tests on PGlite', process.execPath, nodeTest(serverTests), { TEST_DATABASE_URL: '' })
 if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, nodeTest(serverTests))
-await run('WeChat mini-program build', 'npx', ['taro', 'build', '--type', 'weapp'])
-await run('Alipay mini-program build', 'npx', ['taro', 'build', '--type', 'alipay'])
+// a mini-program build refuses to go on without the server's https origin (config/index.ts): a test one stands in
+const miniEnv = { TARO_APP_API_BASE: 'https://api.hospital.example' }
+await run('WeChat mini-program build', 'npx', ['taro', 'build', '--type', 'weapp'], miniEnv)
+await run('Alipay mini-program build', 'npx', ['taro', 'build', '--type', 'alipay'], miniEnv)
+await run('mini-program build check', process.execPath, nodeTest(['test/build/mini.test.ts']))
 await run('H5 build', 'npx', ['taro', 'build', '--type', 'h5'])
 await run('browser tests (Chromium 390x844)', process.execPath, nodeTest(e2eTests, ['--test-concurrency=1']))
 console.log(`\nAll steps passed in ${((Date.now() - started) / 60000).toFixed(1)} min.`)
