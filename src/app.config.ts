@@ -12,4 +12,11 @@ export default defineAppConfig({
     backgroundColor: '#f5f6f8',
   },
   animation: false,
+  // WeChat: the private-information APIs the app calls must be declared, and the location permission says why
+  ...(process.env.TARO_ENV === 'weapp'
+    ? {
+        requiredPrivateInfos: ['getLocation', 'chooseLocation'],
+        permission: { 'scope.userLocation': { desc: '用于定位您所在的位置，填写收货地址和查找附近医院' } },
+      }
+    : {}),
 })

@@ -12,6 +12,10 @@ export const loginUrl = (sourceType: number) => `/pages/login/index?sourceType=$
 /** 我的, the last tab of every tab bar. */
 export const MINE_URL = '/pages/sys/user/index'
 export const PERMISSION_URL = '/pages/permission'
+/** A page of the server inside a mini-program's web-view (the sandbox cashier); only the server's own origin opens. */
+export const webviewUrl = (url: string) => `/pages/webview/index?url=${encodeURIComponent(url)}`
+/** Taro's event when the web-view page closes (the patient is back from what it showed). */
+export const WEBVIEW_CLOSED = 'webview:closed'
 export const HOSPITAL_LIST_URL = '/pages/hospital/index'
 export const EDIT_USER_URL = '/pages/editUser/index'
 export const CHOOSE_LOCATION_URL = '/pages/chooseLocation/index'

@@ -36,6 +36,7 @@ export const MAIN_PAGES = [
   'pages/medicalHistory/index',
   'pages/accessLog/index',
   'pages/privacy/index',
+  'pages/webview/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [

@@ -2,8 +2,9 @@ import type { PayAction } from '../../types/api/payment'
 
 /**
  * How a payment attempt ended on this side: 'left' the browser went to the cashier (it comes back to the return
- * URL); 'paid' the provider's own sheet says paid (the server still decides); 'cancelled' the patient closed it;
- * 'failed' it could not be started here (the patient has been told why).
+ * URL); 'paid' the provider's own sheet says paid, or a mini-program's web-view cashier has closed (either way the
+ * server decides, and the caller opens the order); 'cancelled' the patient closed it; 'failed' it could not be
+ * started here (the patient has been told why).
  */
 export type PayOutcome = 'left' | 'paid' | 'cancelled' | 'failed'
 
@@ -53,6 +54,13 @@ export interface Platform {
    * rendered outside the page take it too; a mini-program has no document, and each page's frame takes the class.
    */
   markDocument(className: string, on: boolean): void
+  /**
+   * Where the app's own navigation bar goes, in CSS pixels, in a mini-program whose native bar is hidden
+   * (navigationStyle custom): below the status bar (`top`), as tall as the capsule menu button with its margins
+   * (`height`), keeping clear of the capsule on the right (`right`). Null on H5, where the browser draws nothing over
+   * the page.
+   */
+  navBarFrame(): { top: number; height: number; right: number } | null
   /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
   session: SessionStore
   /**

@@ -67,6 +67,7 @@ const platform: Platform = {
   fixedAppId: () => null,
   // the browser leaves for the authorisation page (UserStore.authorize)
   signInCode: async () => null,
+  navBarFrame: () => null,
   currentUrl() {
     const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname
     return `${path || '/'}${window.location.search}`

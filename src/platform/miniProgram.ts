@@ -1,5 +1,6 @@
 import Taro from '@tarojs/taro'
-import type { Platform } from './index'
+import type { PayOutcome, Platform } from './index'
+import { WEBVIEW_CLOSED, webviewUrl } from '@/pageUrls'
 import { memoryBackend, sessionCache } from './sessionCache'
 
 /** Alipay's own API (Taro has no getAuthCode): the base-scope code of the signed-in Alipay user. */
@@ -37,6 +38,27 @@ async function sandboxCode(provider: 'wechat' | 'alipay', appId: string): Promis
   return code
 }
 
+type Frame = { top: number; height: number; right: number }
+let frame: Frame | undefined
+
+/**
+ * The status bar's height, and the capsule menu button (WeChat's and Alipay's ··· ◎ in the top right corner) as the
+ * system reports it once: the bar is as tall as the capsule with the same margin above and below it.
+ */
+function measureNavBar(): Frame {
+  const info = Taro.getSystemInfoSync() as Taro.getSystemInfoSync.Result & { titleBarHeight?: number }
+  const top = info.statusBarHeight ?? 20
+  let capsule: Taro.getMenuButtonBoundingClientRect.Rect | null = null
+  try {
+    capsule = Taro.getMenuButtonBoundingClientRect?.() ?? null
+  } catch {
+    capsule = null
+  }
+  if (!capsule || !capsule.height) return { top, height: info.titleBarHeight ?? 44, right: 0 }
+  const gap = Math.max(capsule.top - top, 4)
+  return { top, height: capsule.height + gap * 2, right: Math.max(info.windowWidth - capsule.left, 0) }
+}
+
 /**
  * The mini-program builds: the patient signs in where they are (wx.login / my.getAuthCode, exchanged on the server),
  * under the mini-program's own app id. Web authorisation for other services (insurance, the health card) and the
@@ -71,9 +93,16 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     stripParams: () => undefined,
     async pay(action) {
       if (action.kind === 'redirect') {
-        // a mini-program cannot open the web cashier
-        void Taro.showModal({ title: '提示', content: '请在浏览器中打开完成支付', showCancel: false })
-        return 'failed'
+        // the sandbox cashier is a page of the server: it opens in the web-view page, and once that closes the
+        // patient is back from the cashier, like a browser at the return URL; the order's page asks the server
+        if (!action.url.startsWith('/')) {
+          void Taro.showModal({ title: '提示', content: '请在浏览器中打开完成支付', showCancel: false })
+          return 'failed'
+        }
+        return new Promise<PayOutcome>((resolve) => {
+          Taro.eventCenter.once(WEBVIEW_CLOSED, () => resolve('paid'))
+          void Taro.navigateTo({ url: webviewUrl(`${API_BASE}${action.url}`) })
+        })
       }
       const { timeStamp, nonceStr, package: pkg, signType, paySign } = action.params
       try {
@@ -87,6 +116,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
       await Taro.setClipboardData({ data: text })
       return 'copied'
     },
+    navBarFrame: () => (frame ??= measureNavBar()),
     markDocument() {},
     session: sessionCache(memoryBackend()),
     keyboard: false,

@@ -111,6 +111,11 @@ export async function request<T>(method: Method, url: string, data?: object, opt
     toastError(MSG.noServer)
     throw new ApiError(0, MSG.noServer)
   }
+  return settle(envelope, opts)
+}
+
+/** spec §8, the envelope's own code: 200 the data; 2999 the no-permission page; 401 sign in again; else its message. */
+function settle<T>(envelope: Envelope<T>, opts: RequestOptions): T {
   if (envelope.code === 200) return mapSensitive(envelope.data, decodeBase64)
   if (envelope.code === 2999) {
     goPermission()
@@ -132,7 +137,15 @@ export async function upload<T>(url: string, filePath: string): Promise<T> {
   showLoading()
   let res: Taro.uploadFile.SuccessCallbackResult
   try {
-    res = await Taro.uploadFile({ url: `${API_BASE}${url}`, filePath, name: 'file', header: token ? { Authorization: `Bearer ${token}` } : {}, timeout: REQUEST_TIMEOUT_MS })
+    res = await Taro.uploadFile({
+      url: `${API_BASE}${url}`,
+      filePath,
+      name: 'file',
+      // Alipay's my.uploadFile requires the kind of file (the app uploads pictures only); WeChat and H5 ignore it
+      fileType: 'image',
+      header: token ? { Authorization: `Bearer ${token}` } : {},
+      timeout: REQUEST_TIMEOUT_MS,
+    } as Taro.uploadFile.Option)
   } catch {
     toastError(MSG.noServer)
     throw new ApiError(0, MSG.noServer)
@@ -150,9 +163,5 @@ export async function upload<T>(url: string, filePath: string): Promise<T> {
     toastError(msg)
     throw new ApiError(res.statusCode, msg)
   }
-  if (envelope.code !== 200) {
-    toastError(envelope.msg)
-    throw new ApiError(envelope.code, envelope.msg)
-  }
-  return envelope.data
+  return settle(envelope, {})
 }

@@ -1,5 +1,5 @@
 import { calls, testing } from '../page/doubles/taro'
-import { ApiError, authEvents, get, post } from '../../src/services/request'
+import { ApiError, authEvents, get, post, upload } from '../../src/services/request'
 import { LOCAL, local } from '../../src/services/storage'
 
 const answer = (statusCode: number, data: unknown) => testing.answer(() => ({ statusCode, data }))
@@ -72,5 +72,27 @@ describe('the request layer (spec §7, §8)', () => {
     answer(200, '')
     await expect(get('/x')).rejects.toBeInstanceOf(ApiError)
     expect(calls.toasts.map((t) => t.title)).toEqual(['未连接到服务器'])
+  })
+
+  test('an upload sends the token and says it is a picture (Alipay needs fileType), and takes the same 2999 and 401 branches', async () => {
+    local.set(LOCAL.token, 'tok')
+    const answerUpload = (code: number) =>
+      testing.answerUpload(() => ({ statusCode: 200, data: JSON.stringify({ code, msg: code === 200 ? 'success' : '暂无权限', data: code === 200 ? { url: '/f/1.jpg' } : null }) }))
+    answerUpload(200)
+    await expect(upload('/dld-file/files-upload', 'wxfile://tmp/1.jpg')).resolves.toEqual({ url: '/f/1.jpg' })
+    expect(calls.uploads[0]).toMatchObject({ url: '/dld-file/files-upload', filePath: 'wxfile://tmp/1.jpg', name: 'file', fileType: 'image', header: { Authorization: 'Bearer tok' } })
+
+    answerUpload(2999)
+    const now = jest.spyOn(Date, 'now').mockReturnValue(9_000_000)
+    await expect(upload('/dld-file/files-upload', 'wxfile://tmp/2.jpg')).rejects.toEqual(new ApiError(2999, '暂无权限'))
+    now.mockRestore()
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/permission' }])
+
+    const onUnauthorized = jest.fn()
+    authEvents.onUnauthorized = onUnauthorized
+    answerUpload(401)
+    await expect(upload('/dld-file/files-upload', 'wxfile://tmp/3.jpg')).rejects.toBeInstanceOf(ApiError)
+    expect(onUnauthorized).toHaveBeenCalledTimes(1)
+    expect(calls.toasts).toHaveLength(0)
   })
 })

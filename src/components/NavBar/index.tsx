@@ -27,6 +27,8 @@ const HEADING: Record<string, unknown> = { role: 'heading', 'aria-level': '1', .
  * spec §2: every page has a custom navigation bar on #E0F2FC; its title is in the primary colour, not the spec's
  * white, which cannot be read on it (src/styles/tokens.scss). The title is the page's heading, and on H5
  * focus goes to it whenever the page is shown (opened, or come back to), so a screen reader reads the new page.
+ * In a mini-program the bar sits below the status bar, as tall as the capsule menu button's row and clear of it
+ * (platform.navBarFrame).
  */
 export default function NavBar({ title, back, home }: Props) {
   const canGoBack = back ?? Taro.getCurrentPages().length > 1
@@ -34,21 +36,25 @@ export default function NavBar({ title, back, home }: Props) {
   // as the page shows: opened, or come back to
   useDidShow(() => platform.focusTitle(titleRef.current))
 
+  const frame = platform.navBarFrame()
   return (
-    <View className='nav-bar'>
-      {canGoBack && (
-        <Tappable className='nav-bar__back' label='返回' onTap={() => void Taro.navigateBack()}>
-          <Text className='nav-bar__arrow' />
-        </Tappable>
-      )}
-      {!canGoBack && home && (
-        <Tappable className='nav-bar__home' onTap={() => void Taro.reLaunch({ url: HOME_URL })}>
-          返回首页
-        </Tappable>
-      )}
-      <Text ref={titleRef} className='nav-bar__title' {...HEADING}>
-        {title}
-      </Text>
+    <View className='nav-bar' style={frame ? { paddingTop: `${frame.top}px` } : undefined}>
+      {/* clear of the capsule on the right, and as far from the left edge, so the title stays centred */}
+      <View className='nav-bar__bar' style={frame ? { height: `${frame.height}px`, padding: `0 ${frame.right}px` } : undefined}>
+        {canGoBack && (
+          <Tappable className='nav-bar__back' label='返回' onTap={() => void Taro.navigateBack()}>
+            <Text className='nav-bar__arrow' />
+          </Tappable>
+        )}
+        {!canGoBack && home && (
+          <Tappable className='nav-bar__home' onTap={() => void Taro.reLaunch({ url: HOME_URL })}>
+            返回首页
+          </Tappable>
+        )}
+        <Text ref={titleRef} className='nav-bar__title' {...HEADING}>
+          {title}
+        </Text>
+      </View>
     </View>
   )
 }

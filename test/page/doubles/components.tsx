@@ -1,14 +1,24 @@
-import { forwardRef, type ReactNode } from 'react'
+import { forwardRef, type CSSProperties, type ReactNode } from 'react'
 
-/** Taro's components as plain DOM elements: the props that reach the element in H5 (role, aria-*, tabIndex, keydown). */
-type Props = { children?: ReactNode; id?: string; className?: string; onClick?: () => void; role?: string; tabIndex?: number; onKeyDown?: (e: unknown) => void; [k: string]: unknown }
+/** Taro's components as plain DOM elements: the props that reach the element in H5 (style, role, aria-*, tabIndex, keydown). */
+type Props = {
+  children?: ReactNode
+  id?: string
+  className?: string
+  style?: CSSProperties
+  onClick?: () => void
+  role?: string
+  tabIndex?: number
+  onKeyDown?: (e: unknown) => void
+  [k: string]: unknown
+}
 
 const pass = (Tag: 'div' | 'span') =>
   forwardRef<HTMLElement, Props>(function C(props, ref) {
-    const { children, id, className, onClick, role, tabIndex, onKeyDown, ...rest } = props as Props
+    const { children, id, className, style, onClick, role, tabIndex, onKeyDown, ...rest } = props as Props
     const aria = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('aria-')))
     return (
-      <Tag ref={ref as never} id={id} className={className} onClick={onClick} role={role} tabIndex={tabIndex} onKeyDown={onKeyDown} {...aria}>
+      <Tag ref={ref as never} id={id} className={className} style={style} onClick={onClick} role={role} tabIndex={tabIndex} onKeyDown={onKeyDown} {...aria}>
         {children}
       </Tag>
     )
@@ -34,3 +44,7 @@ export const Textarea = ({ value, placeholder, nativeProps, onInput }: FieldProp
   <textarea value={value} placeholder={placeholder} aria-label={nativeProps?.['aria-label']} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )
 export const ScrollView = pass('div')
+/** As a mini-program's <web-view>: the page it shows; the test fires `load` with the address it reached. */
+export const WebView = ({ src, onLoad }: { src: string; onLoad?: (e: { detail: { src: string } }) => void }) => (
+  <iframe title='web-view' src={src} data-testid='web-view' onLoad={(e) => onLoad?.({ detail: { src: (e.target as HTMLIFrameElement).dataset.reached ?? src } })} />
+)

@@ -13,16 +13,24 @@ export const calls = {
   modals: [] as string[],
   loading: 0,
   requests: [] as { url: string; method: string; data: unknown; header: Record<string, string> }[],
+  uploads: [] as { url: string; filePath: string; name: string; fileType?: string; header: Record<string, string> }[],
   /** wx.login calls (the WeChat mini-program's sign-in code). */
   logins: 0,
 }
 
 let handler: Handler = () => ({ statusCode: 200, data: { code: 200, msg: 'success', data: null } })
+type UploadHandler = (opts: { url: string; filePath: string }) => { statusCode: number; data: string }
+const defaultUpload: UploadHandler = () => ({ statusCode: 200, data: JSON.stringify({ code: 200, msg: 'success', data: null }) })
+let uploadHandler = defaultUpload
 let routerState: { path: string; params: Record<string, string> } = { path: '/pages/sys/index', params: {} }
 
 export const testing = {
   answer(h: Handler) {
     handler = h
+  },
+  /** Answers Taro.uploadFile (its body is text, as in the mini-programs). */
+  answerUpload(h: UploadHandler) {
+    uploadHandler = h
   },
   setRouter(path: string, params: Record<string, string> = {}) {
     routerState = { path, params }
@@ -35,6 +43,30 @@ export const testing = {
     calls.requests.length = 0
     calls.loading = 0
     calls.logins = 0
+    calls.uploads.length = 0
+    uploadHandler = defaultUpload
+    listeners.clear()
+  },
+}
+
+/** Taro's event centre: on, once, off and trigger, in memory. */
+const listeners = new Map<string, ((...args: unknown[]) => void)[]>()
+const eventCenter = {
+  on(name: string, fn: (...args: unknown[]) => void) {
+    listeners.set(name, [...(listeners.get(name) ?? []), fn])
+  },
+  once(name: string, fn: (...args: unknown[]) => void) {
+    const wrapped = (...args: unknown[]) => {
+      eventCenter.off(name, wrapped)
+      fn(...args)
+    }
+    eventCenter.on(name, wrapped)
+  },
+  off(name: string, fn: (...args: unknown[]) => void) {
+    listeners.set(name, (listeners.get(name) ?? []).filter((f) => f !== fn))
+  },
+  trigger(name: string, ...args: unknown[]) {
+    for (const fn of listeners.get(name) ?? []) fn(...args)
   },
 }
 
@@ -43,6 +75,7 @@ const nav = (kind: string) => async ({ url }: { url: string }) => {
 }
 
 const Taro = {
+  eventCenter,
   getStorageSync: (k: string) => (storage.has(k) ? storage.get(k) : ''),
   setStorageSync: (k: string, v: unknown) => void storage.set(k, v),
   removeStorageSync: (k: string) => void storage.delete(k),
@@ -54,13 +87,19 @@ const Taro = {
   redirectTo: nav('redirectTo'),
   reLaunch: nav('reLaunch'),
   navigateBack: async () => void calls.navigations.push({ kind: 'navigateBack', url: '' }),
+  /** A phone with a 44 px status bar and WeChat's capsule menu button at its usual place (375 px wide). */
+  getSystemInfoSync: () => ({ statusBarHeight: 44, windowWidth: 375, windowHeight: 812, pixelRatio: 3 }),
+  getMenuButtonBoundingClientRect: () => ({ top: 48, bottom: 80, left: 281, right: 368, width: 87, height: 32 }),
   login: async () => ({ code: `wx-login-${++calls.logins}`, errMsg: 'login:ok' }),
   getCurrentPages: () => [{ route: routerState.path.slice(1), options: routerState.params }],
   async request(opts: { url: string; method: string; data: unknown; header: Record<string, string> }) {
     calls.requests.push(opts)
     return handler(opts)
   },
-  uploadFile: async () => ({ statusCode: 200, data: JSON.stringify({ code: 200, msg: 'success', data: null }) }),
+  async uploadFile(opts: { url: string; filePath: string; name: string; fileType?: string; header: Record<string, string> }) {
+    calls.uploads.push(opts)
+    return uploadHandler(opts)
+  },
   chooseImage: async () => ({ tempFilePaths: [] }),
   /** A socket that never opens: pages under test have no chat service (the driver has its own tests). */
   connectSocket: async (_o: { url: string }) => ({ onOpen() {}, onMessage() {}, onClose() {}, onError() {}, send() {}, close() {} }),

@@ -1,9 +1,12 @@
 /**
- * Signing in inside the WeChat and Alipay mini-programs (the stores and the platform file, under the mini-program
- * doubles): no browser to leave, so startup signs in where it is, with wx.login / my.getAuthCode or, on a sandbox
- * server, its stand-in; every request goes to the absolute API origin; choosing a hospital keeps the sign-in.
+ * The WeChat and Alipay mini-programs (the stores, the platform file and the navigation bar, under the mini-program
+ * doubles). Signing in: no browser to leave, so startup signs in where it is, with wx.login / my.getAuthCode or, on
+ * a sandbox server, its stand-in; every request goes to the absolute API origin; choosing a hospital keeps the
+ * sign-in. The navigation bar sits under the status bar and clear of the capsule menu button.
  */
+import { render, screen } from '@testing-library/react'
 import { calls, testing } from './doubles/taro'
+import NavBar from '../../src/components/NavBar'
 import type { Platform } from '../../src/platform'
 import { miniProgram } from '../../src/platform/miniProgram'
 import { LOCAL, local } from '../../src/services/storage'
@@ -146,5 +149,18 @@ describe('the Alipay mini-program', () => {
     expect(scopes).toEqual(['auth_base'])
     expect(signIns).toEqual([{ url: '/dld-auth/token/alipay/mini', data: { authCode: 'ali-code-1', appId: MINI_APP_ID } }])
     expect(calls.logins).toBe(0)
+  })
+})
+
+describe('the navigation bar in a mini-program', () => {
+  test('sits below the status bar, as tall as the capsule row, and keeps clear of the capsule', () => {
+    holder.current = miniProgram('weapp', 'wechat')
+    expect(holder.current.navBarFrame()).toEqual({ top: 44, height: 40, right: 94 })
+    render(<NavBar title='确认挂号' />)
+    const title = screen.getByRole('heading', { name: '确认挂号' })
+    const bar = title.parentElement!
+    expect(bar.style.height).toBe('40px')
+    expect(bar.style.padding).toBe('0px 94px')
+    expect(bar.parentElement!.style.paddingTop).toBe('44px')
   })
 })
