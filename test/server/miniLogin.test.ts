@@ -6,7 +6,8 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { realWechat, MINI_CODE_USED, WECHAT_SIGN_IN_OFF } from '../../server/src/plugins/providers/oauth'
+import { realWechat, MINI_CODE_USED, PHONE_CODE_USED, WECHAT_SIGN_IN_OFF } from '../../server/src/plugins/providers/oauth'
+import { bindWechatPhone } from '../../server/src/domain/auth'
 import { AppError, Code } from '../../server/src/errors'
 import { startTestApp, signInUser, envelopeOf, randomIp, type TestApp } from './harness'
 
@@ -120,6 +121,72 @@ describe('POST /dld-auth/token/alipay/mini (Alipay mini-program)', () => {
   })
 })
 
+describe('POST /dld-hospital/wxPhoneBind (WeChat\'s phone-number button)', () => {
+  const phoneCode = async (device: string, appId = WEAPP_ID) => {
+    const res = await post('/sandbox/wechat/phone-code', { appId, device })
+    assert.equal(res.statusCode, 200, res.body)
+    return (res.json() as { code: string }).code
+  }
+  const bindPhone = (token: string | null, body: object) =>
+    post('/dld-hospital/wxPhoneBind', body, token ? { authorization: `Bearer ${token}` } : {}).then(envelopeOf)
+
+  it('needs a signed-in identity and a code', async () => {
+    assert.equal((await bindPhone(null, { code: 'x' })).code, 401)
+    const s = await signInWeapp(await miniCode('wechat', WEAPP_ID))
+    const env = await bindPhone(s.data.token, {})
+    assert.equal(env.code, 400)
+    assert.match(env.msg, /参数错误：code/)
+  })
+
+  it('binds the mobile WeChat verified, with no SMS code; the code works once, and only as a phone code', async () => {
+    const device = newDevice()
+    const s = await signInWeapp(await miniCode('wechat', WEAPP_ID, device))
+    const code = await phoneCode(device)
+    // a phone code is not a sign-in code
+    assert.equal((await signInWeapp(code)).code, 401)
+    const bound = await bindPhone(s.data.token, { code: await phoneCode(device), sourceType: 5 })
+    assert.equal(bound.code, 200, JSON.stringify(bound))
+    assert.ok(bound.data.userId > 0)
+    const me = await userinfo(s.data.token)
+    assert.equal(me.data.id, bound.data.userId)
+    assert.match(me.data.mobile, /^199\*{4}\d{4}$/)
+    // bound already; and the used code is refused
+    assert.equal((await bindPhone(s.data.token, { code: await phoneCode(device) })).msg, '当前账号已绑定手机号')
+    // a code is good once: the next phone to send it is refused
+    const fresh = await phoneCode(device)
+    assert.equal((await bindPhone((await signInWeapp(await miniCode('wechat', WEAPP_ID))).data.token, { code: fresh })).code, 200)
+    const replay = await bindPhone((await signInWeapp(await miniCode('wechat', WEAPP_ID))).data.token, { code: fresh })
+    assert.equal(replay.code, 400)
+    assert.equal(replay.msg, PHONE_CODE_USED)
+  })
+
+  it('the same phone number on another phone finds the same account; a sign-in code is no phone code', async () => {
+    const device = newDevice()
+    const first = await signInWeapp(await miniCode('wechat', WEAPP_ID, device))
+    const bound = await bindPhone(first.data.token, { code: await phoneCode(device) })
+    // another WeChat user whose button gives the same number (the sandbox number follows the device id)
+    const second = await signInWeapp(await miniCode('wechat', 'wxmini0000000003'), 'wxmini0000000003')
+    assert.equal(second.code, 200, JSON.stringify(second))
+    const again = await bindPhone(second.data.token, { code: await phoneCode(device, 'wxmini0000000003') })
+    assert.equal(again.data.userId, bound.data.userId)
+    const loginCode = await miniCode('wechat', WEAPP_ID)
+    const refused = await bindPhone((await signInWeapp(await miniCode('wechat', WEAPP_ID))).data.token, { code: loginCode })
+    assert.equal(refused.code, 400)
+    assert.equal(refused.msg, PHONE_CODE_USED)
+  })
+
+  it('an Alipay identity is refused', async () => {
+    const s = await signInAlipayMini(await miniCode('alipay', ALIPAY_MINI_ID))
+    assert.equal((await bindPhone(s.data.token, { code: 'x' })).msg, '请在微信中使用')
+  })
+
+  it('a number outside the mainland is refused, and nothing is bound', async () => {
+    const auth = { sessionId: 1, identityId: 1, provider: 'wechat' as const, appId: WEAPP_ID, userId: null }
+    const abroad = { miniPhone: async () => ({ mobile: '91234567', countryCode: '852' }) }
+    await assert.rejects(bindWechatPhone(t.app.ctx.db, t.app.ctx.cipher, abroad, auth, { code: 'c', sourceType: 8 }), /请使用中国大陆手机号/)
+  })
+})
+
 describe('the sandbox stand-in for wx.login / my.getAuthCode', () => {
   it('refuses a phone id that is not one and a missing app id', async () => {
     for (const body of [{ appId: WEAPP_ID, device: 'short' }, { appId: WEAPP_ID, device: '../../etc/passwd-xxxxxxxx' }, { device: newDevice() }]) {
@@ -152,6 +219,27 @@ describe('the real code2session (WeChat, through a double of its API)', () => {
     assert.equal(sent.searchParams.get('grant_type'), 'authorization_code')
     // the session key is not handed on
     assert.equal(JSON.stringify(profile).includes('secret-session-key'), false)
+  })
+
+  it('the phone-number button: an access token of the mini-program, then the number WeChat verified', async () => {
+    const phoneCalls: { url: string; body?: string }[] = []
+    const phoneFetch = (async (url: string | URL, init?: RequestInit) => {
+      phoneCalls.push({ url: String(url), body: init?.body as string | undefined })
+      const u = new URL(String(url))
+      if (u.pathname === '/cgi-bin/token') return answer({ access_token: 'mini-token', expires_in: 7200 })
+      const code = JSON.parse(String(init?.body)).code
+      if (code === 'used') return answer({ errcode: 40029, errmsg: 'invalid code' })
+      return answer({ errcode: 0, phone_info: { phoneNumber: '13800138000', purePhoneNumber: '13800138000', countryCode: '86' } })
+    }) as typeof fetch
+    const w = realWechat({}, { [WEAPP_ID]: 'mini-secret' }, phoneFetch)
+    assert.deepEqual(await w.miniPhone(WEAPP_ID, 'p1'), { mobile: '13800138000', countryCode: '86' })
+    assert.equal(new URL(phoneCalls[0]!.url).searchParams.get('secret'), 'mini-secret')
+    assert.equal(new URL(phoneCalls[1]!.url).pathname, '/wxa/business/getuserphonenumber')
+    assert.equal(new URL(phoneCalls[1]!.url).searchParams.get('access_token'), 'mini-token')
+    assert.deepEqual(JSON.parse(phoneCalls[1]!.body!), { code: 'p1' })
+    await assert.rejects(w.miniPhone(WEAPP_ID, 'used'), (e: unknown) => e instanceof AppError && e.message === PHONE_CODE_USED)
+    // the token is kept for its lifetime
+    assert.equal(phoneCalls.filter((c) => c.url.includes('/cgi-bin/token')).length, 1)
   })
 
   it('a used code asks the patient to sign in again; WeChat failing is an error; an app without a secret is refused', async () => {

@@ -26,6 +26,9 @@ const failingWechat: WechatProvider = {
   miniLogin: async () => {
     throw new Error('boom: upstream exploded')
   },
+  miniPhone: async () => {
+    throw new Error('boom: upstream exploded')
+  },
   jsapiTicket: async () => 'ticket',
 }
 

@@ -198,6 +198,7 @@ describe('the optional features of a production server without their settings', 
     authorizeUrl: () => 'https://open.weixin.qq.com/connect/oauth2/authorize',
     exchangeCode: async (_appId, code) => ({ subject: `o-${code}`, scope: 'snsapi_base' }),
     miniLogin: async (_appId, code) => ({ subject: `o-${code}`, scope: 'mini' }),
+    miniPhone: async () => ({ mobile: '13900000000', countryCode: '86' }),
     jsapiTicket: async () => 'ticket',
   }
   /** The SMS gateway: keeps what it was asked to send. */

@@ -5,9 +5,10 @@ import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
 import { AppError, Code, badInput, conflict, unauthenticated } from '../errors'
 import { maskMobile } from '@/utils/mask'
+import { isMobile } from '@/utils/phoneCode'
 import { revokeChatSignatures } from './chat'
 import { patientImAccount } from '@/utils/chatRules'
-import type { OAuthProfile } from '../plugins/providers/oauth'
+import { PHONE_CODE_USED, type OAuthProfile, type WechatProvider } from '../plugins/providers/oauth'
 import type { SmsProvider } from '../plugins/providers/sms'
 
 /** Access tokens live 2 hours (like WeChat's own); refresh tokens 30 days. */
@@ -99,8 +100,11 @@ export async function createOAuthCode(db: Db, profile: OAuthProfile & { provider
   return code
 }
 
-/** Redeems a sandbox code exactly once: the conditional update is the lock. */
-export async function redeemOAuthCode(db: Db, provider: 'wechat' | 'alipay', appId: string, code: string): Promise<OAuthProfile> {
+/** The scope of a sandbox phone-number code (its subject is the mobile); never a sign-in. */
+export const PHONE_SCOPE = 'phone'
+
+/** Marks a sandbox code used, exactly once (the conditional update is the lock), if it is of the kind asked for. */
+async function takeOAuthCode(db: Db, provider: 'wechat' | 'alipay', appId: string, code: string, phone: boolean) {
   const [row] = await db
     .update(oauthCodes)
     .set({ usedAt: new Date() })
@@ -109,13 +113,27 @@ export async function redeemOAuthCode(db: Db, provider: 'wechat' | 'alipay', app
         eq(oauthCodes.codeHash, sha256(code)),
         eq(oauthCodes.provider, provider),
         eq(oauthCodes.appId, appId),
+        phone ? eq(oauthCodes.scope, PHONE_SCOPE) : ne(oauthCodes.scope, PHONE_SCOPE),
         isNull(oauthCodes.usedAt),
         gt(oauthCodes.expiresAt, new Date()),
       ),
     )
     .returning()
+  return row ?? null
+}
+
+/** Redeems a sandbox sign-in code exactly once. */
+export async function redeemOAuthCode(db: Db, provider: 'wechat' | 'alipay', appId: string, code: string): Promise<OAuthProfile> {
+  const row = await takeOAuthCode(db, provider, appId, code, false)
   if (!row) throw new AppError(Code.UNAUTHENTICATED, '授权码无效或已使用，请重新授权')
   return { subject: row.subject, scope: row.scope, nickname: row.nickname, avatar: row.avatar, unionId: row.unionId ?? undefined }
+}
+
+/** Redeems a sandbox phone-number code exactly once: the mobile WeChat would have verified. */
+export async function redeemPhoneCode(db: Db, appId: string, code: string): Promise<string> {
+  const row = await takeOAuthCode(db, 'wechat', appId, code, true)
+  if (!row) throw badInput(PHONE_CODE_USED)
+  return row.subject
 }
 
 /**
@@ -282,9 +300,33 @@ export async function bindMobile(
   auth: AuthContext,
   input: { mobile: string; code: string; sourceType: number },
 ) {
-  if (auth.userId) throw badInput('当前账号已绑定手机号')
+  if (auth.userId) throw badInput(ALREADY_BOUND)
   // the attempt counter must survive a wrong code, so it is checked outside the bind transaction
   await consumeSmsCode(db, cipher, input.mobile, input.code, 'bind')
+  return bindVerifiedMobile(db, cipher, auth, input.mobile, input.sourceType)
+}
+
+/**
+ * Binds the signed-in WeChat identity to the mobile behind the mini-program's phone-number button: WeChat has
+ * verified it, so no SMS code is asked for. Only a mainland number (+86), as the SMS binding takes.
+ */
+export async function bindWechatPhone(
+  db: Db,
+  cipher: FieldCipher,
+  wechat: Pick<WechatProvider, 'miniPhone'>,
+  auth: AuthContext,
+  input: { code: string; sourceType: number },
+) {
+  if (auth.provider !== 'wechat') throw badInput('请在微信中使用')
+  if (auth.userId) throw badInput(ALREADY_BOUND)
+  const { mobile, countryCode } = await wechat.miniPhone(auth.appId, input.code)
+  if (countryCode !== '86' || !isMobile(mobile)) throw badInput('请使用中国大陆手机号，或通过短信验证码绑定')
+  return bindVerifiedMobile(db, cipher, auth, mobile, input.sourceType)
+}
+
+/** The user of a mobile the caller has proven (a new one on first bind), and the signed-in identity joined to it. */
+async function bindVerifiedMobile(db: Db, cipher: FieldCipher, auth: AuthContext, mobile: string, sourceType: number) {
+  const input = { mobile, sourceType }
   return db.transaction(async (tx) => {
     const mobileIndex = cipher.blindIndex(input.mobile)
     const [identity] = await tx.select().from(identities).where(eq(identities.id, auth.identityId))
@@ -330,6 +372,7 @@ export async function cancelBind(db: Db, auth: AuthContext): Promise<{ userId: 0
 }
 
 export const MOBILE_TAKEN = '该手机号已绑定其他账号'
+export const ALREADY_BOUND = '当前账号已绑定手机号'
 
 /**
  * Moves the user to a new mobile proven by a 'bind' SMS code. The code is checked before anything is said about

@@ -21,6 +21,7 @@ import type { OcrProvider } from '../plugins/providers/ocr'
 import type { HealthCardProvider } from '../plugins/providers/healthCard'
 import { isValidIdCard, parseIdCard } from '@/utils/idCard'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
+import { isMobile } from '@/utils/phoneCode'
 import { consumeSmsCode } from './auth'
 import { requireHospitalByCode } from './hospital'
 import { UPLOADED_PICTURE } from './file'
@@ -447,8 +448,6 @@ export async function bindNeonate(db: Db, cipher: FieldCipher, userId: number, i
   )
 }
 
-const MOBILE_RE = /^1[3-9]\d{9}$/
-
 /**
  * POST /patient/bind/eHealth: the health-card provider vouches for the person, so no SMS code; a card without a
  * mobile gives an incomplete patient.
@@ -476,7 +475,7 @@ export async function bindHealthCard(
       name: holder.name.trim(),
       idCard,
       personIndex: cipher.blindIndex(idCard),
-      mobile: holder.mobile && MOBILE_RE.test(holder.mobile) ? holder.mobile : null,
+      mobile: isMobile(holder.mobile) ? holder.mobile : null,
       sex: parsed.sex,
       birthday: parsed.birthday,
       relation: input.relation,

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config'
 import { hmacHex, type FieldCipher } from '../../crypto'
 import type { Db } from '../../db'
-import { redeemOAuthCode } from '../../domain/auth'
+import { redeemOAuthCode, redeemPhoneCode } from '../../domain/auth'
 import { noModel, openAiCompatibleModel, type AiProvider } from './ai'
 import { disabledHealthCard, sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './healthCard'
 import { disabledInsurance, gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './insurance'
@@ -52,7 +52,7 @@ export function buildProviders(
   return {
     wechat: Object.keys(config.wechat).length || Object.keys(config.wechatMini).length
       ? realWechat(config.wechat, config.wechatMini)
-      : sandboxOrOff(() => sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId)), disabledWechat),
+      : sandboxOrOff(() => sandboxWechat(redeem('wechat'), (appId) => sandboxTicket(config.secret, appId), (appId, code) => redeemPhoneCode(db, appId, code)), disabledWechat),
     alipay: config.alipay || config.alipayMini ? realAlipay(config.alipay, fetch, config.alipayMini) : sandboxOrOff(() => sandboxAlipay(redeem('alipay')), disabledAlipay),
     sms: config.sms.provider === 'http' ? httpSms(config.sms) : sandboxOrOff(() => sandboxSms(log), disabledSms),
     ocr: config.ocr ? tencentOcr(config.ocr) : sandboxOrOff(sandboxOcr, disabledOcr),

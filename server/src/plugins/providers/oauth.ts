@@ -35,6 +35,11 @@ export interface OAuthProvider {
 export interface WechatProvider extends OAuthProvider {
   /** The JS-SDK ticket of the official account, cached for its 7200 s lifetime. */
   jsapiTicket(appId: string): Promise<string>
+  /**
+   * The mobile number behind the code of the mini-program's phone-number button (`open-type="getPhoneNumber"`),
+   * which WeChat has verified: national number and country code. Each code works once.
+   */
+  miniPhone(appId: string, code: string): Promise<{ mobile: string; countryCode: string }>
 }
 
 const qs = (params: Record<string, string>) => new URLSearchParams(params).toString()
@@ -44,9 +49,10 @@ const unionOf = (unionId: string | undefined) => (unionId ? { unionId } : {})
 type Redeem = (appId: string, code: string) => Promise<OAuthProfile>
 
 /** The sandbox pages live on our own server (`/sandbox/...`); codes are redeemed once from the database. */
-export function sandboxWechat(redeem: Redeem, ticketFor: (appId: string) => string): WechatProvider {
+export function sandboxWechat(redeem: Redeem, ticketFor: (appId: string) => string, redeemPhone: (appId: string, code: string) => Promise<string>): WechatProvider {
   return {
     kind: 'sandbox',
+    miniPhone: async (appId, code) => ({ mobile: await redeemPhone(appId, code), countryCode: '86' }),
     authorizeUrl: (r) =>
       `/sandbox/wechat/authorize?${qs({ appid: r.appId, redirect_uri: r.redirectUri, response_type: 'code', scope: r.scope, state: r.state })}`,
     exchangeCode: redeem,
@@ -66,6 +72,7 @@ export function sandboxAlipay(redeem: Redeem): OAuthProvider {
 
 export const WECHAT_SIGN_IN_OFF = '暂不支持微信登录'
 export const MINI_CODE_USED = '登录凭证无效或已使用，请重新登录'
+export const PHONE_CODE_USED = '手机号授权已失效，请重新获取'
 export const ALIPAY_SIGN_IN_OFF = '暂不支持支付宝登录'
 
 /**
@@ -82,6 +89,9 @@ export function disabledWechat(): WechatProvider {
       throw badInput(WECHAT_SIGN_IN_OFF)
     },
     miniLogin: async () => {
+      throw badInput(WECHAT_SIGN_IN_OFF)
+    },
+    miniPhone: async () => {
       throw badInput(WECHAT_SIGN_IN_OFF)
     },
     jsapiTicket: async () => {
@@ -135,10 +145,15 @@ export function realWechat(apps: Config['wechat'], miniApps: Config['wechatMini'
     cache.set(key, { value, until: Date.now() + (ttl - 300) * 1000 })
     return value
   }
-  const accessToken = (appId: string) =>
+  const miniSecretOf = (appId: string) => {
+    const secret = miniApps[appId]
+    if (!secret) throw badInput(WECHAT_SIGN_IN_OFF)
+    return secret
+  }
+  const accessToken = (appId: string, secret = secretOf(appId)) =>
     cached(`token:${appId}`, async () => {
       const r = await getJson<WxError & { access_token?: string; expires_in?: number }>(
-        `https://api.weixin.qq.com/cgi-bin/token?${qs({ grant_type: 'client_credential', appid: appId, secret: secretOf(appId) })}`,
+        `https://api.weixin.qq.com/cgi-bin/token?${qs({ grant_type: 'client_credential', appid: appId, secret })}`,
       )
       if (!r.access_token) throw new Error(`WeChat token: ${r.errcode} ${r.errmsg}`)
       return { value: r.access_token, ttl: r.expires_in ?? 7200 }
@@ -163,8 +178,7 @@ export function realWechat(apps: Config['wechat'], miniApps: Config['wechatMini'
       return profile
     },
     async miniLogin(appId, code) {
-      const secret = miniApps[appId]
-      if (!secret) throw badInput(WECHAT_SIGN_IN_OFF)
+      const secret = miniSecretOf(appId)
       // the session_key in the answer stays here: nothing of ours decrypts WeChat's encrypted data with it
       const r = await getJson<WxError & { openid?: string; unionid?: string }>(
         `https://api.weixin.qq.com/sns/jscode2session?${qs({ appid: appId, secret, js_code: code, grant_type: 'authorization_code' })}`,
@@ -173,6 +187,21 @@ export function realWechat(apps: Config['wechat'], miniApps: Config['wechatMini'
       if (r.errcode === 40029 || r.errcode === 40163) throw new AppError(Code.UNAUTHENTICATED, MINI_CODE_USED)
       if (!r.openid) throw new Error(`WeChat code2session: ${r.errcode} ${r.errmsg}`)
       return { subject: r.openid, scope: 'mini', ...unionOf(r.unionid) }
+    },
+    async miniPhone(appId, code) {
+      const token = await accessToken(appId, miniSecretOf(appId))
+      const res = await fetchImpl(`https://api.weixin.qq.com/wxa/business/getuserphonenumber?${qs({ access_token: token })}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+        signal: AbortSignal.timeout(10_000),
+      })
+      if (!res.ok) throw new Error(`HTTP ${res.status} from api.weixin.qq.com`)
+      const r = (await res.json()) as WxError & { phone_info?: { purePhoneNumber?: string; countryCode?: string } }
+      // 40029 invalid code: the patient taps the button again
+      if (r.errcode === 40029) throw badInput(PHONE_CODE_USED)
+      if (!r.phone_info?.purePhoneNumber) throw new Error(`WeChat phone number: ${r.errcode} ${r.errmsg}`)
+      return { mobile: r.phone_info.purePhoneNumber, countryCode: r.phone_info.countryCode ?? '86' }
     },
     jsapiTicket: (appId) =>
       cached(`ticket:${appId}`, async () => {

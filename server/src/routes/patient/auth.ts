@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { route } from '../../route'
 import { CALLER_LIMITS } from '../../domain/limits'
 import { appId, mobile, session, smsCode } from '../schemas'
-import { bindAlipay, bindMobile, cancelBind, changeMobile, codeSentAnswer, refreshSession, sendBindCode, signIn } from '../../domain/auth'
+import { bindAlipay, bindMobile, bindWechatPhone, cancelBind, changeMobile, codeSentAnswer, refreshSession, sendBindCode, signIn } from '../../domain/auth'
 import { saveIdentity } from '../../domain/user'
 
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
@@ -150,6 +150,20 @@ export async function authRoutes(app: FastifyInstance) {
     body: z.object({ mobile, code: smsCode }),
     data: z.object({ userId: z.number(), mobile: z.string() }),
     handler: async ({ auth, body }) => changeMobile(app.ctx.db, cipher, auth.userId, body),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/wxPhoneBind',
+    summary: "Bind the signed-in WeChat mini-program identity to the mobile of WeChat's phone-number button (its code, exchanged here); no SMS code",
+    auth: 'identity',
+    rateLimit: SIGN_IN_LIMIT,
+    body: z.object({ code: z.string().trim().min(1).max(512), sourceType: bindBody.shape.sourceType }),
+    data: z.object({ userId: z.number(), nickname: z.string() }),
+    handler: async ({ body, auth }) => {
+      const user = await bindWechatPhone(app.ctx.db, cipher, providers.wechat, auth, body)
+      return { userId: user.id, nickname: user.nickname }
+    },
   })
 
   bindRoute('/dld-hospital/alipayBind', 'Bind the signed-in Alipay identity to a mobile number (the rules of /dld-hospital/bind)', bindAlipay)

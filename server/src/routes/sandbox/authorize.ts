@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { randomToken } from '../../crypto'
-import { createOAuthCode } from '../../domain/auth'
+import { PHONE_SCOPE, createOAuthCode } from '../../domain/auth'
 import { findHospitalByAppId } from '../../domain/hospital'
 import { escapeHtml } from './healthCard'
 
@@ -112,6 +112,18 @@ export async function sandboxRoutes(app: FastifyInstance) {
       })
       return { code }
     })
+    if (provider === 'wechat') {
+      /**
+       * What WeChat's phone-number button gives the mini-program: a one-time code for the mobile bound to the phone's
+       * WeChat account, which the sandbox makes up from the device id (always the same number for the same phone).
+       */
+      r.post('/sandbox/wechat/phone-code', { schema: { hide: true, body: miniCodeBody } }, async (req) => {
+        const { appId, device } = req.body
+        const digits = BigInt(`0x${createHash('sha256').update(`phone:${device}`).digest('hex').slice(0, 12)}`) % 100_000_000n
+        const code = await createOAuthCode(app.ctx.db, { provider, appId, subject: `199${String(digits).padStart(8, '0')}`, scope: PHONE_SCOPE })
+        return { code }
+      })
+    }
     r.get(`/sandbox/${provider}/authorize`, { schema: { hide: true, querystring: authorizeQuery } }, async (req, reply) => {
       const appId = req.query.appid ?? req.query.app_id ?? ''
       const target = safeRedirect(req, req.query.redirect_uri)
