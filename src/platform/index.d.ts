@@ -30,6 +30,13 @@ export interface Platform {
    * or the sandbox server's stand-in for it. Null on H5, which leaves for the authorisation page instead (leaveTo).
    */
   signInCode(appId: string): Promise<string | null>
+  /** Whether the bind page offers WeChat's phone-number button (the WeChat mini-program), beside the SMS code. */
+  readonly phoneButton: boolean
+  /**
+   * The code to exchange for the number behind the phone-number button: the one the button's event carried, or on a
+   * sandbox server its stand-in for this phone; null when the patient declined.
+   */
+  phoneNumberCode(appId: string, eventCode: string | undefined): Promise<string | null>
   /** The current page's path and query, as the router names it (e.g. `/pages/sys/user/index?a=1`). */
   currentUrl(): string
   /** Absolute URL the authorisation page sends the browser back to (spec §2: /h5/pages/login/login). */

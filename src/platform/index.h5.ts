@@ -68,6 +68,8 @@ const platform: Platform = {
   // the browser leaves for the authorisation page (UserStore.authorize)
   signInCode: async () => null,
   navBarFrame: () => null,
+  phoneButton: false,
+  phoneNumberCode: async () => null,
   currentUrl() {
     const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname
     return `${path || '/'}${window.location.search}`
@@ -98,6 +100,8 @@ const platform: Platform = {
       window.location.assign(action.url)
       return 'left'
     }
+    // a trade for my.tradePay is made only for a mini-program's buyer; a browser never gets one
+    if (action.kind === 'tradePay') return 'failed'
     return wechatPay(action.params)
   },
   async saveTextFile(name, text, mime) {

@@ -3,9 +3,24 @@ import type { PayOutcome, Platform } from './index'
 import { WEBVIEW_CLOSED, webviewUrl } from '@/pageUrls'
 import { memoryBackend, sessionCache } from './sessionCache'
 
-/** Alipay's own API (Taro has no getAuthCode): the base-scope code of the signed-in Alipay user. */
+/** Alipay's own API (Taro has neither): the base-scope code of the signed-in Alipay user, and the payment sheet. */
 declare const my: {
   getAuthCode(o: { scopes: string; success(r: { authCode: string }): void; fail(e: unknown): void }): void
+  tradePay(o: { tradeNO: string; success(r: { resultCode: string }): void; fail(e: unknown): void }): void
+}
+
+/**
+ * Alipay's payment sheet for a trade the server created: 9000 paid; 8000 and 6004 still being processed (the server
+ * hears the outcome, so as paid: the order page asks it); 6001 the patient closed it; anything else failed.
+ */
+function alipayTradePay(tradeNo: string): Promise<PayOutcome> {
+  return new Promise((resolve) =>
+    my.tradePay({
+      tradeNO: tradeNo,
+      success: ({ resultCode }) => resolve(['9000', '8000', '6004'].includes(resultCode) ? 'paid' : resultCode === '6001' ? 'cancelled' : 'failed'),
+      fail: () => resolve('failed'),
+    }),
+  )
 }
 
 /** A random id standing for "the WeChat / Alipay user of this phone" towards a sandbox server, kept on the phone. */
@@ -25,10 +40,10 @@ let sandboxServer: boolean | undefined
  * A sandbox server cannot redeem WeChat's or Alipay's real codes; it hands out its own, one-time like theirs, for
  * this phone's device id (server/src/routes/sandbox/authorize.ts). A real server answers 404: ask WeChat / Alipay.
  */
-async function sandboxCode(provider: 'wechat' | 'alipay', appId: string): Promise<string | null> {
+async function sandboxCode(provider: 'wechat' | 'alipay', appId: string, what: 'mini-code' | 'phone-code' = 'mini-code'): Promise<string | null> {
   if (sandboxServer === false) return null
   const res = await Taro.request<{ code?: string }>({
-    url: `${API_BASE}/sandbox/${provider}/mini-code`,
+    url: `${API_BASE}/sandbox/${provider}/${what}`,
     method: 'POST',
     data: { appId, device: deviceId() },
     header: { 'content-type': 'application/json' },
@@ -104,6 +119,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
           void Taro.navigateTo({ url: webviewUrl(`${API_BASE}${action.url}`) })
         })
       }
+      if (action.kind === 'tradePay') return alipayTradePay(action.tradeNo)
       const { timeStamp, nonceStr, package: pkg, signType, paySign } = action.params
       try {
         await Taro.requestPayment({ timeStamp, nonceStr, package: pkg, signType: signType as keyof Taro.requestPayment.SignType, paySign })
@@ -115,6 +131,12 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     async saveTextFile(_name, text) {
       await Taro.setClipboardData({ data: text })
       return 'copied'
+    },
+    phoneButton: name === 'weapp',
+    async phoneNumberCode(appId, eventCode) {
+      // declined in WeChat's sheet: no code; on a sandbox server the sheet's code means nothing to it
+      if (!eventCode) return null
+      return (await sandboxCode(provider, appId, 'phone-code')) ?? eventCode
     },
     navBarFrame: () => (frame ??= measureNavBar()),
     markDocument() {},

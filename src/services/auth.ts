@@ -19,6 +19,8 @@ export const sendBindCode = (mobile: string, purpose: SmsPurpose = 'bind') =>
   post<{ sent: boolean; resendAfter: number }>('/dld-auth/token/smsBindCode', { mobile, purpose })
 export const bindMobile = (mobile: string, code: string, sourceType: number) =>
   post<{ userId: number; nickname: string }>('/dld-hospital/bind', { mobile, code, sourceType })
+/** The WeChat mini-program's phone-number button: the number WeChat verified, no SMS code. */
+export const bindWechatPhone = (code: string, sourceType: number) => post<{ userId: number; nickname: string }>('/dld-hospital/wxPhoneBind', { code, sourceType })
 
 export const getUserInfo = () => get<UserInfo>('/dld-hospital/userinfo', undefined, { noLoading: true })
 export const getUserSig = (imAccount: string) => get<UserSig>('/dld-im/im/user-sig', { imAccount }, { noLoading: true })

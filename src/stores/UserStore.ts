@@ -133,6 +133,18 @@ export class UserStore {
     return this.loadUser()
   }
 
+  /**
+   * Binds the number behind WeChat's phone-number button (`eventCode` from the button's event); null when the
+   * patient declined in WeChat's sheet (the SMS binding is still there).
+   */
+  async bindWithPhoneButton(eventCode: string | undefined, sourceType: number) {
+    const appId = local.get<string>(LOCAL.appId) ?? DEFAULT_APP_ID
+    const code = await platform.phoneNumberCode(platform.fixedAppId() ?? appId, eventCode)
+    if (!code) return null
+    await auth.bindWechatPhone(code, sourceType)
+    return this.loadUser()
+  }
+
   /** Uploads a new avatar picture; answers its address, for saveProfile. */
   async uploadAvatar(path: string) {
     return (await auth.uploadFile(path)).url

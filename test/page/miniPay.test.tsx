@@ -50,3 +50,25 @@ test('a cashier on another site (not the server) still asks for a browser', asyn
   expect(calls.modals).toEqual(['请在浏览器中打开完成支付'])
   expect(calls.navigations).toEqual([])
 })
+
+test('Alipay’s payment sheet for the trade the server made: paid, still processing (the server decides), closed, failed', async () => {
+  const g2 = globalThis as unknown as { my?: unknown }
+  const asked: string[] = []
+  const sheet = (resultCode: string) => {
+    g2.my = {
+      tradePay: (o: { tradeNO: string; success(r: { resultCode: string }): void }) => {
+        asked.push(o.tradeNO)
+        o.success({ resultCode })
+      },
+    }
+  }
+  const alipay = miniProgram('alipay', 'alipay')
+  const outcomes: string[] = []
+  for (const code of ['9000', '8000', '6001', '4000']) {
+    sheet(code)
+    outcomes.push(await alipay.pay({ kind: 'tradePay', channel: 'alipay', tradeNo: 'T1' }))
+  }
+  expect(outcomes).toEqual(['paid', 'paid', 'cancelled', 'failed'])
+  expect(asked).toEqual(['T1', 'T1', 'T1', 'T1'])
+  delete g2.my
+})

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, randomBytes, randomUUID, createVerify } from 'node:crypto'
 import { Writable } from 'node:stream'
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { hospitals, ledgerEntries, orderEvents, orders, paymentNotifications, refunds, sandboxPayOutbox } from '../../server/src/db/schema'
+import { hospitals, identities, ledgerEntries, orderEvents, orders, paymentNotifications, refunds, sandboxPayOutbox } from '../../server/src/db/schema'
 import { badInput } from '../../server/src/errors'
 import {
   DUPLICATE_PAYMENT_REFUND_REASON,
@@ -1248,6 +1248,67 @@ describe('Alipay', () => {
     // a second payment of the order is returned by its own transaction number
     await provider.refund({ orderNo: 'P1', refundNo: 'R2', tradeNo: 'T10', amountFen: 1205, totalFen: 1205, reason: '重复支付，自动退款' })
     assert.deepEqual([bizOf(sent.at(-1)!).trade_no, bizOf(sent.at(-1)!).out_trade_no], ['T10', undefined])
+  })
+
+  it('a buyer in the Alipay mini-program (the merchant\'s own app) pays a trade made for them with my.tradePay; the web app keeps the wap cashier', async () => {
+    const created: Record<string, string>[] = []
+    const fakeFetch = (async (_url: string, init?: { body?: unknown }) => {
+      const params = Object.fromEntries(new URLSearchParams(String(init?.body ?? '')).entries())
+      created.push(params)
+      const inner = JSON.stringify({ code: '10000', msg: 'Success', out_trade_no: JSON.parse(params.biz_content!).out_trade_no, trade_no: '2026112522001400001' })
+      return new Response(`{"alipay_trade_create_response":${inner},"sign":"${rsaSign(inner, alipay.privateKey)}"}`, { status: 200 })
+    }) as unknown as typeof fetch
+    const provider = alipayPay(cfg, 'https://h.example', fakeFetch)
+    const d = await startTestApp({ providers: { pay: { sandbox: null, wechat: null, alipay: provider, close: () => undefined } } })
+    try {
+      /** An Alipay user signed in under `appId` (the sandbox's stand-in for my.getAuthCode) with a bound mobile. */
+      const alipayUser = async (appId: string) => {
+        const device = randomBytes(16).toString('base64url')
+        const minted = await d.app.inject({ method: 'POST', url: '/sandbox/alipay/mini-code', payload: { appId, device } })
+        const signed = envelopeOf<{ token: string }>(
+          await d.app.inject({ method: 'POST', url: '/dld-auth/token/alipay/mini', payload: { authCode: minted.json().code, appId }, remoteAddress: randomIp() }),
+        )
+        const headers = { authorization: `Bearer ${signed.data.token}` }
+        const mobile = `136${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`
+        const sms = envelopeOf<{ devCode: string }>(await d.app.inject({ method: 'POST', url: '/dld-auth/token/smsBindCode', headers, payload: { mobile }, remoteAddress: randomIp() }))
+        const bound = envelopeOf<{ userId: number }>(
+          await d.app.inject({ method: 'POST', url: '/dld-hospital/bind', headers, payload: { mobile, code: sms.data.devCode }, remoteAddress: randomIp() }),
+        )
+        return { headers, userId: bound.data.userId }
+      }
+      const [h] = await d.database.db.select().from(hospitals).where(eq(hospitals.code, DEMO.both.code))
+      const orderFor = (userId: number) =>
+        d.database.db.transaction((tx) =>
+          createOrder(tx, { userId, hospitalId: h!.id, business: 'gift', businessId: 1, subject: '鲜花一束', amountFen: 1250, insuranceFen: 0, expiresAt: new Date(Date.now() + 15 * 60_000), idempotencyKey: randomUUID() }),
+        )
+      const pay = async (caller: { headers: Record<string, string> }, orderNo: string) =>
+        envelopeOf<PayAction>(await d.app.inject({ method: 'POST', url: '/dld-pay/pay', headers: caller.headers, payload: { orderNo, returnUrl: RETURN }, remoteAddress: randomIp() }))
+
+      const buyer = await alipayUser(cfg.appId)
+      const order = await orderFor(buyer.userId)
+      const answer = await pay(buyer, order.orderNo)
+      assert.deepEqual(answer.data, { kind: 'tradePay', channel: 'alipay', tradeNo: '2026112522001400001' })
+      const sent = created.at(-1)!
+      assert.equal(sent.method, 'alipay.trade.create')
+      assert.equal(sent.notify_url, 'https://h.example/dld-pay/notify/alipay')
+      const biz = JSON.parse(sent.biz_content!)
+      assert.equal(biz.out_trade_no, order.orderNo)
+      assert.equal(biz.total_amount, '12.50')
+      assert.equal(biz.product_code, 'JSAPI_PAY')
+      // the buyer is the one signed in: the sandbox's ids are open ids, not 2088 user ids
+      const [identity] = await d.database.db.select().from(identities).where(eq(identities.appId, cfg.appId)).orderBy(desc(identities.id)).limit(1)
+      assert.equal(biz.buyer_open_id, identity!.subject)
+      assert.ok(createVerify('RSA-SHA256').update(alipaySignContent(sent)).verify(app.publicKey, sent.sign!, 'base64'))
+
+      // signed in with another Alipay app (the web one): the wap cashier, no trade made here
+      const webUser = await alipayUser('2021000000009999')
+      const before = created.length
+      const web = await pay(webUser, (await orderFor(webUser.userId)).orderNo)
+      assert.equal(web.data.kind, 'redirect')
+      assert.equal(created.length, before)
+    } finally {
+      await d.close()
+    }
   })
 
   it('reads amounts without floating point', () => {

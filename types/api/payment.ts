@@ -38,7 +38,11 @@ export interface PayInput {
   returnUrl: string
 }
 
-/** How to pay: open `url`, or call WeChat's `chooseWXPay` / `requestPayment` with `params`. */
+/**
+ * How to pay: open `url`; call WeChat's `chooseWXPay` / `requestPayment` with `params`; or, inside the Alipay
+ * mini-program, `my.tradePay` with the trade Alipay created for the signed-in buyer (`tradeNo`).
+ */
 export type PayAction =
   | { kind: 'redirect'; channel: PayChannel; url: string }
+  | { kind: 'tradePay'; channel: 'alipay'; tradeNo: string }
   | { kind: 'jsapi'; channel: 'wechat'; params: { appId: string; timeStamp: string; nonceStr: string; package: string; signType: string; paySign: string } }

@@ -24,19 +24,29 @@ async function ownOrder(db: Tx, userId: number, orderNo: string): Promise<OrderR
   return order
 }
 
+/** The provider's id of the caller's identity (openid, Alipay user id). */
+async function subjectOf(db: Db, caller: AuthContext): Promise<string | undefined> {
+  const [identity] = await db.select({ subject: identities.subject }).from(identities).where(eq(identities.id, caller.identityId))
+  return identity?.subject
+}
+
 /**
  * The channel for this caller: a WeChat identity under the merchant's app id pays with WeChat Pay JSAPI, an Alipay
  * identity with Alipay, anyone else with the sandbox when it is on. A server with a real channel configured keeps
  * the sandbox off (config), so nobody can "pay" with it there.
  */
-async function chooseChannel(db: Db, providers: PayProvidersOf, caller: AuthContext): Promise<{ provider: PayProvider; openId?: string }> {
+async function chooseChannel(db: Db, providers: PayProvidersOf, caller: AuthContext): Promise<{ provider: PayProvider; openId?: string; alipayBuyer?: string }> {
   const pay = providers.pay
   if (caller.provider === 'wechat' && pay.wechat) {
     const [identity] = await db.select().from(identities).where(eq(identities.id, caller.identityId))
     // an openid belongs to one app id: only an identity of the merchant's app can pay with JSAPI
     if (identity && identity.appId === pay.wechat.appId) return { provider: pay.wechat, openId: identity.subject }
   }
-  if (caller.provider === 'alipay' && pay.alipay) return { provider: pay.alipay }
+  if (caller.provider === 'alipay' && pay.alipay) {
+    // signed in under the merchant's own app (the mini-program): the trade is created for that buyer (my.tradePay);
+    // from another Alipay app (the web app), the wap cashier
+    return caller.appId === pay.alipay.appId ? { provider: pay.alipay, alipayBuyer: await subjectOf(db, caller) } : { provider: pay.alipay }
+  }
   if (pay.sandbox) return { provider: pay.sandbox }
   throw badInput('当前环境暂不支持在线支付，请到医院窗口缴费')
 }
@@ -78,7 +88,7 @@ export async function startPayment(db: Db, providers: PayProvidersOf, caller: Au
     order = await ownOrder(db, caller.userId, input.orderNo)
   }
   if (!UNPAID.includes(order.status)) throw badInput(NOT_PAYABLE[order.status] ?? '订单状态不允许支付')
-  const { provider, openId } = await chooseChannel(db, providers, caller)
+  const { provider, openId, alipayBuyer } = await chooseChannel(db, providers, caller)
   // one order, one channel: paying it again elsewhere could take the money twice
   if (order.channel && order.channel !== provider.channel) throw badInput('该订单已在其他支付方式发起支付，请在原支付方式完成支付')
 
@@ -97,6 +107,7 @@ export async function startPayment(db: Db, providers: PayProvidersOf, caller: Au
     expiresAt: paying.expiresAt,
     returnUrl: input.returnUrl,
     ...(openId ? { openId } : {}),
+    ...(alipayBuyer ? { alipayBuyer } : {}),
   })
 }
 

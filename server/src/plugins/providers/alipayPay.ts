@@ -5,10 +5,11 @@ import { alipayGateway, alipaySignContent, alipayTime, fromAlipayTime } from './
 import { returnWithOrderNo, yuanToFen, type FetchLike, type PayProvider } from './pay'
 
 /**
- * Alipay for patients inside Alipay: `alipay.trade.wap.pay` as a signed page redirect, RSA2 notifications,
+ * Alipay for patients inside Alipay: `alipay.trade.wap.pay` as a signed page redirect (the web app), or
+ * `alipay.trade.create` for the signed-in buyer, paid with my.tradePay (the mini-program); RSA2 notifications,
  * `alipay.trade.query` and `alipay.trade.refund` (synchronous: its answer is final).
  */
-export function alipayPay(cfg: AlipaySettings, publicUrl: string, fetchImpl: FetchLike = fetch): PayProvider {
+export function alipayPay(cfg: AlipaySettings, publicUrl: string, fetchImpl: FetchLike = fetch): PayProvider & { readonly appId: string } {
   const gateway = alipayGateway(cfg, fetchImpl)
   const base = publicUrl.replace(/\/$/, '')
   const notifyUrl = `${base}/dld-pay/notify/alipay`
@@ -16,7 +17,26 @@ export function alipayPay(cfg: AlipaySettings, publicUrl: string, fetchImpl: Fet
 
   return {
     channel: 'alipay',
+    appId: cfg.appId,
     async pay(req) {
+      if (req.alipayBuyer) {
+        // a user id (2088…) or, for apps created since Alipay's open id, an open id
+        const buyer = /^2088\d{12}$/.test(req.alipayBuyer) ? { buyer_id: req.alipayBuyer } : { buyer_open_id: req.alipayBuyer }
+        const a = await gateway.call('alipay.trade.create', {
+          notify_url: notifyUrl,
+          biz_content: JSON.stringify({
+            out_trade_no: req.orderNo,
+            total_amount: fenToYuan(req.amountFen),
+            subject: `${req.hospitalName}-${req.subject}`.slice(0, 128),
+            product_code: 'JSAPI_PAY',
+            op_app_id: cfg.appId,
+            time_expire: alipayTime(req.expiresAt),
+            ...buyer,
+          }),
+        })
+        if (a.code !== '10000' || !a.trade_no) throw new Error(`Alipay trade.create answered ${a.code ?? '?'} ${a.sub_msg ?? a.msg ?? ''}`)
+        return { kind: 'tradePay', channel: 'alipay', tradeNo: a.trade_no }
+      }
       const back = `${base}${returnWithOrderNo(req.returnUrl, req.orderNo)}`
       const params = gateway.signed('alipay.trade.wap.pay', {
         notify_url: notifyUrl,

@@ -68,7 +68,7 @@ export function buildProviders(
 export interface PayProviders {
   sandbox: SandboxPay | null
   wechat: (PayProvider & { readonly appId: string }) | null
-  alipay: PayProvider | null
+  alipay: (PayProvider & { readonly appId: string }) | null
   /** Stops the sandbox's pending deliveries (the app is closing). */
   close(): void
 }

@@ -15,6 +15,8 @@ export interface PayRequest {
   returnUrl: string
   /** WeChat JSAPI: the payer's openid under the merchant's app id. */
   openId?: string
+  /** Alipay in-app payment (my.tradePay in the Alipay mini-program): the payer's user id under the merchant's app. */
+  alipayBuyer?: string
 }
 
 /** A payment the provider reports as done (by notification or by query). */

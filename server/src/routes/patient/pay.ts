@@ -31,6 +31,7 @@ export const payActionDto = z.union([
     channel: z.literal('wechat'),
     params: z.object({ appId: z.string(), timeStamp: z.string(), nonceStr: z.string(), package: z.string(), signType: z.string(), paySign: z.string() }),
   }),
+  z.object({ kind: z.literal('tradePay'), channel: z.literal('alipay'), tradeNo: z.string() }),
 ])
 
 export const payInput = z.object({
