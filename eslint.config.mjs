@@ -1,6 +1,7 @@
 // `npm test` runs this with --max-warnings 0 (scripts/test.mjs). The lines it holds:
 // - TypeScript's recommended rules, and the React hooks rules on the app's components;
 // - screens (pages, subpackages, components) reach the server only through stores: no endpoint service imports;
+// - observer and the stores' context come from mobx-react only (not mobx-react-lite);
 // - no import circle in the server (its wiring reads top-down: app -> routes -> domain -> db, providers beside).
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -20,6 +21,19 @@ export default tseslint.config(
     files: ['src/**/*.tsx', 'test/page/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // one way to observe and to reach the stores: mobx-react (observer, Provider, MobXProviderContext behind useStores())
+    files: ['src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'mobx-react-lite', message: 'Import observer from mobx-react; stores come from useStores() (src/stores).' }],
+          patterns: [{ group: ['mobx-react-lite/*'], message: 'Import from mobx-react.' }],
+        },
+      ],
+    },
   },
   {
     files: ['src/pages/**', 'src/palm/**', 'src/internet/**', 'src/custom/**', 'src/components/**'],
@@ -58,6 +72,11 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'server/tsconfig.json' })],
     },
     rules: { 'import-x/no-cycle': 'error', 'import-x/no-unresolved': 'error' },
+  },
+  {
+    // a CommonJS file read by Jest: it takes the Taro test utils' own Jest settings with require()
+    files: ['jest.config.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // the tests' call helpers answer any envelope: what a test reads from it is what it asserts

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react'
+import { Provider } from 'mobx-react'
 import { calls, testing } from '../page/doubles/taro'
 import platform from '../../src/platform/index.h5'
 import { RootStore, rootStore } from '../../src/stores/RootStore'
@@ -125,7 +126,11 @@ describe('tab bar', () => {
     rootStore.hospital.setRole('internet')
     rootStore.chat.conversations.list = [{ unreadCount: 2 }, { unreadCount: 3 }] as never
     testing.setRouter('/h5/pages/sys/internet/index')
-    render(<TabBar />)
+    render(
+      <Provider rootStore={rootStore}>
+        <TabBar />
+      </Provider>,
+    )
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['首页', '5我的问诊', '健康知识', '我的'])
     expect(screen.getAllByRole('tab')[0]!.getAttribute('aria-selected')).toBe('true')
   })

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { View, Text, Swiper, SwiperItem, Image } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
-import { observer } from 'mobx-react-lite'
+import { observer } from 'mobx-react'
 import { useStores } from '@/stores'
 import PageShell, { openPage } from '../PageShell'
 import Tappable from '../Tappable'

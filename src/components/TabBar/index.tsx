@@ -1,6 +1,6 @@
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from 'mobx-react'
 import { Articles, Home, HomeF, Message, MessageF, User, UserF } from '@nutui/icons-react-taro'
 import Tappable from '../Tappable'
 import { useStores } from '@/stores'

@@ -1,7 +1,7 @@
 import { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react-lite'
+import { observer } from 'mobx-react'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars, priceText } from '@/components/OnlineDoctorCard'

@@ -1,6 +1,6 @@
 import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from 'mobx-react'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, NoHospital } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react-lite'
+import { observer } from 'mobx-react'
 import CountedTextarea from '@/components/CountedTextarea'
 import { openPage } from '@/components/PageShell'
 import Tappable from '@/components/Tappable'

@@ -3,7 +3,7 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react-lite'
+import { observer } from 'mobx-react'
 
 import CountedTextarea from '@/components/CountedTextarea'
 import PatientPicker from '@/components/PatientPicker'
