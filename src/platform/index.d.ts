@@ -8,6 +8,14 @@ import type { PayAction } from '../../types/api/payment'
  */
 export type PayOutcome = 'left' | 'paid' | 'cancelled' | 'failed'
 
+/** A place on a map, as the mini-programs' pickers give it. */
+export interface Place {
+  latitude: number
+  longitude: number
+  name: string
+  address: string
+}
+
 /** What differs between H5 (in WeChat / Alipay browsers), the WeChat mini-program and the Alipay one. */
 export interface SessionStore {
   get<T>(key: string): T | undefined
@@ -30,6 +38,14 @@ export interface Platform {
    * or the sandbox server's stand-in for it. Null on H5, which leaves for the authorisation page instead (leaveTo).
    */
   signInCode(appId: string): Promise<string | null>
+  /**
+   * The system's own map picker (a mini-program's chooseLocation): the place the patient chose, in GCJ-02 as the
+   * mini-programs give it, or null when they closed the map. Undefined on H5, where the app's own 选择位置 page
+   * locates the patient instead.
+   */
+  readonly pickPlace?: () => Promise<Place | null>
+  /** The system's map at a place (a mini-program's openLocation); undefined on H5 (the place page copies the address). */
+  readonly showPlace?: (place: Place) => Promise<void>
   /** Whether the bind page offers WeChat's phone-number button (the WeChat mini-program), beside the SMS code. */
   readonly phoneButton: boolean
   /**

@@ -132,6 +132,18 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
       await Taro.setClipboardData({ data: text })
       return 'copied'
     },
+    async pickPlace() {
+      try {
+        const { latitude, longitude, name: placeName, address } = await Taro.chooseLocation({})
+        return { latitude, longitude, name: placeName, address }
+      } catch {
+        // closed without choosing, or location not allowed: the form keeps what it had
+        return null
+      }
+    },
+    showPlace: async ({ latitude, longitude, name: placeName, address }) => {
+      await Taro.openLocation({ latitude, longitude, name: placeName, address, scale: 16 })
+    },
     phoneButton: name === 'weapp',
     async phoneNumberCode(appId, eventCode) {
       // declined in WeChat's sheet: no code; on a sandbox server the sheet's code means nothing to it

@@ -1,5 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/hospital'
+import platform from '@/platform'
 import { getLocation, listRegions } from '@/services/system'
 import { isMobile } from '@/utils/phoneCode'
 import { textLength } from '@/utils/text'
@@ -207,6 +208,20 @@ export class AddressStore {
   /** The address the server finds at a device position (WGS-84), for 选择位置. */
   placeAt(latitude: number, longitude: number): Promise<Location> {
     return getLocation(latitude, longitude)
+  }
+
+  /**
+   * 定位 on the address form: where the system has its own map picker (a mini-program), the place chosen there, with
+   * the region the server finds at it, handed back at once ('picked'; 'cancelled' when the map was closed); else
+   * 'page': the app's own 选择位置 page locates the patient and hands the place back itself.
+   */
+  async locate(): Promise<'picked' | 'cancelled' | 'page'> {
+    if (!platform.pickPlace) return 'page'
+    const place = await platform.pickPlace()
+    if (!place) return 'cancelled'
+    const region = await getLocation(place.latitude, place.longitude)
+    this.handBackLocation({ ...region, latitude: place.latitude, longitude: place.longitude, name: place.name || region.name, address: place.address || region.address })
+    return 'picked'
   }
 
 }

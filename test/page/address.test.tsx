@@ -454,7 +454,7 @@ describe('定位 from the add page (/pages/chooseLocation/index)', () => {
     type('请输入收货人姓名', '李四')
     type('请输入手机号', '13900001111')
     fireEvent.click(screen.getByText('定位'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/chooseLocation/index' }])
+    await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/chooseLocation/index' }]))
 
     testing.setRouter('/pages/chooseLocation/index')
     const locating = render(<ChooseLocation />)

@@ -7,6 +7,7 @@
 import { render, screen } from '@testing-library/react'
 import { calls, testing } from './doubles/taro'
 import NavBar from '../../src/components/NavBar'
+import { AddressStore } from '../../src/stores/AddressStore'
 import type { Platform } from '../../src/platform'
 import { miniProgram } from '../../src/platform/miniProgram'
 import { LOCAL, local } from '../../src/services/storage'
@@ -162,5 +163,33 @@ describe('the navigation bar in a mini-program', () => {
     expect(bar.style.height).toBe('40px')
     expect(bar.style.padding).toBe('0px 94px')
     expect(bar.parentElement!.style.paddingTop).toBe('44px')
+  })
+})
+
+describe('places in a mini-program', () => {
+  test('定位 on the address form uses the system map: the chosen place with the region the server finds there', async () => {
+    holder.current = miniProgram('weapp', 'wechat')
+    testing.answer(({ url }) =>
+      url === `${ORIGIN}/dld-system/map/getLocation`
+        ? { statusCode: 200, data: { code: 200, msg: 'success', data: { latitude: 22.54, longitude: 114.05, name: '附近地标', address: '深圳市福田区', province: '广东省', city: '深圳市', district: '福田区', provinceCode: 440000, cityCode: 440300, districtCode: 440304 } } }
+        : { statusCode: 404, data: '' },
+    )
+    const store = new AddressStore()
+    await expect(store.locate()).resolves.toBe('picked')
+    expect(store.takeLocation()).toEqual({
+      latitude: 22.543096,
+      longitude: 114.057865,
+      name: '市民中心',
+      address: '广东省深圳市福田区福中三路',
+      province: '广东省',
+      city: '深圳市',
+      district: '福田区',
+      provinceCode: 440000,
+      cityCode: 440300,
+      districtCode: 440304,
+    })
+    // the place page opens the system map at a place
+    await holder.current.showPlace!({ latitude: 22.5, longitude: 114.1, name: '示范医院', address: '中山路1号' })
+    expect(calls.navigations.at(-1)).toEqual({ kind: 'openLocation', url: JSON.stringify({ latitude: 22.5, longitude: 114.1, name: '示范医院', address: '中山路1号', scale: 16 }) })
   })
 })

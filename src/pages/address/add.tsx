@@ -56,6 +56,13 @@ function AddressAdd() {
     }
   }, [picked, manual, address])
 
+  // the system's map where there is one (a mini-program), else the app's own 选择位置 page
+  const locate = async () => {
+    const how = await address.locate().catch(() => 'failed' as const)
+    if (how === 'page') void Taro.navigateTo({ url: CHOOSE_LOCATION_URL })
+    else if (how === 'failed') toastError('暂时无法获取该位置的地区，请手动选择')
+  }
+
   const chooseRegion = (c: RegionChoice) => {
     setPicking(false)
     set({ provinceCode: c.provinceCode, cityCode: c.cityCode, districtCode: c.districtCode, regionText: regionLabel(c.names) })
@@ -102,7 +109,7 @@ function AddressAdd() {
               <Text className='address-form__placeholder'>请选择省/市/区</Text>
             )}
           </Tappable>
-          <Tappable className='address-form__locate' onTap={() => void Taro.navigateTo({ url: CHOOSE_LOCATION_URL })}>
+          <Tappable className='address-form__locate' onTap={() => void locate()}>
             定位
           </Tappable>
         </View>

@@ -2,6 +2,7 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
+import platform from '@/platform'
 import Empty from '@/components/Empty'
 import { toastSuccess } from '@/ui/feedback'
 import './index.scss'
@@ -23,7 +24,7 @@ function coordinate(v: string | undefined, max: number): number | null {
 
 /**
  * /open-location?latitude=&longitude=&name=&address= (spec §2 system page): one place, e.g. a hospital to go to,
- * with its coordinates and 复制地址 for a map app.
+ * with its coordinates, 在地图中查看 where the system has a map (a mini-program) and 复制地址 for a map app.
  */
 export default function OpenLocation() {
   const { params } = useRouter()
@@ -50,9 +51,17 @@ export default function OpenLocation() {
               纬度 {latitude}　经度 {longitude}
             </Text>
           </View>
+          {/* the system's map where there is one (a mini-program): the way there from the patient's position */}
+          {platform.showPlace && (
+            <View className='place__copy'>
+              <Button type='primary' block onClick={() => void platform.showPlace?.({ latitude, longitude, name, address }).catch(() => undefined)}>
+                在地图中查看
+              </Button>
+            </View>
+          )}
           {(name || address) && (
             <View className='place__copy'>
-              <Button type='primary' block onClick={() => void copy().catch(() => undefined)}>
+              <Button type={platform.showPlace ? 'default' : 'primary'} block onClick={() => void copy().catch(() => undefined)}>
                 复制地址
               </Button>
             </View>

@@ -44,6 +44,15 @@ export const Textarea = ({ value, placeholder, nativeProps, onInput }: FieldProp
   <textarea value={value} placeholder={placeholder} aria-label={nativeProps?.['aria-label']} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )
 export const ScrollView = pass('div')
+/**
+ * As a mini-program's native <button>: with `openType='getPhoneNumber'` a tap stands for WeChat's phone-number sheet,
+ * answering with the detail the test put in `data-detail` (a code, or none when the patient declines).
+ */
+export const Button = ({ children, className, disabled, onGetPhoneNumber }: { children?: ReactNode; className?: string; disabled?: boolean; onGetPhoneNumber?: (e: { detail: unknown }) => void }) => (
+  <button className={className} disabled={disabled} onClick={(e) => onGetPhoneNumber?.({ detail: JSON.parse((e.currentTarget as HTMLButtonElement).dataset.detail ?? '{}') })}>
+    {children}
+  </button>
+)
 /** As a mini-program's <web-view>: the page it shows; the test fires `load` with the address it reached. */
 export const WebView = ({ src, onLoad }: { src: string; onLoad?: (e: { detail: { src: string } }) => void }) => (
   <iframe title='web-view' src={src} data-testid='web-view' onLoad={(e) => onLoad?.({ detail: { src: (e.target as HTMLIFrameElement).dataset.reached ?? src } })} />

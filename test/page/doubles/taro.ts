@@ -87,6 +87,9 @@ const Taro = {
   redirectTo: nav('redirectTo'),
   reLaunch: nav('reLaunch'),
   navigateBack: async () => void calls.navigations.push({ kind: 'navigateBack', url: '' }),
+  /** A mini-program's map picker: the patient chooses this place (the tests of H5 never call it). */
+  chooseLocation: async () => ({ latitude: 22.543096, longitude: 114.057865, name: '市民中心', address: '广东省深圳市福田区福中三路' }),
+  openLocation: async (o: unknown) => void calls.navigations.push({ kind: 'openLocation', url: JSON.stringify(o) }),
   /** A phone with a 44 px status bar and WeChat's capsule menu button at its usual place (375 px wide). */
   getSystemInfoSync: () => ({ statusBarHeight: 44, windowWidth: 375, windowHeight: 812, pixelRatio: 3 }),
   getMenuButtonBoundingClientRect: () => ({ top: 48, bottom: 80, left: 281, right: 368, width: 87, height: 32 }),
