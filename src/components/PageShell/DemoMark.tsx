@@ -1,6 +1,7 @@
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import { useStores } from '@/stores'
+import platform from '@/platform'
 import './DemoMark.scss'
 
 export const DEMO_MARK_TEXT = '演示环境'
@@ -19,8 +20,10 @@ export const DEMO_MARK_NAME = '演示环境：本系统仅供演示和培训使�
 function DemoMark() {
   const { hospital } = useStores()
   if (!hospital.demo) return null
+  // a mini-program's capsule menu button holds the bar's right end: the mark goes just below the bar instead
+  const frame = platform.navBarFrame()
   return (
-    <View className='demo-mark' role='note' aria-label={DEMO_MARK_NAME}>
+    <View className='demo-mark' role='note' aria-label={DEMO_MARK_NAME} style={frame ? { top: `${frame.top + frame.height + 4}px` } : undefined}>
       <Text className='demo-mark__text'>{DEMO_MARK_TEXT}</Text>
     </View>
   )
