@@ -13,6 +13,10 @@ export const signInAlipay = (authCode: string, appId: string) => post<Session>('
 export const signInWeapp = (code: string, appId: string) => post<Session>('/dld-auth/token/weapp', { code, appId }, { silent: true })
 export const signInAlipayMini = (authCode: string, appId: string) => post<Session>('/dld-auth/token/alipay/mini', { authCode, appId }, { silent: true })
 
+/** A new session for the refresh token (the old one is revoked), before the patient must authorise again. */
+export const renewSession = (provider: 'wechat' | 'alipay', refreshToken: string) =>
+  post<Session>(provider === 'wechat' ? '/dld-auth/token/refresh/force' : '/dld-auth/token/alipay/refresh/force', { refreshToken }, { silent: true, noLoading: true, own401: true })
+
 /** What the code proves: the account's own mobile ('bind') or a patient's mobile ('patient'). */
 export type SmsPurpose = 'bind' | 'patient'
 export const sendBindCode = (mobile: string, purpose: SmsPurpose = 'bind') =>

@@ -17,6 +17,8 @@ export interface RequestOptions {
   silent?: boolean
   /** No loading indicator (spec §7: some calls suppress it). */
   noLoading?: boolean
+  /** A 401 is the caller's to handle (renewing the login): no re-authorisation from here. */
+  own401?: boolean
 }
 
 export class ApiError extends Error {
@@ -120,7 +122,7 @@ function settle<T>(envelope: Envelope<T>, opts: RequestOptions): T {
   if (envelope.code === 2999) {
     goPermission()
   } else if (envelope.code === 401) {
-    authEvents.onUnauthorized()
+    if (!opts.own401) authEvents.onUnauthorized()
   } else if (!opts.silent) {
     toastError(envelope.msg)
   }

@@ -69,7 +69,8 @@ export class RootStore {
 
   /**
    * spec §2 startup, once per app load: appId from the query or session; authorise when it is missing, differs
-   * from the signed-in one, or the login expired; a changed hospital parameter clears the tokens; then the user,
+   * from the signed-in one, or the login expired and its refresh token cannot renew it; a changed hospital parameter
+   * clears the tokens; then the user,
    * the hospital and its home-page config load, and the chat signature is requested.
    */
   startup(query: Record<string, string | undefined>): Promise<StartupResult> {
@@ -93,7 +94,7 @@ export class RootStore {
     session.set(SESSION.appId, appId)
     // on H5 another hospital is another official account, and so another sign-in; a mini-program's stays
     if (query.hospitalCode && this.hospital.cacheHospitalCode(query.hospitalCode) && !platform.fixedAppId()) this.user.clearTokens()
-    if (!this.user.hasValidLogin(appId)) {
+    if (!this.user.hasValidLogin(appId) && !(await this.user.renew(appId))) {
       this.user.clearTokens()
       if ((await this.user.authorize(appId, 'base')) !== 'signed-in') return 'redirecting'
     }

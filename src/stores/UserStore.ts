@@ -39,6 +39,21 @@ export class UserStore {
     return !!this.token && !!life && life.appId === appId && life.expire > now
   }
 
+  /**
+   * An expired login of this app id renewed with its refresh token (30 days), so that the patient does not go through
+   * authorisation again every 2 hours; false when there is none or the server refuses it (then authorise).
+   */
+  async renew(appId: string): Promise<boolean> {
+    const refreshToken = local.get<string>(LOCAL.refreshToken)
+    if (!refreshToken || this.lifeData?.appId !== appId) return false
+    try {
+      this.saveSession(await auth.renewSession(platform.authProvider(), refreshToken))
+      return true
+    } catch {
+      return false
+    }
+  }
+
   clearTokens() {
     ;[LOCAL.token, LOCAL.refreshToken, LOCAL.wxToken, LOCAL.lifeData, LOCAL.isLogin, LOCAL.user].forEach((k) => local.remove(k))
     this.token = null

@@ -3,6 +3,7 @@ import { Provider } from 'mobx-react'
 import { calls, testing } from '../page/doubles/taro'
 import platform from '../../src/platform/index.h5'
 import { RootStore, rootStore } from '../../src/stores/RootStore'
+import { authEvents } from '../../src/services/request'
 import { LOCAL, SESSION, local, session } from '../../src/services/storage'
 import TabBar from '../../src/components/TabBar'
 
@@ -12,9 +13,11 @@ const hospitals: Record<string, { isInternet: boolean; isPalm: boolean }> = {
   '10412': { isInternet: true, isPalm: false },
 }
 
-/** The real server's answers for the calls startup makes, reduced to what the rules read. */
-function serve(userId: number) {
+/** The real server's answers for the calls startup makes, reduced to what the rules read; `extra` answers others first. */
+function serve(userId: number, extra?: (url: string, data: unknown) => object | undefined) {
   testing.answer(({ url, data }) => {
+    const own = extra?.(url, data)
+    if (own) return { statusCode: 200, data: own }
     const ok = (d: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: d } })
     const q = (data ?? {}) as Record<string, string>
     if (url.startsWith('/dld-auth/oauth/')) return ok({ url: `/sandbox/wechat/authorize?scope=${q.scope}&state=${q.state}` })
@@ -58,6 +61,39 @@ describe('startup (spec §2)', () => {
     signedIn('wx10392demo00000')
     expect(await new RootStore().startup({ appId: 'wx10388demo00000' })).toBe('redirecting')
     expect(leaveTo).toHaveBeenCalledTimes(2)
+  })
+
+  test('an expired login is renewed with its refresh token instead of authorising again; a refused renewal authorises', async () => {
+    const renewals: string[] = []
+    let refuse = false
+    serve(5, (url, data) => {
+      if (url !== '/dld-auth/token/refresh/force') return undefined
+      renewals.push(String(data))
+      return refuse
+        ? { code: 401, msg: '登录已过期，请重新登录', data: null }
+        : { code: 200, msg: 'success', data: { token: 'tok-2', refreshToken: 'ref-2', expireTime: Date.now() + 7_200_000, appId: 'wx10392demo00000', userId: 5 } }
+    })
+    signedIn('wx10392demo00000', Date.now() - 1)
+    local.set(LOCAL.refreshToken, 'ref-1')
+    const root = new RootStore()
+    await expect(root.startup({ appId: 'wx10392demo00000' })).resolves.toBe('ready')
+    expect(renewals).toEqual(['refreshToken=ref-1'])
+    expect(leaveTo).not.toHaveBeenCalled()
+    expect(local.get(LOCAL.token)).toBe('tok-2')
+    expect(local.get(LOCAL.refreshToken)).toBe('ref-2')
+    expect(root.user.user?.id).toBe(5)
+
+    refuse = true
+    signedIn('wx10392demo00000', Date.now() - 1)
+    const next = new RootStore()
+    // watching the request layer's 401 path (the store has just set its own handler)
+    const onUnauthorized = jest.fn()
+    authEvents.onUnauthorized = onUnauthorized
+    await expect(next.startup({ appId: 'wx10392demo00000' })).resolves.toBe('redirecting')
+    expect(renewals).toEqual(['refreshToken=ref-1', 'refreshToken=ref-2'])
+    expect(leaveTo).toHaveBeenCalledTimes(1)
+    // the refused renewal is handled by startup, not by the request layer's 401 path (no second authorisation)
+    expect(onUnauthorized).not.toHaveBeenCalled()
   })
 
   test('a valid login loads the user and the hospital, and the role picks the tab bar (index reset to 0)', async () => {
