@@ -21,8 +21,9 @@ export const renewSession = (provider: 'wechat' | 'alipay', refreshToken: string
 export type SmsPurpose = 'bind' | 'patient'
 export const sendBindCode = (mobile: string, purpose: SmsPurpose = 'bind') =>
   post<{ sent: boolean; resendAfter: number }>('/dld-auth/token/smsBindCode', { mobile, purpose })
-export const bindMobile = (mobile: string, code: string, sourceType: number) =>
-  post<{ userId: number; nickname: string }>('/dld-hospital/bind', { mobile, code, sourceType })
+/** Binding the signed-in identity to a mobile proven by an SMS code: an Alipay identity through its own call (spec §7). */
+export const bindMobile = (provider: 'wechat' | 'alipay', mobile: string, code: string, sourceType: number) =>
+  post<{ userId: number; nickname: string }>(provider === 'alipay' ? '/dld-hospital/alipayBind' : '/dld-hospital/bind', { mobile, code, sourceType })
 /** The WeChat mini-program's phone-number button: the number WeChat verified, no SMS code. */
 export const bindWechatPhone = (code: string, sourceType: number) => post<{ userId: number; nickname: string }>('/dld-hospital/wxPhoneBind', { code, sourceType })
 

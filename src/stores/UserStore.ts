@@ -144,7 +144,7 @@ export class UserStore {
   }
 
   async bind(mobile: string, code: string, sourceType: number) {
-    await auth.bindMobile(mobile, code, sourceType)
+    await auth.bindMobile(platform.authProvider(), mobile, code, sourceType)
     return this.loadUser()
   }
 

@@ -151,6 +151,16 @@ describe('the Alipay mini-program', () => {
     expect(signIns).toEqual([{ url: '/dld-auth/token/alipay/mini', data: { authCode: 'ali-code-1', appId: MINI_APP_ID } }])
     expect(calls.logins).toBe(0)
   })
+
+  test('binding a mobile with an SMS code goes through the Alipay call (spec §7 alipayBind)', async () => {
+    sandbox = false
+    serve(0)
+    const root = new RootStore()
+    await root.user.bind('13800138000', '123456', 8).catch(() => undefined)
+    const sent = calls.requests.find((r) => r.url.includes('Bind') || r.url.endsWith('/bind'))
+    expect(sent?.url).toBe(`${ORIGIN}/dld-hospital/alipayBind`)
+    expect(sent?.data).toBe('mobile=13800138000&code=123456&sourceType=8')
+  })
 })
 
 describe('the navigation bar in a mini-program', () => {
