@@ -160,6 +160,15 @@ export class UserStore {
     return this.loadUser()
   }
 
+  /**
+   * 退出登录: this WeChat / Alipay identity lets go of the account (spec §7 cancelBind); the account, its patients and
+   * records stay, and binding the same mobile again brings them back. The session stays, as an unbound visitor's.
+   */
+  async signOut() {
+    await auth.cancelBind()
+    return this.loadUser()
+  }
+
   /** Uploads a new avatar picture; answers its address, for saveProfile. */
   async uploadAvatar(path: string) {
     return (await auth.uploadFile(path)).url

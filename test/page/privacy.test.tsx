@@ -38,6 +38,10 @@ function serve() {
       if (json.code !== codes.export) return refuse(400, '验证码错误')
       return ok({ exportedAt: '2026-11-25T03:00:00.000Z', notice: '副本', account: { id: 7, mobile: '13812345678' }, patients: [{ patientId: 3, name: '韩淑珍', idCard: b64(ID_CARD) }], escorts: [], addresses: [], registrations: [], orders: [], consultations: [], chat: [], evaluations: [], gifts: [], followedDoctors: [], messages: [], files: [] })
     }
+    if (path === '/dld-hospital/cancelBind' && method === 'GET') {
+      closed = true // this identity has let go of the account: it reads as unbound
+      return ok({ userId: 0 })
+    }
     if (path === '/dld-user/user/close') {
       if (json.code !== codes.close) return refuse(400, '验证码错误')
       closed = true
@@ -130,4 +134,18 @@ test('closing asks once more, then leaves a signed-out app on the home page', as
   expect(sent('/dld-user/user/close')).toEqual([{ code: '135790' }])
   expect(mockRoot.user.isLoggedIn).toBe(false)
   expect(calls.toasts.map((t) => t.title)).toContain('账号已注销')
+})
+
+test('退出登录 asks once, lets go of the account on this WeChat (cancelBind) and leaves an unbound app on the home page', async () => {
+  render(<Privacy />)
+  await screen.findByText(/就诊人和各项记录都保留/)
+  expect(mockRoot.user.isLoggedIn).toBe(true)
+  fireEvent.click(button('退出登录'))
+  await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'reLaunch', url: '/pages/sys/index' }]))
+  expect(calls.modals).toEqual(['退出后需重新绑定手机号才能挂号、缴费和查看记录。确定退出登录吗？'])
+  expect(calls.requests.filter((r) => r.url === '/dld-hospital/cancelBind')).toHaveLength(1)
+  expect(mockRoot.user.isLoggedIn).toBe(false)
+  expect(calls.toasts.map((t) => t.title)).toContain('已退出登录')
+  // nothing of the account was closed
+  expect(sent('/dld-user/user/close')).toEqual([])
 })

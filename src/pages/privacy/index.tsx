@@ -24,7 +24,8 @@ const exportFileName = (exportedAt: string) => `我的数据-${exportedAt.slice(
 
 /**
  * 账号与隐私 (under mine; not in the spec: the account holder's rights under PIPL, server/src/domain/account.ts):
- * download everything the hospital holds about the account, and close the account. Each is proven by a code sent to
+ * sign out of the account on this WeChat / Alipay (spec §7 cancelBind: the account stays), download everything the
+ * hospital holds about the account, and close the account. Each is proven by a code sent to
  * the account's own mobile; closing is refused, with the reason, while a booking, consultation, payment or refund
  * is still under way, and asks once more before it is done.
  */
@@ -60,6 +61,18 @@ function Privacy() {
     }
   }
 
+  const signOut = async () => {
+    if (!(await confirm('退出后需重新绑定手机号才能挂号、缴费和查看记录。确定退出登录吗？'))) return
+    setBusy(true)
+    try {
+      await user.signOut()
+      toastSuccess('已退出登录')
+      await Taro.reLaunch({ url: HOME_URL })
+    } finally {
+      setBusy(false)
+    }
+  }
+
   const status = user.closure
   const blocked = !!status?.blockers.length
   return (
@@ -71,6 +84,14 @@ function Privacy() {
           </Text>
           <Button className='privacy__button' block onClick={() => open('export')}>
             下载我的数据
+          </Button>
+        </FormGroup>
+        <FormGroup title='退出登录'>
+          <Text className='privacy__text'>
+            解除本{platform.authProvider() === 'alipay' ? '支付宝' : '微信'}与账号的绑定。就诊人和各项记录都保留，再次绑定同一手机号即可恢复。
+          </Text>
+          <Button className='privacy__button' block loading={busy} onClick={() => void signOut().catch(() => undefined)}>
+            退出登录
           </Button>
         </FormGroup>
         <FormGroup title='注销账号'>
