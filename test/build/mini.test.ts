@@ -75,6 +75,20 @@ for (const platform of PLATFORMS) {
     const files = filesOf(dir)
     const js = [...files.keys()].filter((f) => f.endsWith('.js')).map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }))
 
+    test('the project file the developer tool opens is there, for this output', () => {
+      // Taro writes the WeChat one from project.config.json, the Alipay one (mini.project.json) from project.alipay.json
+      if (platform.name === 'weapp') {
+        const project = JSON.parse(readFileSync(join(dir, 'project.config.json'), 'utf8')) as { miniprogramRoot?: string; compileType?: string }
+        assert.equal(project.compileType, 'miniprogram')
+        assert.equal(JSON.parse(readFileSync(join(ROOT, 'project.config.json'), 'utf8')).miniprogramRoot, 'dist/weapp/')
+      } else {
+        const project = JSON.parse(readFileSync(join(dir, 'mini.project.json'), 'utf8')) as { compileType?: string; compileOptions?: { component2?: boolean } }
+        assert.equal(project.compileType, 'mini')
+        // Taro's Alipay output needs the component2 framework
+        assert.equal(project.compileOptions?.component2, true)
+      }
+    })
+
     test('app.json declares the pages and subpackages of src/routes.ts, and nothing else', () => {
       assert.deepEqual(app.pages, MAIN_PAGES, 'main package pages')
       assert.deepEqual(
