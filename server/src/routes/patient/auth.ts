@@ -9,6 +9,8 @@ import { saveIdentity } from '../../domain/user'
 /** Sign-in calls are limited per client address; SMS more tightly (spec: rate limits on sign-in and SMS). */
 const SIGN_IN_LIMIT = { max: 30, timeWindow: 60_000 }
 const codeBody = z.object({ code: z.string().trim().min(1).max(512), appId })
+/** Alipay names its one-time code auth_code. */
+const authCodeBody = z.object({ authCode: z.string().trim().min(1).max(512), appId })
 const bindBody = z.object({
   mobile,
   code: smsCode,
@@ -58,7 +60,7 @@ export async function authRoutes(app: FastifyInstance) {
     summary: 'Sign in with an Alipay web-authorisation code',
     auth: 'none',
     rateLimit: SIGN_IN_LIMIT,
-    body: z.object({ authCode: z.string().trim().min(1).max(512), appId }),
+    body: authCodeBody,
     data: session,
     handler: async ({ body }) => signIn(app.ctx.db, 'alipay', body.appId, await providers.alipay.exchangeCode(body.appId, body.authCode)),
   })
@@ -81,7 +83,7 @@ export async function authRoutes(app: FastifyInstance) {
     summary: 'Sign in inside the Alipay mini-program with the code of my.getAuthCode (base scope)',
     auth: 'none',
     rateLimit: SIGN_IN_LIMIT,
-    body: z.object({ authCode: z.string().trim().min(1).max(512), appId }),
+    body: authCodeBody,
     data: session,
     handler: async ({ body }) => signIn(app.ctx.db, 'alipay', body.appId, await providers.alipay.miniLogin(body.appId, body.authCode)),
   })
