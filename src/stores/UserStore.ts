@@ -153,8 +153,8 @@ export class UserStore {
    * patient declined in WeChat's sheet (the SMS binding is still there).
    */
   async bindWithPhoneButton(eventCode: string | undefined, sourceType: number) {
-    const appId = local.get<string>(LOCAL.appId) ?? DEFAULT_APP_ID
-    const code = await platform.phoneNumberCode(platform.fixedAppId() ?? appId, eventCode)
+    // the button is the WeChat mini-program's, whose app id is fixed (the server reads it from the session)
+    const code = await platform.phoneNumberCode(platform.fixedAppId() ?? DEFAULT_APP_ID, eventCode)
     if (!code) return null
     await auth.bindWechatPhone(code, sourceType)
     return this.loadUser()
