@@ -24,6 +24,8 @@ export const sendBindCode = (mobile: string, purpose: SmsPurpose = 'bind') =>
 /** Binding the signed-in identity to a mobile proven by an SMS code: an Alipay identity through its own call (spec §7). */
 export const bindMobile = (provider: 'wechat' | 'alipay', mobile: string, code: string, sourceType: number) =>
   post<{ userId: number; nickname: string }>(provider === 'alipay' ? '/dld-hospital/alipayBind' : '/dld-hospital/bind', { mobile, code, sourceType })
+/** Moves the account to a new mobile proven by a 'bind' SMS code to it (the patients and records stay). */
+export const changeBind = (mobile: string, code: string) => post<{ userId: number; mobile: string }>('/dld-hospital/changeBind', { mobile, code })
 /** Unbinds the signed-in WeChat / Alipay identity from its account (the account and its patients stay). */
 export const cancelBind = () => get<{ userId: 0 }>('/dld-hospital/cancelBind')
 /** The WeChat mini-program's phone-number button: the number WeChat verified, no SMS code. */

@@ -160,6 +160,13 @@ export class UserStore {
     return this.loadUser()
   }
 
+  /** 更换手机号: the account moves to a new mobile, proven by a code sent to it; the account's codes go there from now on. */
+  async changeMobile(mobile: string, code: string) {
+    await auth.changeBind(mobile, code)
+    await this.loadClosure()
+    return this.loadUser()
+  }
+
   /**
    * 退出登录: this WeChat / Alipay identity lets go of the account (spec §7 cancelBind); the account, its patients and
    * records stay, and binding the same mobile again brings them back. The session stays, as an unbound visitor's.

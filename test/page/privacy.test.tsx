@@ -17,6 +17,7 @@ const formOf = (data: unknown) => Object.fromEntries(new URLSearchParams(typeof 
 // ---------- the fake server: server/src/routes/patient/account.ts over the state below ----------
 let blockers: string[] = []
 let closed = false
+let mobile = '138****5678'
 let codes: Record<string, string> = {}
 
 function serve() {
@@ -26,10 +27,10 @@ function serve() {
     const json = method === 'GET' ? {} : formOf(data)
     const ok = (d: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: d } })
     const refuse = (code: number, msg: string) => ({ statusCode: 200, data: { code, msg, data: null } })
-    if (path === '/dld-hospital/userinfo') return ok({ id: closed ? 0 : 7, nickname: '韩淑珍', wechatAvatar: '', mobile: closed ? '' : '138****5678', roles: [], appId: 'wx', provider: 'wechat' })
+    if (path === '/dld-hospital/userinfo') return ok({ id: closed ? 0 : 7, nickname: '韩淑珍', wechatAvatar: '', mobile: closed ? '' : mobile, roles: [], appId: 'wx', provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: '10392', hospitalName: '示范医院', configDto: { isInternet: false, isPalm: true } })
     if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
-    if (path === '/dld-user/user/closure') return ok({ mobile: '138****5678', blockers } satisfies AccountClosure)
+    if (path === '/dld-user/user/closure') return ok({ mobile, blockers } satisfies AccountClosure)
     if (path === '/dld-user/user/accountCode') {
       codes[json.purpose!] = json.purpose === 'export' ? '246810' : '135790'
       return ok({ sent: true, resendAfter: 60, mobile: '138****5678' })
@@ -37,6 +38,16 @@ function serve() {
     if (path === '/dld-user/user/export') {
       if (json.code !== codes.export) return refuse(400, '验证码错误')
       return ok({ exportedAt: '2026-11-25T03:00:00.000Z', notice: '副本', account: { id: 7, mobile: '13812345678' }, patients: [{ patientId: 3, name: '韩淑珍', idCard: b64(ID_CARD) }], escorts: [], addresses: [], registrations: [], orders: [], consultations: [], chat: [], evaluations: [], gifts: [], followedDoctors: [], messages: [], files: [] })
+    }
+    if (path === '/dld-auth/token/smsBindCode') {
+      codes.bind = '975310'
+      return ok({ sent: true, resendAfter: 60 })
+    }
+    if (path === '/dld-hospital/changeBind') {
+      if (json.code !== codes.bind) return refuse(400, '验证码错误')
+      if (json.mobile === '13900000001') return refuse(409, '该手机号已绑定其他账号')
+      mobile = `${json.mobile!.slice(0, 3)}****${json.mobile!.slice(-4)}`
+      return ok({ userId: 7, mobile })
     }
     if (path === '/dld-hospital/cancelBind' && method === 'GET') {
       closed = true // this identity has let go of the account: it reads as unbound
@@ -65,6 +76,7 @@ beforeEach(() => {
   mockRoot = new RootStore()
   blockers = []
   closed = false
+  mobile = '138****5678'
   codes = {}
   downloads = []
   let lastBlob: Blob | null = null
@@ -148,4 +160,27 @@ test('退出登录 asks once, lets go of the account on this WeChat (cancelBind)
   expect(calls.toasts.map((t) => t.title)).toContain('已退出登录')
   // nothing of the account was closed
   expect(sent('/dld-user/user/close')).toEqual([])
+})
+
+test('更换手机号: a code to the new number moves the account there; a number of another account is refused with the reason', async () => {
+  render(<Privacy />)
+  expect(await screen.findByText('当前绑定的手机号 138****5678。更换后验证码发送到新手机号，就诊人和各项记录不变。')).toBeTruthy()
+  fireEvent.click(button('更换手机号'))
+  fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13900000001' } })
+  fireEvent.click(screen.getByText('获取验证码'))
+  expect(await screen.findByText('60秒后重新获取')).toBeTruthy()
+  expect(sent('/dld-auth/token/smsBindCode')).toEqual([{ mobile: '13900000001', purpose: 'bind' }])
+  fireEvent.change(screen.getByPlaceholderText('请输入验证码'), { target: { value: '975310' } })
+  fireEvent.click(button('确认更换'))
+  await waitFor(() => expect(calls.toasts.map((t) => t.title)).toContain('该手机号已绑定其他账号'))
+
+  fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13900002222' } })
+  fireEvent.click(button('确认更换'))
+  await waitFor(() => expect(calls.toasts.map((t) => t.title)).toContain('手机号已更换'))
+  expect(sent('/dld-hospital/changeBind')).toEqual([
+    { mobile: '13900000001', code: '975310' },
+    { mobile: '13900002222', code: '975310' },
+  ])
+  expect(await screen.findByText('当前绑定的手机号 139****2222。更换后验证码发送到新手机号，就诊人和各项记录不变。')).toBeTruthy()
+  expect(mockRoot.user.user?.mobile).toBe('139****2222')
 })

@@ -10,7 +10,7 @@ import platform from '@/platform'
 import { useStores } from '@/stores'
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 import type { AccountCodePurpose } from '@/services/user'
-import { isPhoneCode } from '@/utils/phoneCode'
+import { isMobile, isPhoneCode } from '@/utils/phoneCode'
 import './index.scss'
 import { HOME_URL } from '@/pageUrls'
 
@@ -24,7 +24,8 @@ const exportFileName = (exportedAt: string) => `我的数据-${exportedAt.slice(
 
 /**
  * 账号与隐私 (under mine; not in the spec: the account holder's rights under PIPL, server/src/domain/account.ts):
- * sign out of the account on this WeChat / Alipay (spec §7 cancelBind: the account stays), download everything the
+ * move the account to a new mobile (spec §7 changeBind), sign out of it on this WeChat / Alipay (cancelBind: the
+ * account stays), download everything the
  * hospital holds about the account, and close the account. Each is proven by a code sent to
  * the account's own mobile; closing is refused, with the reason, while a booking, consultation, payment or refund
  * is still under way, and asks once more before it is done.
@@ -61,6 +62,24 @@ function Privacy() {
     }
   }
 
+  const [changing, setChanging] = useState(false)
+  const [newMobile, setNewMobile] = useState('')
+  const [newCode, setNewCode] = useState('')
+  const changeMobile = async () => {
+    if (!isMobile(newMobile)) return toastError('请输入正确的手机号')
+    if (!isPhoneCode(newCode)) return toastError('请输入6位验证码')
+    setBusy(true)
+    try {
+      await user.changeMobile(newMobile, newCode)
+      toastSuccess('手机号已更换')
+      setChanging(false)
+      setNewMobile('')
+      setNewCode('')
+    } finally {
+      setBusy(false)
+    }
+  }
+
   const signOut = async () => {
     if (!(await confirm('退出后需重新绑定手机号才能挂号、缴费和查看记录。确定退出登录吗？'))) return
     setBusy(true)
@@ -85,6 +104,21 @@ function Privacy() {
           <Button className='privacy__button' block onClick={() => open('export')}>
             下载我的数据
           </Button>
+        </FormGroup>
+        <FormGroup title='更换手机号'>
+          <Text className='privacy__text'>当前绑定的手机号{status ? ` ${status.mobile}` : ''}。更换后验证码发送到新手机号，就诊人和各项记录不变。</Text>
+          {changing ? (
+            <>
+              <SmsCodeField variant='form' mobile={newMobile} code={newCode} onMobileChange={setNewMobile} onCodeChange={setNewCode} />
+              <Button className='privacy__button' block type='primary' loading={busy} onClick={() => void changeMobile().catch(() => undefined)}>
+                确认更换
+              </Button>
+            </>
+          ) : (
+            <Button className='privacy__button' block onClick={() => setChanging(true)}>
+              更换手机号
+            </Button>
+          )}
         </FormGroup>
         <FormGroup title='退出登录'>
           <Text className='privacy__text'>
