@@ -152,11 +152,13 @@ test('退出登录 asks once, lets go of the account on this WeChat (cancelBind)
   render(<Privacy />)
   await screen.findByText(/就诊人和各项记录都保留/)
   expect(mockRoot.user.isLoggedIn).toBe(true)
+  mockRoot.chat.userID = '0_7' // signed in to the chat as this account
   fireEvent.click(button('退出登录'))
   await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'reLaunch', url: '/pages/sys/index' }]))
   expect(calls.modals).toEqual(['退出后需重新绑定手机号才能挂号、缴费和查看记录。确定退出登录吗？'])
   expect(calls.requests.filter((r) => r.url === '/dld-hospital/cancelBind')).toHaveLength(1)
   expect(mockRoot.user.isLoggedIn).toBe(false)
+  expect(mockRoot.chat.userID).toBe('')
   expect(calls.toasts.map((t) => t.title)).toContain('已退出登录')
   // nothing of the account was closed
   expect(sent('/dld-user/user/close')).toEqual([])
