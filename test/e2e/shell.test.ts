@@ -184,7 +184,7 @@ describe('app shell in the browser', () => {
     await shot(page, '5-permission')
   })
 
-  test('6. an expired login re-authorises once; a 401 re-authorises with consent and returns to the page', async () => {
+  test('6. an expired login is renewed with its refresh token, or re-authorises once; a 401 re-authorises with consent and returns to the page', async () => {
     const phone = await signedInPhone('/pages/sys/user/index')
     const { page } = phone
     await seeText(page, /绑定手机号/)
@@ -192,19 +192,31 @@ describe('app shell in the browser', () => {
     assert.equal(life?.appId, MAIN_APP_ID, `lifeData holds the app id: ${JSON.stringify(life)}`)
     assert.ok(life.expire > Date.now(), 'and an expiry in the future')
 
-    // expired: one silent trip, back on the same page
+    // expired: renewed with the refresh token, no trip to authorisation, the same page
     await writeStorage(page, 'lifeData', { ...life, expire: Date.now() - 60_000 })
     const tripsBefore = phone.authorizeTrips()
+    const renewal = page.waitForRequest((r) => new URL(r.url()).pathname === '/dld-auth/token/refresh/force', { timeout: WAIT_MS })
+    await page.reload()
+    await renewal
+    await waitForPath(page, '/h5/pages/sys/user/index')
+    await seeText(page, /绑定手机号/)
+    await settle(page)
+    assert.equal(phone.authorizeTrips() - tripsBefore, 0, 'no authorisation trip')
+    const renewed = await readStorage<{ appId: string; expire: number }>(page, 'lifeData')
+    assert.ok(renewed && renewed.expire > Date.now(), 'a fresh expiry')
+    await shot(page, '6-expired-login-renewed')
+
+    // expired, and the server no longer takes the refresh token: one silent trip, back on the same page
+    await writeStorage(page, 'lifeData', { ...renewed, expire: Date.now() - 60_000 })
+    await writeStorage(page, 'refreshToken', 'revoked-refresh-token-00000000')
+    const tripsBeforeSilent = phone.authorizeTrips()
     const trip = page.waitForRequest((r) => new URL(r.url()).pathname === '/sandbox/wechat/authorize', { timeout: WAIT_MS })
     await page.reload()
     assert.equal(new URL((await trip).url()).searchParams.get('scope'), 'snsapi_base', 'silent re-authorisation')
     await waitForPath(page, '/h5/pages/sys/user/index')
     await seeText(page, /绑定手机号/)
     await settle(page)
-    assert.equal(phone.authorizeTrips() - tripsBefore, 1, 'exactly one authorisation trip')
-    const renewed = await readStorage<{ appId: string; expire: number }>(page, 'lifeData')
-    assert.ok(renewed && renewed.expire > Date.now(), 'a fresh expiry')
-    await shot(page, '6-expired-login-renewed')
+    assert.equal(phone.authorizeTrips() - tripsBeforeSilent, 1, 'exactly one authorisation trip')
 
     // 401: a garbage token with a valid expiry; the app asks again, with the user-info scope (consent page)
     const goodToken = await readStorage<string>(page, 'token')
