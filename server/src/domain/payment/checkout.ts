@@ -37,16 +37,15 @@ async function subjectOf(db: Db, caller: AuthContext): Promise<string | undefine
  */
 async function chooseChannel(db: Db, providers: PayProvidersOf, caller: AuthContext): Promise<{ provider: PayProvider; openId?: string; alipayBuyer?: string }> {
   const pay = providers.pay
-  if (caller.provider === 'wechat' && pay.wechat) {
-    const [identity] = await db.select().from(identities).where(eq(identities.id, caller.identityId))
-    // an openid belongs to one app id: only an identity of the merchant's app can pay with JSAPI
-    if (identity && identity.appId === pay.wechat.appId) return { provider: pay.wechat, openId: identity.subject }
+  // the payer's id at the provider (openid, Alipay user id) belongs to one app: an identity of the merchant's own app
+  // pays in-app (WeChat JSAPI; Alipay's my.tradePay in the mini-program) with a trade made for that payer
+  const merchant = caller.provider === 'wechat' ? pay.wechat : pay.alipay
+  if (merchant && caller.appId === merchant.appId) {
+    const payer = await subjectOf(db, caller)
+    return caller.provider === 'wechat' ? { provider: merchant, openId: payer } : { provider: merchant, alipayBuyer: payer }
   }
-  if (caller.provider === 'alipay' && pay.alipay) {
-    // signed in under the merchant's own app (the mini-program): the trade is created for that buyer (my.tradePay);
-    // from another Alipay app (the web app), the wap cashier
-    return caller.appId === pay.alipay.appId ? { provider: pay.alipay, alipayBuyer: await subjectOf(db, caller) } : { provider: pay.alipay }
-  }
+  // from another Alipay app (the web app): the wap cashier
+  if (caller.provider === 'alipay' && pay.alipay) return { provider: pay.alipay }
   if (pay.sandbox) return { provider: pay.sandbox }
   throw badInput('当前环境暂不支持在线支付，请到医院窗口缴费')
 }
