@@ -1,4 +1,4 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable, reaction, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import platform from '@/platform'
 import { authEvents } from '@/services/request'
@@ -65,6 +65,14 @@ export class RootStore {
         })
         .catch(() => undefined)
     }
+    // the account on this phone changed or went (退出登录, 注销账号, a new sign-in): the chat lets go of the old one,
+    // whose signatures the server has revoked; startup asks for the new account's
+    reaction(
+      () => this.user.user?.id || 0,
+      (id, previous) => {
+        if (previous && id !== previous) this.chat.reset()
+      },
+    )
   }
 
   /**

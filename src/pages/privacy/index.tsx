@@ -31,7 +31,7 @@ const exportFileName = (exportedAt: string) => `我的数据-${exportedAt.slice(
  * is still under way, and asks once more before it is done.
  */
 function Privacy() {
-  const { user, chat } = useStores()
+  const { user } = useStores()
   const [step, setStep] = useState<AccountCodePurpose | null>(null)
   const [code, setCode] = useState('')
   const [busy, setBusy] = useState(false)
@@ -54,7 +54,6 @@ function Privacy() {
         setStep(null)
       } else {
         await user.closeAccount(code)
-        chat.reset()
         toastSuccess('账号已注销')
         await Taro.reLaunch({ url: HOME_URL })
       }
@@ -86,8 +85,6 @@ function Privacy() {
     setBusy(true)
     try {
       await user.signOut()
-      // the server has revoked this account's chat signatures: the chat lets go of the account too
-      chat.reset()
       toastSuccess('已退出登录')
       await Taro.reLaunch({ url: HOME_URL })
     } finally {
