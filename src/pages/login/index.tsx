@@ -23,12 +23,11 @@ function Login() {
   const [code, setCode] = useState('')
   const [busy, setBusy] = useState(false)
 
-  const submit = async () => {
-    if (!isMobile(mobile)) return toastError('请输入正确的手机号')
-    if (!isPhoneCode(code)) return toastError('请输入6位验证码')
+  /** Binds one way or the other; once bound, back where the patient was going (a declined WeChat sheet stays here). */
+  const bindWith = async (bind: () => Promise<unknown>) => {
     setBusy(true)
     try {
-      await root.user.bind(mobile, code, sourceType)
+      if (!(await bind())) return
       toastSuccess('绑定成功')
       await Taro.reLaunch({ url: root.user.takeRedirect() })
     } finally {
@@ -36,16 +35,13 @@ function Login() {
     }
   }
 
-  const bindWithPhone = async (eventCode: string | undefined) => {
-    setBusy(true)
-    try {
-      if (!(await root.user.bindWithPhoneButton(eventCode, sourceType))) return
-      toastSuccess('绑定成功')
-      await Taro.reLaunch({ url: root.user.takeRedirect() })
-    } finally {
-      setBusy(false)
-    }
+  const submit = async () => {
+    if (!isMobile(mobile)) return toastError('请输入正确的手机号')
+    if (!isPhoneCode(code)) return toastError('请输入6位验证码')
+    await bindWith(() => root.user.bind(mobile, code, sourceType))
   }
+
+  const bindWithPhone = (eventCode: string | undefined) => bindWith(() => root.user.bindWithPhoneButton(eventCode, sourceType))
 
   return (
     <PageShell title='绑定手机号'>
