@@ -29,6 +29,9 @@ function isHttpsOrigin(value: string): boolean {
   }
 }
 
+/** Where builds go: dist/<platform>, or BUILD_ROOT/<platform> so that two builds can run side by side (the tests read it too). */
+const buildRoot = process.env.BUILD_ROOT ?? 'dist'
+
 export default defineConfig<'webpack5'>(async (merge) => {
   const baseConfig: UserConfigExport<'webpack5'> = {
     projectName: 'hospital-h5',
@@ -36,14 +39,14 @@ export default defineConfig<'webpack5'>(async (merge) => {
     designWidth: 750,
     deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
     sourceRoot: 'src',
-    outputRoot: `dist/${process.env.TARO_ENV}`,
+    outputRoot: `${buildRoot}/${process.env.TARO_ENV}`,
     plugins: [],
     defineConstants: {
       API_BASE: JSON.stringify(apiBase()),
       DEFAULT_APP_ID: JSON.stringify(process.env.TARO_APP_DEFAULT_APP_ID ?? 'wxdemo0000000000'),
     },
     // the site icon the browser asks for (the server answers /favicon.ico with it)
-    copy: { patterns: process.env.TARO_ENV === 'h5' ? [{ from: 'src/favicon.svg', to: 'dist/h5/favicon.svg' }] : [], options: {} },
+    copy: { patterns: process.env.TARO_ENV === 'h5' ? [{ from: 'src/favicon.svg', to: `${buildRoot}/h5/favicon.svg` }] : [], options: {} },
     // Taro's own alias resolution keeps the per-platform files (index.h5.ts, index.weapp.ts) working
     alias: { '@': path.resolve(__dirname, '..', 'src') },
     framework: 'react',

@@ -170,7 +170,7 @@ function parseUrl(url: string, from: string | undefined): { route: string; query
 }
 
 export function loadMiniProgram(platform: MiniPlatform, answer: Answer): MiniProgram {
-  const dir = join(ROOT, 'dist', platform)
+  const dir = join(ROOT, process.env.BUILD_ROOT ?? 'dist', platform)
   const appJson = JSON.parse(readFileSync(join(dir, 'app.json'), 'utf8')) as MiniProgram['appJson']
   const allPages = () => [
     ...appJson.pages,

@@ -123,7 +123,7 @@ function assertSound(mp: MiniProgram) {
 
 for (const platform of PLATFORMS) {
   describe(platform.name, () => {
-    if (!existsSync(join(__dirname, '..', '..', 'dist', platform.name, 'app.json'))) {
+    if (!existsSync(join(__dirname, '..', '..', process.env.BUILD_ROOT ?? 'dist', platform.name, 'app.json'))) {
       test('build output', () =>
         assert.fail(`dist/${platform.name}/app.json is missing: build it first (TARO_APP_API_BASE=${API} npx taro build --type ${platform.name})`),
       )

@@ -63,7 +63,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 for (const platform of PLATFORMS) {
   describe(platform.name, () => {
-    const dir = join(ROOT, 'dist', platform.name)
+    const dir = join(ROOT, process.env.BUILD_ROOT ?? 'dist', platform.name)
     if (!existsSync(join(dir, 'app.json'))) {
       test('build output', () =>
         assert.fail(`${dir}/app.json is missing: build it first (TARO_APP_API_BASE=https://… npx taro build --type ${platform.name})`),

@@ -13,7 +13,8 @@ import assert from 'node:assert/strict'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core'
 
 export const ROOT = resolve(__dirname, '..', '..')
-export const H5_DIR = join(ROOT, 'dist', 'h5')
+/** The H5 build the server serves (config/index.ts puts it under BUILD_ROOT, dist by default). */
+export const H5_DIR = resolve(ROOT, process.env.BUILD_ROOT ?? 'dist', 'h5')
 export const SHOT_DIR = join(ROOT, 'test-results', 'e2e')
 
 /** Explicit waits never exceed this. */
