@@ -226,20 +226,39 @@ describe('the real code2session (WeChat, through a double of its API)', () => {
     const phoneFetch = (async (url: string | URL, init?: RequestInit) => {
       phoneCalls.push({ url: String(url), body: init?.body as string | undefined })
       const u = new URL(String(url))
-      if (u.pathname === '/cgi-bin/token') return answer({ access_token: 'mini-token', expires_in: 7200 })
+      if (u.pathname === '/cgi-bin/stable_token') return answer({ access_token: 'mini-token', expires_in: 7200 })
       const code = JSON.parse(String(init?.body)).code
       if (code === 'used') return answer({ errcode: 40029, errmsg: 'invalid code' })
       return answer({ errcode: 0, phone_info: { phoneNumber: '13800138000', purePhoneNumber: '13800138000', countryCode: '86' } })
     }) as typeof fetch
     const w = realWechat({}, { [WEAPP_ID]: 'mini-secret' }, phoneFetch)
     assert.deepEqual(await w.miniPhone(WEAPP_ID, 'p1'), { mobile: '13800138000', countryCode: '86' })
-    assert.equal(new URL(phoneCalls[0]!.url).searchParams.get('secret'), 'mini-secret')
+    // the stable token (the same for every server process), asked for with the mini-program's secret
+    assert.equal(new URL(phoneCalls[0]!.url).pathname, '/cgi-bin/stable_token')
+    assert.deepEqual(JSON.parse(phoneCalls[0]!.body!), { grant_type: 'client_credential', appid: WEAPP_ID, secret: 'mini-secret', force_refresh: false })
     assert.equal(new URL(phoneCalls[1]!.url).pathname, '/wxa/business/getuserphonenumber')
     assert.equal(new URL(phoneCalls[1]!.url).searchParams.get('access_token'), 'mini-token')
     assert.deepEqual(JSON.parse(phoneCalls[1]!.body!), { code: 'p1' })
     await assert.rejects(w.miniPhone(WEAPP_ID, 'used'), (e: unknown) => e instanceof AppError && e.message === PHONE_CODE_USED)
     // the token is kept for its lifetime
-    assert.equal(phoneCalls.filter((c) => c.url.includes('/cgi-bin/token')).length, 1)
+    assert.equal(phoneCalls.filter((c) => c.url.includes('/cgi-bin/stable_token')).length, 1)
+  })
+
+  it('the JS-SDK ticket of an official account: its stable access token, then the ticket, both kept for their lifetime', async () => {
+    const sent: { url: URL; body?: string }[] = []
+    const wxFetch = (async (url: string | URL, init?: RequestInit) => {
+      const u = new URL(String(url))
+      sent.push({ url: u, body: init?.body as string | undefined })
+      if (u.pathname === '/cgi-bin/stable_token') return answer({ access_token: 'oa-token', expires_in: 7200 })
+      return answer({ errcode: 0, ticket: `ticket-for-${u.searchParams.get('access_token')}`, expires_in: 7200 })
+    }) as typeof fetch
+    const w = realWechat({ wxofficial00000001: 'oa-secret' }, {}, wxFetch)
+    assert.equal(await w.jsapiTicket('wxofficial00000001'), 'ticket-for-oa-token')
+    assert.equal(await w.jsapiTicket('wxofficial00000001'), 'ticket-for-oa-token')
+    assert.deepEqual(JSON.parse(sent[0]!.body!), { grant_type: 'client_credential', appid: 'wxofficial00000001', secret: 'oa-secret', force_refresh: false })
+    assert.equal(sent[1]!.url.pathname, '/cgi-bin/ticket/getticket')
+    assert.equal(sent[1]!.url.searchParams.get('type'), 'jsapi')
+    assert.equal(sent.length, 2)
   })
 
   it('a used code asks the patient to sign in again; WeChat failing is an error; an app without a secret is refused', async () => {

@@ -150,11 +150,21 @@ export function realWechat(apps: Config['wechat'], miniApps: Config['wechatMini'
     if (!secret) throw badInput(WECHAT_SIGN_IN_OFF)
     return secret
   }
+  /**
+   * The stable access token (cgi-bin/stable_token without force_refresh): WeChat hands every caller the same token
+   * until it expires, so several server processes each keeping their own copy never invalidate one another's, as
+   * cgi-bin/token would (each fetch there ends the previous token five minutes later).
+   */
   const accessToken = (appId: string, secret = secretOf(appId)) =>
     cached(`token:${appId}`, async () => {
-      const r = await getJson<WxError & { access_token?: string; expires_in?: number }>(
-        `https://api.weixin.qq.com/cgi-bin/token?${qs({ grant_type: 'client_credential', appid: appId, secret })}`,
-      )
+      const res = await fetchImpl('https://api.weixin.qq.com/cgi-bin/stable_token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'client_credential', appid: appId, secret, force_refresh: false }),
+        signal: AbortSignal.timeout(10_000),
+      })
+      if (!res.ok) throw new Error(`HTTP ${res.status} from api.weixin.qq.com`)
+      const r = (await res.json()) as WxError & { access_token?: string; expires_in?: number }
       if (!r.access_token) throw new Error(`WeChat token: ${r.errcode} ${r.errmsg}`)
       return { value: r.access_token, ttl: r.expires_in ?? 7200 }
     })
