@@ -205,7 +205,7 @@ export class AddressStore {
     this.manualRegionWanted = wanted
   }
 
-  /** The address the server finds at a device position (WGS-84), for 选择位置. */
+  /** The address the server finds at a position (GCJ-02, as every location the app sends), for 选择位置. */
   placeAt(latitude: number, longitude: number): Promise<Location> {
     return getLocation(latitude, longitude)
   }

@@ -460,7 +460,8 @@ describe('定位 from the add page (/pages/chooseLocation/index)', () => {
     const locating = render(<ChooseLocation />)
     await screen.findByText('杭州市中心')
     expect(device.getLocation).toHaveBeenCalledWith(expect.objectContaining({ type: 'wgs84' }))
-    expect(sent('/dld-system/map/getLocation').map((r) => r.data)).toEqual([{ location: '30.27,120.15' }])
+    // the browser's WGS-84 position, sent in GCJ-02 as the server and the map services take it
+    expect(sent('/dld-system/map/getLocation').map((r) => r.data)).toEqual([{ location: '30.26768,120.154709' }])
     expect(screen.getByText('浙江省杭州市上城区（模拟定位）')).toBeTruthy()
     fireEvent.click(screen.getByText('确认'))
     expect(calls.navigations.at(-1)).toEqual({ kind: 'navigateBack', url: '' })
@@ -479,8 +480,8 @@ describe('定位 from the add page (/pages/chooseLocation/index)', () => {
       cityCode: String(SHANGCHENG[1]),
       districtCode: String(SHANGCHENG[2]),
       detail: '杭州市中心西湖大道1号',
-      latitude: '30.27',
-      longitude: '120.15',
+      latitude: '30.26768',
+      longitude: '120.154709',
       isDefault: 'false',
     })
     expect(nationCalls()).toEqual([]) // nothing picked by hand

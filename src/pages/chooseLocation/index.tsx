@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import Taro from '@tarojs/taro'
+import gcoord from 'gcoord'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
@@ -34,8 +35,12 @@ function ChooseLocation() {
     setState({ phase: 'locating' })
     let position: { latitude: number; longitude: number }
     try {
-      // WGS-84: the one system the H5 geolocation API gives; the server's provider takes it as is
-      position = await Taro.getLocation({ type: 'wgs84', highAccuracyExpireTime: LOCATE_TIMEOUT_MS })
+      // the browser gives WGS-84; the server, its map service and the mini-programs' pickers all use GCJ-02 (China's
+      // system, a few hundred metres off WGS-84), so the position is converted before it is sent
+      const device = await Taro.getLocation({ type: 'wgs84', highAccuracyExpireTime: LOCATE_TIMEOUT_MS })
+      const [longitude, latitude] = gcoord.transform([device.longitude, device.latitude], gcoord.WGS84, gcoord.GCJ02)
+      // six decimals: about 0.1 m, more than any phone knows
+      position = { latitude: Number(latitude.toFixed(6)), longitude: Number(longitude.toFixed(6)) }
     } catch (err) {
       setState(isDenied(err) ? { phase: 'denied' } : { phase: 'failed', message: '暂时无法获取您的位置' })
       return

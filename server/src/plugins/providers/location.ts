@@ -5,7 +5,11 @@ import type { Db } from '../../db'
 import { regions } from '../../db/schema'
 import { badInput } from '../../errors'
 
-/** Reverse geocoding: coordinates to an address (`/dld-system/map/getLocation`). */
+/**
+ * Reverse geocoding: coordinates to an address (`/dld-system/map/getLocation`). Coordinates are GCJ-02 throughout, as
+ * Chinese map services (Tencent's default) and the mini-programs' pickers use them; the H5 page converts the browser's
+ * WGS-84 before it asks.
+ */
 export interface LocationProvider {
   readonly kind: 'sandbox' | 'real' | 'disabled'
   reverseGeocode(latitude: number, longitude: number): Promise<Location>
@@ -20,7 +24,7 @@ export const SANDBOX_MAX_DISTANCE_KM = 1000
 
 /**
  * The capital of every province-level division (public facts): its city code, the district at its centre, and the
- * centre's coordinates (WGS-84, rounded).
+ * centre's coordinates (rounded: a few hundred metres between WGS-84 and GCJ-02 do not matter at this scale).
  */
 export const CAPITALS: readonly { city: string; cityCode: number; districtCode: number; lat: number; lng: number }[] = [
   { city: '北京市', cityCode: 110100, districtCode: 110101, lat: 39.9042, lng: 116.4074 },
