@@ -20,6 +20,8 @@ import WebSocket from 'ws'
 const root = join(import.meta.dirname, '..', '..')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+/** CALLER_LIMITS.order.max of server/src/domain/limits.ts: the bookings one account may make in an hour. */
+const ORDERS_PER_ACCOUNT = 100
 
 function startServer(env) {
   return new Promise((resolve, reject) => {
@@ -165,15 +167,23 @@ async function load(port, path) {
  * that patient may take (one per department, day and segment). Answers bookings per second and latency percentiles.
  */
 async function bookings(port, bookers, places) {
-  const patients = bookers.flatMap((b) => b.patientIds.map((id) => ({ id, token: b.token })))
+  // patients taken account by account in turn (the first patient of every account, then the second ...), so that the
+  // bookings spread over all accounts and none reaches the per-account order limit in the run
+  const perBooker = Math.max(...bookers.map((b) => b.patientIds.length))
+  const patients = []
+  for (let p = 0; p < perBooker; p++) for (const b of bookers) if (p < b.patientIds.length) patients.push({ id: b.patientIds[p], token: b.token })
+  const ordersOf = new Map()
   // pair places with patients so that no patient takes two places of one department, day and segment
   const nextPatient = new Map()
   const jobs = []
   for (const [scheduleId, timeRange, group] of places) {
     const n = nextPatient.get(group) ?? 0
     if (n >= patients.length) continue
+    const patient = patients[n]
+    if ((ordersOf.get(patient.token) ?? 0) >= ORDERS_PER_ACCOUNT) continue
     nextPatient.set(group, n + 1)
-    jobs.push({ scheduleId, timeRange, patient: patients[n] })
+    ordersOf.set(patient.token, (ordersOf.get(patient.token) ?? 0) + 1)
+    jobs.push({ scheduleId, timeRange, patient })
   }
   const latencies = []
   let booked = 0
