@@ -15,6 +15,7 @@ export const MAIN_PAGES = [
   'pages/login/login',
   'pages/permission',
   'pages/hospital/index',
+  'pages/hospitalConfig/index',
   'pages/about/index',
   'pages/about/rich',
   'pages/editUser/index',

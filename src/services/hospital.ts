@@ -1,5 +1,20 @@
 import { get } from './request'
-import type { Article, ArticleSummary, ConsultationItem, HomePageConfig, Hospital, Page } from '../../types/api/hospital'
+import type {
+  Article,
+  ArticleSummary,
+  Brand,
+  BrandDepartment,
+  BrandHospitalInfo,
+  ConsultationItem,
+  HomePageConfig,
+  Hospital,
+  HospitalSetting,
+  HospitalSettingInput,
+  MenuEntry,
+  Page,
+  PublicHospitalSetting,
+} from '../../types/api/hospital'
+import type { HospitalCard } from '../../types/api/patient'
 import { post, put, request } from './request'
 import type { Address, AddressInput } from '../../types/api/address'
 
@@ -9,12 +24,40 @@ export const getHospitalByAppId = (appId: string, hospitalCode?: string) =>
   get<Hospital | null>('/dld-hospital/hospital/getByAppId', hospitalCode ? { appId, hospitalCode } : { appId }, { noLoading: true })
 export const getHomePageConfig = (hospitalCode?: string) =>
   get<HomePageConfig>('/dld-hospital/common/homePageConfig', hospitalCode ? { hospitalCode } : undefined, { noLoading: true })
+/** The menu entries of a hospital, each with the service family (role) that shows it. */
+export const getMenuConfig = (hospitalId: number) =>
+  get<MenuEntry[]>(`/dld-hospital/common/menuConfig/${hospitalId}`, undefined, { noLoading: true, silent: true })
 export const getTextConfig = (hospitalId: number) => get<Record<string, string>>(`/dld-hospital/common/textConfig/${hospitalId}`, undefined, { noLoading: true })
 export const listArticles = (q: { page: number; size: number; category?: string; hospitalCode?: string }) =>
   get<Page<ArticleSummary>>('/dld-hospital/api/patient/article/list', q, { noLoading: true })
 export const getArticle = (id: number) => get<Article>(`/dld-hospital/api/patient/article/${id}`)
 export const listConsultations = (hospitalCode?: string) =>
   get<ConsultationItem[]>('/dld-hospital/im/patient/record/list', hospitalCode ? { hospitalCode } : undefined, { noLoading: true })
+
+// Hospital brands (医联体 / 集团): the brands, a brand's hospitals and its featured departments, a hospital's brand.
+export const listBrands = () => get<Brand[]>('/dld-hospital/brand/list', undefined, { noLoading: true })
+export const listBrandHospitals = (brandId: number) => get<Hospital[]>(`/dld-hospital/common/hospitalList/${brandId}`, undefined, { noLoading: true })
+export const listBrandDepartments = (brandId: number) => get<BrandDepartment[]>(`/dld-hospital/brand/dept/${brandId}`, undefined, { noLoading: true })
+export const getBrandHospitalInfo = (hospitalCode: string) =>
+  get<BrandHospitalInfo>('/dld-hospital/brand/hospitalInfo', { hospitalCode }, { noLoading: true })
+
+// A hospital's settings (hospital_configs): one public one for any page; all of them for the hospital's staff.
+/** One public setting of a hospital (value null when unset); quiet, a page goes on without it. */
+export const getHospitalSetting = (hospitalCode: string, key: string) =>
+  get<PublicHospitalSetting>(`/dld-palm/api/hospital/config/${encodeURIComponent(hospitalCode)}/${encodeURIComponent(key)}`, undefined, {
+    noLoading: true,
+    silent: true,
+  })
+/** Every setting of a hospital: its staff only (anyone else is answered 2999). */
+export const listHospitalSettings = (hospitalCode: string) => get<HospitalSetting[]>('/dld-palm/admin/hospital-config', { hospitalCode }, { noLoading: true })
+export const saveHospitalSetting = (input: HospitalSettingInput) => post<HospitalSetting>('/dld-palm/admin/hospital-config', input)
+
+/**
+ * Files a complete patient at a hospital on the app's own initiative (its card is issued once; an existing one is
+ * answered as it is). Unlike the patient's own 申领 (`/patient/hospital/patient/bind`), nobody asked: it stays quiet.
+ */
+export const autoRegister = (patientId: number, hospitalCode: string) =>
+  get<HospitalCard>('/dld-hospital/autoRegister', { patientId, hospitalCode }, { noLoading: true, silent: true })
 
 // Delivery addresses (spec §7 "Hospital, address"): the caller's own; the list masks names and mobiles.
 export const listAddresses = () => get<Address[]>('/dld-hospital/addressList', undefined, { noLoading: true })

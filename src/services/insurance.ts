@@ -1,6 +1,6 @@
 import { get, post } from './request'
 import type { PayAction, PayInput } from '../../types/api/payment'
-import type { InsuranceChannel, InsuranceIdentifyInput, InsuranceIdentity, InsuranceSplit } from '../../types/api/insurance'
+import type { InsuranceChannel, InsuranceIdentifyInput, InsuranceIdentity, InsuranceSplit, InsuranceTestUser } from '../../types/api/insurance'
 
 /** Health insurance mobile payment, `/dld-palm/api` (spec §7 "Insurance"). */
 const API = '/dld-palm/api'
@@ -22,3 +22,9 @@ export const getInsuranceSplit = (orderNo: string) => get<InsuranceSplit | null>
 
 /** How to pay the cash part of an order whose fees were uploaded. */
 export const payWithInsurance = (input: PayInput) => post<PayAction>(`${API}/payment/yibao/init`, input)
+
+/**
+ * The insurance platform's test person; only a test platform (the sandbox) has one, anywhere else the server refuses,
+ * so this is quiet: the caller shows nothing then.
+ */
+export const getInsuranceTestUser = () => get<InsuranceTestUser>(`${API}/yibao/getAuthTestUserInfo`, undefined, { noLoading: true, silent: true })

@@ -7,9 +7,11 @@ import type {
   BindPatientInput,
   CompletePatientInput,
   HealthCardUrlInput,
+  HospitalCard,
   IdCardOcrResult,
   Patient,
   PatientDetail,
+  PatientRecordInfo,
   UnbindPatientResult,
   UpdateAccompanyInput,
 } from '../../types/api/patient'
@@ -34,6 +36,14 @@ export const getDefaultPatient = (hospitalCode?: string) =>
   get<Patient | null>(`${PATIENT}/default`, hospitalCode ? { hospitalCode } : undefined, { noLoading: true })
 /** One patient whole: only the edit / completion page asks for this. */
 export const getPatient = (id: number) => get<PatientDetail>(`${PATIENT}/${id}`)
+
+/** One patient masked, with its card number at the hospital and whether it is complete (what a flow checks). */
+export const getPatientInfo = (id: number, hospitalCode: string) => get<Patient>(`${PATIENT}/info`, { id, hospitalCode }, { noLoading: true })
+/** Whether and since when a patient is filed (建档) at a hospital, with the card number. */
+export const getPatientRecordInfo = (id: number, hospitalCode: string) =>
+  get<PatientRecordInfo>(`${PATIENT}/hospital/patient/record-info`, { id, hospitalCode }, { noLoading: true })
+/** The patient asks for their card at a hospital (申领就诊卡): filed once; a card it has already is answered as it is. */
+export const fileAtHospital = (id: number, hospitalCode: string) => get<HospitalCard>(`${PATIENT}/hospital/patient/bind`, { id, hospitalCode })
 
 export const bindPatient = (input: BindPatientInput) => post<Patient>(`${PATIENT}/bind`, input)
 export const completePatient = (input: CompletePatientInput) => post<PatientDetail>(`${PATIENT}/bind`, input)

@@ -2,7 +2,7 @@ import { get, post } from './request'
 import type { PageQuery } from './records'
 import type { Page } from '../../types/api/hospital'
 import type { AccessRecord } from '../../types/api/audit'
-import type { AccountClosure, AccountExport } from '../../types/api/account'
+import type { AccountClosure, AccountExport, DeclaredIdentity, IdentityInput } from '../../types/api/account'
 
 /** The account's own calls, `/dld-user`. */
 const API = '/dld-user/user'
@@ -24,3 +24,6 @@ export const exportAccount = (code: string) => post<AccountExport>(`${API}/expor
 
 /** Closes the account, proven by a 'close' code. */
 export const closeAccount = (code: string) => post<{ closed: true }>(`${API}/close`, { code })
+
+/** 实名认证: the account holder's own real name and identity number, stored encrypted; answered masked. */
+export const saveIdentity = (input: IdentityInput) => post<DeclaredIdentity>(`${API}/modifyiIdentify`, input)

@@ -2,7 +2,10 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import * as api from '@/services/hospital'
 import { LOCAL, local } from '@/services/storage'
-import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
+import { menusFor } from '@/utils/homeMenus'
+import { Loadable } from './base/Loadable'
+import { OneAtATime } from './base/OneAtATime'
+import type { HomePageConfig, Hospital, HospitalSetting, MenuEntry } from '../../types/api/hospital'
 import { hospitalHomeUrl, MINE_URL } from '@/pageUrls'
 
 export type HospitalRole = 'all' | 'internet' | 'palm'
@@ -40,9 +43,9 @@ export function roleOf(config: { isInternet: boolean; isPalm: boolean } | null |
   return config.isInternet ? 'internet' : 'palm'
 }
 
-/** Menu entries a role shows (spec §6: the home-page menu list sets visible roles). */
-export function menusFor(menus: MenuEntry[], role: HospitalRole): MenuEntry[] {
-  return role === 'all' ? menus : menus.filter((m) => m.role === role || m.role === 'all')
+/** Whether these roles (userinfo.roles) make the account staff of the hospital: as the server's requireStaff reads them. */
+export function isStaffOf(roles: readonly string[], hospitalCode: string): boolean {
+  return roles.includes('admin') || roles.includes(`staff:${hospitalCode}`)
 }
 
 export class HospitalStore {
@@ -58,9 +61,32 @@ export class HospitalStore {
   role: HospitalRole = local.get<HospitalRole>(LOCAL.hospitalRole) ?? 'all'
   tabBarIndex: number = local.get<number>(LOCAL.tabBarIndex) ?? 0
   homeConfig: HomePageConfig | null = null
+  /** The hospital's own menu config (GET /common/menuConfig/{id}) once read, and which hospital it belongs to. */
+  menuConfig: { hospitalId: number; menus: MenuEntry[] } | null = null
+
+  /** 选择医院: the hospitals, by name when searched. */
+  readonly hospitalList = new Loadable((keyword?: string) => api.listHospitals(keyword))
+  /** The hospital brands (医联体 / 集团) to browse by. */
+  readonly brands = new Loadable(() => api.listBrands())
+  /** One brand's hospitals and featured departments, read together by `showBrand`. */
+  readonly brandHospitals = new Loadable((brandId: number) => api.listBrandHospitals(brandId))
+  readonly brandDepartments = new Loadable((brandId: number) => api.listBrandDepartments(brandId))
+  /** The brand a hospital belongs to (关于我们). */
+  readonly brandInfo = new Loadable((hospitalCode: string) => api.getBrandHospitalInfo(hospitalCode))
+  /** 医院设置: every setting of the current hospital, for its staff. */
+  readonly settings = new Loadable((hospitalCode: string) => api.listHospitalSettings(hospitalCode))
+  readonly savingSetting = new OneAtATime()
 
   constructor() {
-    makeAutoObservable(this)
+    makeAutoObservable(this, {
+      hospitalList: false,
+      brands: false,
+      brandHospitals: false,
+      brandDepartments: false,
+      brandInfo: false,
+      settings: false,
+      savingSetting: false,
+    })
   }
 
   get tabBar(): TabItem[] {
@@ -71,8 +97,13 @@ export class HospitalStore {
     return this.tabBar[0]!.path
   }
 
+  /**
+   * The home's entries for the hospital's role: the hospital's menu config once a home has read it (loadMenus), until
+   * then the menus that came with the home-page config at startup (in main mode the platform's own).
+   */
   get menus(): MenuEntry[] {
-    return menusFor(this.homeConfig?.menus ?? [], this.role)
+    const own = this.menuConfig && this.menuConfig.hospitalId === this.hospital?.id ? this.menuConfig.menus : null
+    return menusFor(own ?? this.homeConfig?.menus ?? [], this.role)
   }
 
   /** Caches the hospital query parameter; answers whether it changed (then tokens are cleared, spec §2). */
@@ -118,6 +149,41 @@ export class HospitalStore {
     local.set(LOCAL.demo, this.demo)
     if (hospital) local.set(LOCAL.hospital, hospital)
     else local.remove(LOCAL.hospital)
+  }
+
+  /** Reads the current hospital's menu config (the palm home); on failure the startup's menus stay. */
+  async loadMenus() {
+    const hospitalId = this.hospital?.id
+    if (!hospitalId) return
+    const menus = await api.getMenuConfig(hospitalId).catch(() => null)
+    runInAction(() => {
+      if (menus && this.hospital?.id === hospitalId) this.menuConfig = { hospitalId, menus }
+    })
+  }
+
+  /** A brand's hospitals and featured departments; another brand's stop showing at once. */
+  async showBrand(brandId: number) {
+    this.brandHospitals.reset()
+    this.brandDepartments.reset()
+    await Promise.all([this.brandHospitals.load(brandId), this.brandDepartments.load(brandId)])
+  }
+
+  /** One public setting of the current hospital (spec §7 hospital/config); null when unset or not readable. */
+  async setting(key: string): Promise<string | null> {
+    const code = this.hospital?.hospitalCode
+    if (!code) return null
+    return (await api.getHospitalSetting(code, key).catch(() => null))?.value ?? null
+  }
+
+  /** Changes one setting of the current hospital (its staff only) and shows the saved value in the list. */
+  async saveSetting(key: string, value: string): Promise<HospitalSetting> {
+    const hospitalCode = this.hospital?.hospitalCode
+    if (!hospitalCode) throw new Error('请先选择医院')
+    const saved = await api.saveHospitalSetting({ hospitalCode, key, value })
+    runInAction(() => {
+      if (this.settings.value) this.settings.value = this.settings.value.map((s) => (s.key === saved.key ? saved : s))
+    })
+    return saved
   }
 
   /** The hospitals to choose from, by name when a keyword is given (选择医院, the platform's home). */

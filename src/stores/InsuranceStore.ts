@@ -5,7 +5,7 @@ import * as api from '@/services/insurance'
 import { ApiError } from '@/services/request'
 import { Latest } from './base/Latest'
 import { OneAtATime } from './base/OneAtATime'
-import type { InsuranceIdentity, InsuranceSplit } from '../../types/api/insurance'
+import type { InsuranceIdentity, InsuranceSplit, InsuranceTestUser } from '../../types/api/insurance'
 
 /**
  * 'checking' the authorisation; 'needAuth' the patient must authorise on the voucher page; 'uploading' the fees;
@@ -33,13 +33,19 @@ export class InsuranceStore {
   identity: InsuranceIdentity | null = null
   split: InsuranceSplit | null = null
   error: string | null = null
+  /**
+   * The insurance platform's test person, on a test platform (the sandbox) only: the authorisation page lists them,
+   * and the patient must be them. null elsewhere (the server refuses to name one) and until asked.
+   */
+  testUser: InsuranceTestUser | null = null
+  private testUserAsked = false
   readonly payment = new OneAtATime()
   private readonly spentCodes = new Set<string>()
   /** prepare and loadSplit both fill `split`: only the latest one's answers are shown. */
   private readonly latest = new Latest()
 
   constructor() {
-    makeAutoObservable<InsuranceStore, 'spentCodes' | 'latest'>(this, { payment: false, spentCodes: false, latest: false })
+    makeAutoObservable<InsuranceStore, 'spentCodes' | 'latest' | 'testUserAsked'>(this, { payment: false, spentCodes: false, latest: false, testUserAsked: false })
   }
 
   /**
@@ -72,7 +78,10 @@ export class InsuranceStore {
         this.identity = identity
         this.step = identity.authorized ? 'uploading' : 'needAuth'
       })
-      if (!identity.authorized) return
+      if (!identity.authorized) {
+        await this.loadTestUser()
+        return
+      }
       const split = await api.uploadInsuranceFees(order.orderNo)
       runInAction(() => {
         if (!current()) return
@@ -84,6 +93,23 @@ export class InsuranceStore {
         if (!current()) return
         this.error = messageOf(e)
         this.step = 'failed'
+      })
+    }
+  }
+
+  /** Asks once whether the platform is a test one with a test person (a refusal means it is not). */
+  async loadTestUser() {
+    if (this.testUserAsked) return
+    this.testUserAsked = true
+    try {
+      const person = await api.getInsuranceTestUser()
+      runInAction(() => {
+        this.testUser = person
+      })
+    } catch (e) {
+      // the server's refusal says there is none; no answer at all may be asked again
+      runInAction(() => {
+        this.testUserAsked = e instanceof ApiError && e.code !== 0
       })
     }
   }

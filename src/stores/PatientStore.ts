@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import platform from '@/platform'
 import * as palm from '@/services/palm'
+import { autoRegister } from '@/services/hospital'
 import { uploadFile } from '@/services/auth'
 import { SESSION, session } from '@/services/storage'
 import { Loadable } from './base/Loadable'
@@ -12,8 +13,10 @@ import type {
   BindNeonateInput,
   BindPatientInput,
   CompletePatientInput,
+  HospitalCard,
   IdCardOcrResult,
   Patient,
+  PatientRecordInfo,
   UpdateAccompanyInput,
 } from '../../types/api/patient'
 
@@ -29,6 +32,18 @@ export const ESCORT_RELATIONS = ['父母', '配偶', '子女', '其他']
 export const HEALTH_CARD_RETURN = '/pages/addPatient/index'
 
 type Bind = Omit<BindPatientInput, 'hospitalCode'>
+
+/** A patient's card at a hospital (电子就诊卡): the patient as a flow sees it, and the hospital's record of them. */
+export interface PatientCard {
+  patient: Patient
+  record: PatientRecordInfo
+}
+
+/** A person whose name and identity number a form starts with (the insurance sandbox's test person). */
+export interface PatientDraft {
+  name: string
+  idCard: string
+}
 type Neonate = Omit<BindNeonateInput, 'hospitalCode'>
 
 /**
@@ -52,11 +67,24 @@ export class PatientStore {
   /** Adding or completing a patient (the add-patient forms): one save at a time, its button shows it. */
   readonly saving = new OneAtATime()
   readonly escortList = new Loadable((patientId: number) => palm.listAccompanies(patientId))
+  /** One patient's card at the current hospital, read fresh (patient/info and record-info together). */
+  readonly card = new Loadable(
+    async (patientId: number, hospitalCode: string): Promise<PatientCard> => {
+      const [patient, record] = await Promise.all([palm.getPatientInfo(patientId, hospitalCode), palm.getPatientRecordInfo(patientId, hospitalCode)])
+      return { patient, record }
+    },
+  )
+  /** 申领就诊卡: one at a time, its button shows it. */
+  readonly filing = new OneAtATime()
+  /** What the identity-card form starts with, once (kept in memory only, never in the address or storage). */
+  draft: PatientDraft | null = null
 
   constructor(private readonly hospitalCode: () => string | undefined = () => undefined) {
     makeAutoObservable<PatientStore, 'hospitalCode' | 'spentHealthCodes'>(this, {
       bound: false,
       escortList: false,
+      card: false,
+      filing: false,
       saving: false,
       hospitalCode: false,
       spentHealthCodes: false,
@@ -176,10 +204,49 @@ export class PatientStore {
     return palm.getPatient(id)
   }
 
+  /**
+   * Completes a patient. One that was incomplete is filed at the current hospital once complete, as a patient complete
+   * at binding is filed at once: nobody asks for it, so it goes through autoRegister and a failure leaves it to 申领.
+   */
   async complete(input: CompletePatientInput) {
+    const wasIncomplete = this.byId(input.id)?.complete === false
     const patient = await palm.completePatient(input)
+    const hospitalCode = this.hospitalCode()
+    if (hospitalCode && wasIncomplete && patient.complete) await autoRegister(patient.id, hospitalCode).catch(() => undefined)
     await this.load()
     return patient
+  }
+
+  /** Reads one patient's card at the current hospital (nothing without a hospital: the page asks to choose one). */
+  async loadCard(patientId: number) {
+    const hospitalCode = this.hospitalCode()
+    if (!hospitalCode) return
+    if (this.card.value?.patient.id !== patientId) this.card.reset()
+    await this.card.load(patientId, hospitalCode)
+  }
+
+  /**
+   * 申领就诊卡: the patient asks to be filed at the current hospital (its card is issued once; one it has already is
+   * answered as it is). The card and the list show the number at once.
+   */
+  async fileAtHospital(patientId: number): Promise<HospitalCard | null> {
+    const hospitalCode = this.hospitalCode()
+    if (!hospitalCode) throw new Error('请先选择医院')
+    return this.filing.run(async () => {
+      const card = await palm.fileAtHospital(patientId, hospitalCode)
+      await Promise.all([this.card.load(patientId, hospitalCode).catch(() => undefined), this.load().catch(() => undefined)])
+      return card
+    })
+  }
+
+  /** The identity-card form that opens next starts with this person. */
+  startDraft(draft: PatientDraft) {
+    this.draft = draft
+  }
+
+  /** The form has taken the draft: later forms start empty. */
+  clearDraft() {
+    this.draft = null
   }
 
   /** Exactly one default: the chosen one becomes it, every other one stops being it. */

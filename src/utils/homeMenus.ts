@@ -9,6 +9,14 @@ export const ELDER_SERVICES_MAX = 6
 export const ELDER_SERVICE_ORDER = ['register', 'payment', 'report', 'inpatient', 'inquiry', 'patient', 'queue', 'prescription', 'record', 'doctor'] as const
 export const ELDER_GROUP = '常用服务'
 
+/**
+ * The entries one service family shows (spec §6: the menu list sets visible roles): a palm-only or internet-only
+ * hospital shows its own family's entries and those for both; a hospital with both shows them all.
+ */
+export function menusFor(menus: MenuEntry[], role: MenuEntry['role']): MenuEntry[] {
+  return role === 'all' ? menus : menus.filter((m) => m.role === role || m.role === 'all')
+}
+
 /** The home's menu groups, in the order the hospital configured them (an entry without a group is a 服务). */
 export function groupMenus(menus: MenuEntry[]): [string, MenuEntry[]][] {
   const groups = new Map<string, MenuEntry[]>()

@@ -32,3 +32,17 @@ export interface AccountExport {
   messages: Row[]
   files: Row[]
 }
+
+/** `POST /dld-user/user/modifyiIdentify`: the account holder's own real name and identity number (实名认证). */
+export interface IdentityInput {
+  name: string
+  idCard: string
+}
+
+/** What the server answers after storing them encrypted: both masked (spec §9). */
+export interface DeclaredIdentity {
+  name: string
+  idCard: string
+  /** The number passed the identity-card rules (spec §5). */
+  verified: boolean
+}

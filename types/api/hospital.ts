@@ -75,3 +75,49 @@ export interface ConsultationItem {
   hospitalCode: string
   hospitalName: string
 }
+
+/** A hospital brand (医联体 / 集团), `GET /dld-hospital/brand/list`. */
+export interface Brand {
+  id: number
+  name: string
+  logo: string
+  intro: string
+  hospitalCount: number
+}
+
+/** A featured department of one of a brand's hospitals, `GET /dld-hospital/brand/dept/{brandId}`. */
+export interface BrandDepartment {
+  id: number
+  deptName: string
+  intro: string
+  hospitalCode: string
+  hospitalName: string
+}
+
+/** `GET /dld-hospital/brand/hospitalInfo?hospitalCode`: a hospital and the brand it belongs to (null: none). */
+export interface BrandHospitalInfo {
+  hospital: Hospital
+  brand: Omit<Brand, 'hospitalCount'> | null
+}
+
+/**
+ * One setting of a hospital (hospital_configs), as its staff see it: `GET/POST /dld-palm/admin/hospital-config`.
+ * Keys such as `register.holdMinutes`; `private.*` and `secret.*` are never served to patients.
+ */
+export interface HospitalSetting {
+  key: string
+  value: string
+  updatedAt: string
+}
+
+export interface HospitalSettingInput {
+  hospitalCode: string
+  key: string
+  value: string
+}
+
+/** `GET /dld-palm/api/hospital/config/{hospitalCode}/{key}`: one public setting; value null when unset. */
+export interface PublicHospitalSetting {
+  key: string
+  value: string | null
+}

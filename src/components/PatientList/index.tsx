@@ -14,7 +14,10 @@ import { maskCardNo, maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
 import { qrDataUrl } from './qrCode'
 import './index.scss'
-import { ADD_PATIENT_URL, editPatientUrl, escortUrl } from '@/pageUrls'
+import { ADD_PATIENT_URL, HEALTH_CARD_URL, editPatientUrl, escortUrl } from '@/pageUrls'
+
+/** One patient's 电子就诊卡 (the health-card page with query id): the card with its QR code and the record. */
+const patientCardUrl = (patientId: number) => `${HEALTH_CARD_URL}?id=${patientId}`
 
 /**
  * The page's loader for a patient list: loads once the shell is ready, and again whenever the page shows again
@@ -75,6 +78,9 @@ function PatientList({ variant, select = false }: Props) {
           设为默认
         </Tappable>
       )}
+      <Tappable inline className='patient-card__action' onTap={() => void Taro.navigateTo({ url: patientCardUrl(p.id) })}>
+        就诊卡
+      </Tappable>
       <Tappable inline className='patient-card__action' onTap={() => requireComplete(p, () => void Taro.navigateTo({ url: escortUrl(p.id) }))}>
         陪护人
       </Tappable>
@@ -131,7 +137,7 @@ function PatientList({ variant, select = false }: Props) {
               <Text className='health-card__no'>{p.hisMedCardNo}</Text>
             </View>
           ) : (
-            <Text className='health-card__unfiled'>尚未在本院建档</Text>
+            <Text className='health-card__unfiled'>尚未在本院建档，可点“就诊卡”申领</Text>
           )}
         </View>
       </View>

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
@@ -19,8 +19,10 @@ const MISTYPED = '身份证号有误，请核对'
 /** 身份证: name and identity number (typed, or read from a photo), sex, birth date and age read from the number. */
 function IdCardForm() {
   const { patient } = useStores()
-  const [name, setName] = useState('')
-  const [idCard, setIdCard] = useState('')
+  // a person the page that sent the patient here named (the insurance sandbox's test person), once
+  const [name, setName] = useState(() => patient.draft?.name ?? '')
+  const [idCard, setIdCard] = useState(() => patient.draft?.idCard ?? '')
+  useEffect(() => patient.clearDraft(), [patient])
   const [relation, setRelation] = useState(() => (patient.list.some((p) => p.relation === '本人') ? '' : '本人'))
   const phone = usePatientMobile()
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)

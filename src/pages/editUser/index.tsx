@@ -10,12 +10,13 @@ import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { textLength } from '@/utils/text'
+import IdentitySection from './IdentitySection'
 import './index.scss'
 
 /** A nickname is at most 20 by the spec's text length (Chinese characters count 2). */
 export const NICKNAME_MAX_LENGTH = 20
 
-/** Set personal info: nickname and avatar (uploaded through the file call). */
+/** Set personal info: nickname and avatar (uploaded through the file call), and the holder's 实名认证. */
 function EditUser() {
   const { user } = useStores()
   const [nickname, setNickname] = useState('')
@@ -56,9 +57,13 @@ function EditUser() {
         </View>
         <Cell title='手机号' extra={user.user?.mobile ?? ''} />
       </View>
-      <Button className='edit-user__save' type='primary' block onClick={() => void save().catch(() => undefined)}>
-        保存
-      </Button>
+      {/* the padding is the wrapper's: a block button with side margins is wider than the screen */}
+      <View className='edit-user__actions'>
+        <Button className='edit-user__save' type='primary' block onClick={() => void save().catch(() => undefined)}>
+          保存
+        </Button>
+      </View>
+      <IdentitySection />
     </PageShell>
   )
 }

@@ -8,6 +8,7 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
+import TestPerson from './TestPerson'
 
 import { toastError } from '@/ui/feedback'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
@@ -83,6 +84,7 @@ function ChsPayment() {
             <Button type='primary' block onClick={() => insurance.authorise()}>
               医保电子凭证授权
             </Button>
+            {insurance.testUser && reg && <TestPerson person={insurance.testUser} patientId={reg.patientId} />}
           </View>
         )}
         {insurance.step === 'failed' && (

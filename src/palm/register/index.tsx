@@ -12,13 +12,26 @@ import { MSG } from '@/ui/messages'
 import './index.scss'
 import { DEPT_LIST_URL } from '@/pageUrls'
 
-/** 预约挂号 notice (spec §2 /palm/register/index): the hospital's registration rules, read and agreed before booking. */
+/** The hospital setting that turns on free 普通号 for older patients (the server's register.freeForElderly). */
+const FREE_FOR_ELDERLY_KEY = 'register.freeForElderly'
+
+/**
+ * 预约挂号 notice (spec §2 /palm/register/index): the hospital's registration rules, read and agreed before booking,
+ * and whether the hospital waives the 普通号 fee for older patients (its public setting, hospital/config).
+ */
 function RegisterNotice() {
-  const { register } = useStores()
+  const { register, hospital } = useStores()
   const [agreed, setAgreed] = useState(false)
+  const [freeForElderly, setFreeForElderly] = useState(false)
   const rules = register.catalogue.rules.value
 
-  const load = () => (register.catalogue.hospital ? register.catalogue.loadRules().catch(() => undefined) : undefined)
+  const load = () =>
+    register.catalogue.hospital
+      ? Promise.all([
+          register.catalogue.loadRules().catch(() => undefined),
+          hospital.setting(FREE_FOR_ELDERLY_KEY).then((v) => setFreeForElderly(v === 'true')),
+        ])
+      : undefined
 
   return (
     <PageShell title='预约挂号' onReady={load}>
@@ -44,6 +57,7 @@ function RegisterNotice() {
               <Text className='register-notice__fact'>可预约未来{rules.bookDays}天内的号源</Text>
               <Text className='register-notice__fact'>预约后请在{rules.holdMinutes}分钟内完成支付，超时号源将自动释放</Text>
               <Text className='register-notice__fact'>取消规则：{rules.cancelRule}</Text>
+              {freeForElderly && <Text className='register-notice__fact'>敬老服务：本院老年人预约普通号免挂号费，确认挂号时按就诊人年龄自动减免</Text>}
             </View>
           </View>
           <Tappable className='register-notice__agree' role='checkbox' checked={agreed} onTap={() => setAgreed((a) => !a)}>

@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
-import { Articles, Doctor, Footprint, Health, List, Location, Message, More, Notice, Order, Retweet, ShieldCheck, ToPay, User as UserIcon } from '@nutui/icons-react-taro'
+import { Articles, Doctor, Footprint, Health, List, Location, Message, More, Notice, Order, Retweet, Setting, ShieldCheck, ToPay, User as UserIcon } from '@nutui/icons-react-taro'
 import { observer } from 'mobx-react'
 import PageShell, { openPage } from '@/components/PageShell'
 import Toggle from '@/components/Toggle'
@@ -30,12 +30,18 @@ const ENTRIES = [
   { title: '更多', url: ABOUT_URL, Icon: More },
 ]
 
+/** 医院设置 (pages/hospitalConfig): the current hospital's settings, for its staff only. */
+const HOSPITAL_CONFIG_URL = '/pages/hospitalConfig/index'
+const STAFF_ENTRIES = [{ title: '医院设置', url: HOSPITAL_CONFIG_URL, Icon: Setting }]
+
 /** Mine: who is signed in, and the entries to everything that is theirs. */
 function User() {
   const { user, hospital, patient, records, preferences } = useStores()
   const me = user.user
   const loadPatients = usePatientListLoader(() => user.isLoggedIn)
   const current = patient.current
+  // the hospital's staff also look after its settings; patients never see the entry
+  const entries = user.isStaffOf(hospital.hospital?.hospitalCode) ? [...ENTRIES, ...STAFF_ENTRIES] : ENTRIES
   // binding from here comes back here, not to the home page
   const bindMobile = () => {
     user.rememberRedirect(MINE_URL)
@@ -90,7 +96,7 @@ function User() {
       </View>
       {hospital.hospital && <Text className='section-title'>{hospital.hospital.hospitalName}</Text>}
       <View className='mine__cells'>
-        {ENTRIES.map((e) => (
+        {entries.map((e) => (
           // the row is a link named by its title (and the unread count); the Cell only draws it
           <Tappable key={e.url} role='link' className='mine__link' label={e.url === MESSAGE_CENTRE_URL && records.unread > 0 ? `${e.title}，${records.unread}条未读` : e.title} onTap={() => openPage(e.url)}>
             <Cell
