@@ -17,6 +17,10 @@ export const webviewUrl = (url: string) => `/pages/webview/index?url=${encodeURI
 /** Taro's event when the web-view page closes (the patient is back from what it showed). */
 export const WEBVIEW_CLOSED = 'webview:closed'
 export const HOSPITAL_LIST_URL = '/pages/hospital/index'
+/** 选择医院 opened on one brand's hospitals and featured departments. */
+export const brandHospitalsUrl = (brandId: number) => `${HOSPITAL_LIST_URL}?brandId=${brandId}`
+/** 医院设置: the current hospital's settings, for its staff. */
+export const HOSPITAL_CONFIG_URL = '/pages/hospitalConfig/index'
 export const EDIT_USER_URL = '/pages/editUser/index'
 export const CHOOSE_LOCATION_URL = '/pages/chooseLocation/index'
 export const knowledgeArticleUrl = (id: number) => `/pages/sys/knowledge/detail?id=${id}`
@@ -24,6 +28,8 @@ export const aboutTopicUrl = (key: string) => `/pages/about/rich?key=${key}`
 export const ABOUT_URL = '/pages/about/index'
 export const PRIVACY_URL = '/pages/privacy/index'
 export const HEALTH_CARD_URL = '/pages/healthPatient/index'
+/** One patient's card at the current hospital (number, QR code, 建档 information). */
+export const patientCardUrl = (patientId: number) => `${HEALTH_CARD_URL}?id=${patientId}`
 export const ADDRESS_LIST_URL = '/pages/address/list'
 export const MY_DOCTORS_URL = '/pages/doctor/index'
 /** 预约挂号: the hospital's registration notice, then the departments. */

@@ -43,11 +43,6 @@ export function roleOf(config: { isInternet: boolean; isPalm: boolean } | null |
   return config.isInternet ? 'internet' : 'palm'
 }
 
-/** Whether these roles (userinfo.roles) make the account staff of the hospital: as the server's requireStaff reads them. */
-export function isStaffOf(roles: readonly string[], hospitalCode: string): boolean {
-  return roles.includes('admin') || roles.includes(`staff:${hospitalCode}`)
-}
-
 export class HospitalStore {
   appId: string = local.get<string>(LOCAL.appId) ?? DEFAULT_APP_ID
   hospital: Hospital | null = local.get<Hospital>(LOCAL.hospital) ?? null

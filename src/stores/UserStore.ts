@@ -7,7 +7,7 @@ import { MSG } from '@/ui/messages'
 import { toastError } from '@/ui/feedback'
 import type { Session, UserInfo } from '../../types/api/auth'
 import type { AccountClosure, DeclaredIdentity, IdentityInput } from '../../types/api/account'
-import { isStaffOf as rolesMakeStaff } from './HospitalStore'
+import { isStaffOf as rolesMakeStaff } from '@/utils/staffRules'
 import { OneAtATime } from './base/OneAtATime'
 
 /** More than this many trips to authorisation within a minute means something is wrong: stop instead of looping. */
@@ -21,8 +21,6 @@ export class UserStore {
   token: string | null = local.get<string>(LOCAL.token) ?? null
   /** 账号与隐私: where the account's codes go and what keeps it from being closed (null until loaded). */
   closure: AccountClosure | null = null
-  /** 实名认证 as saved in this visit, masked, with the account it belongs to (the server does not read it back). */
-  private declared: (DeclaredIdentity & { userId: number }) | null = null
   readonly identitySaving = new OneAtATime()
 
   constructor() {
@@ -39,17 +37,16 @@ export class UserStore {
     return this.isLoggedIn && !!hospitalCode && rolesMakeStaff(this.user?.roles ?? [], hospitalCode)
   }
 
-  /** The real name and identity number the signed-in account declared in this visit, masked; null when none. */
+  /** The real name and identity number the signed-in account declared (userinfo), masked; null when none. */
   get identity(): DeclaredIdentity | null {
-    return this.declared && this.declared.userId === this.user?.id ? this.declared : null
+    return this.user?.identity ?? null
   }
 
   /** 实名认证: the account holder's own real name and identity number (stored encrypted, answered masked). */
   async saveIdentity(input: IdentityInput): Promise<DeclaredIdentity> {
-    const userId = this.user?.id ?? 0
     const saved = await account.saveIdentity(input)
     runInAction(() => {
-      this.declared = { ...saved, userId }
+      if (this.user) this.user = { ...this.user, identity: saved }
     })
     return saved
   }

@@ -2,7 +2,6 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { calls, testing } from './doubles/taro'
 import { RootStore } from '../../src/stores/RootStore'
 import { PatientStore } from '../../src/stores/PatientStore'
-import { isStaffOf } from '../../src/stores/HospitalStore'
 import { LOCAL, local } from '../../src/services/storage'
 import { mapSensitive } from '../../src/utils/base64'
 import { maskIdCard, maskName } from '../../src/utils/mask'
@@ -50,6 +49,8 @@ const menu = (name: string, icon: string, role: MenuEntry['role']): MenuEntry =>
 let startupMenus: MenuEntry[] = []
 let menuConfig: MenuEntry[] = []
 let roles: string[] = []
+/** 实名认证 as userinfo answers it (masked), null until declared. */
+let identity: { name: string; idCard: string; verified: boolean } | null = null
 let settings: HospitalSetting[] = []
 let publicSettings: Record<string, string> = {}
 
@@ -96,7 +97,7 @@ function handle({ url, method, data }: { url: string; method: string; data: unkn
     const query = { ...Object.fromEntries(new URLSearchParams(search)), ...(method === 'GET' ? ((data ?? {}) as Record<string, string>) : {}) }
     const body = Object.fromEntries(new URLSearchParams(typeof data === 'string' ? data : ''))
     const last = path.split('/').pop()!
-    if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles, appId: query.appId, provider: 'wechat' })
+    if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles, appId: query.appId, provider: 'wechat', identity })
     if (path === '/dld-hospital/hospital/getByAppId') return ok(FIRST)
     if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: FIRST, banners: [], menus: startupMenus, demo: false })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
@@ -169,6 +170,7 @@ beforeEach(() => {
   startupMenus = []
   menuConfig = []
   roles = []
+  identity = null
   settings = []
   publicSettings = {}
   people = [
@@ -384,15 +386,6 @@ describe('医院设置 /pages/hospitalConfig/index', () => {
   })
 })
 
-describe('who is staff of a hospital (as the server’s requireStaff)', () => {
-  test('its own staff and platform administrators; not another hospital’s staff, not a patient', () => {
-    expect(isStaffOf(['staff:10392'], '10392')).toBe(true)
-    expect(isStaffOf(['admin'], '10392')).toBe(true)
-    expect(isStaffOf(['staff:10388'], '10392')).toBe(false)
-    expect(isStaffOf([], '10392')).toBe(false)
-    expect(isStaffOf(['staff:103920'], '10392')).toBe(false)
-  })
-})
 
 // ---------- 实名认证 ----------
 
@@ -422,6 +415,15 @@ describe('实名认证 on /pages/editUser/index', () => {
 
     fireEvent.click(screen.getByRole('button', { name: '重新认证' }))
     expect((screen.getByPlaceholderText('请输入本人身份证号') as HTMLInputElement).value).toBe('')
+  })
+
+  test('an identity declared before shows masked as userinfo answers it, not an empty form', async () => {
+    identity = { name: '张*', idCard: '110101********4514', verified: true }
+    testing.setRouter('/pages/editUser/index')
+    render(<EditUser />)
+    expect(await screen.findByText('110101********4514')).toBeTruthy()
+    expect(screen.getByText('已认证')).toBeTruthy()
+    expect(screen.queryByPlaceholderText('请输入本人身份证号')).toBeNull()
   })
 })
 

@@ -260,8 +260,9 @@ describe('POST /dld-user/user/modifyiIdentify', () => {
     assert.deepEqual(await identityOf(u.userId), { name: null, idCard: null })
   })
 
-  it('stores name and identity number encrypted and answers them masked', async () => {
+  it('stores name and identity number encrypted and answers them masked, then userinfo shows them masked too', async () => {
     const u = await signInUser(t.app)
+    assert.equal((await call('GET', '/dld-hospital/userinfo', u.headers)).data.identity, null)
     const env = await call('POST', url, u.headers, { name: '王小明', idCard: b64(ID) })
     assert.equal(env.code, 200)
     assert.equal(env.data.name, '王*明')
@@ -273,6 +274,8 @@ describe('POST /dld-user/user/modifyiIdentify', () => {
     const [raw] = await t.database.db.select().from(users).where(eq(users.id, u.userId))
     assert.ok(!JSON.stringify(raw).includes(ID))
     assert.ok(!JSON.stringify(raw).includes('王小明'))
+    const info = (await call('GET', '/dld-hospital/userinfo', u.headers)).data.identity
+    assert.deepEqual({ ...info, idCard: unb64(info.idCard) }, { name: '王*明', idCard: `${ID.slice(0, 6)}********${ID.slice(-4)}`, verified: true })
     // a later declaration replaces the first; a lower-case x is the same check character
     const again = await call('POST', url, u.headers, { name: '王晓明', idCard: b64(ID_LOWER_X.toLowerCase()) })
     assert.equal(again.code, 200)

@@ -55,6 +55,24 @@ describe('the audit log', () => {
     assert.ok(rows[0]!.requestId)
   })
 
+  it('records the reads of a patient’s hospital card against that patient, though those answers name it patientId', async () => {
+    const before = (await rowsOf(eq(auditLog.actorId, owner.userId))).length
+    const query = { id: String(patientId), hospitalCode: '10392' }
+    assert.equal((await callApi(t.app, 'GET', '/dld-palm/api/patient/hospital/patient/record-info', { caller: owner, query })).code, 200)
+    const filed = await callApi(t.app, 'GET', '/dld-hospital/autoRegister', { caller: owner, query: { patientId: String(patientId), hospitalCode: '10392' } })
+    assert.equal(filed.code, 200, filed.msg)
+    assert.equal((await callApi(t.app, 'GET', '/dld-palm/api/patient/hospital/patient/bind', { caller: owner, query })).code, 200)
+    const rows = (await rowsOf(eq(auditLog.actorId, owner.userId))).slice(before)
+    assert.deepEqual(
+      rows.map((r) => [r.route, r.patientId]),
+      [
+        ['GET /dld-palm/api/patient/hospital/patient/record-info', patientId],
+        ['GET /dld-hospital/autoRegister', patientId],
+        ['GET /dld-palm/api/patient/hospital/patient/bind', patientId],
+      ],
+    )
+  })
+
   it('records a doctor’s read and change of a consultation at the workbench against the patient', async () => {
     assert.equal((await callApi(t.app, 'GET', `/dld-doctor/api/inquiries/${inquiry.id}`, { caller: desk })).code, 200)
     assert.equal((await callApi(t.app, 'POST', `/dld-doctor/api/inquiries/${inquiry.id}/accept`, { caller: desk })).code, 200)

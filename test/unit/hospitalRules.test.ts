@@ -1,3 +1,4 @@
+import { isStaffOf } from '../../src/utils/staffRules'
 import { menusFor } from '../../src/utils/homeMenus'
 import { kindOf } from '../../src/pages/hospitalConfig/settingKinds'
 import type { MenuEntry } from '../../types/api/hospital'
@@ -28,5 +29,15 @@ describe('医院设置 checks a value before it is saved (the server silently fa
 
   test('a key the page does not know is named by itself and saved as typed', () => {
     expect(kindOf('custom.notice')).toEqual({ label: 'custom.notice', hint: '' })
+  })
+})
+
+describe('who is staff of a hospital (the one rule the server’s requireStaff and the app share)', () => {
+  test('its own staff and platform administrators; not another hospital’s staff, not a patient', () => {
+    expect(isStaffOf(['staff:10392'], '10392')).toBe(true)
+    expect(isStaffOf(['admin'], '10392')).toBe(true)
+    expect(isStaffOf(['staff:10388'], '10392')).toBe(false)
+    expect(isStaffOf([], '10392')).toBe(false)
+    expect(isStaffOf(['staff:103920'], '10392')).toBe(false)
   })
 })

@@ -1,3 +1,4 @@
+import type { DeclaredIdentity } from './account'
 export interface Session {
   token: string
   refreshToken: string
@@ -15,6 +16,8 @@ export interface UserInfo {
   roles: string[]
   appId: string
   provider: 'wechat' | 'alipay'
+  /** 实名认证 as the account holder declared it (masked); null until they have. */
+  identity: DeclaredIdentity | null
 }
 
 export interface UserSig {

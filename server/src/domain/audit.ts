@@ -49,8 +49,9 @@ export async function recordAudit(db: Tx, e: AuditEvent): Promise<void> {
 }
 
 /**
- * The patients an answer is about: the `id` of each patient for a patient answer, otherwise every `patientId` in it
- * (an object, a list, or a page's `list`), looked for three levels deep.
+ * The patients an answer is about: every `patientId` in it (an object, a list, or a page's `list`), looked for three
+ * levels deep; in a patient answer an object without one is a patient itself, and its `id` counts (a hospital card
+ * or a record-info answer names its patient as `patientId`).
  */
 export function patientIdsIn(subject: AuditSubject, data: unknown): number[] {
   const ids: number[] = []
@@ -58,7 +59,7 @@ export function patientIdsIn(subject: AuditSubject, data: unknown): number[] {
     if (depth > 3 || !value || typeof value !== 'object') return
     if (Array.isArray(value)) return value.forEach((v) => walk(v, depth + 1))
     const o = value as Record<string, unknown>
-    const own = subject === 'patient' ? o.id : o.patientId
+    const own = subject === 'patient' && o.patientId === undefined ? o.id : o.patientId
     if (typeof own === 'number') ids.push(own)
     for (const v of Object.values(o)) if (v && typeof v === 'object') walk(v, depth + 1)
   }

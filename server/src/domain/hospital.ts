@@ -5,6 +5,7 @@ import { articles, brands, consultations, departments, dictItems, hospitalConfig
 import { conversations as chatConversations, unreadTotal } from './chat'
 import { conversationIDOf, patientImAccount } from '@/utils/chatRules'
 import { forbidden, notFound } from '../errors'
+import { isStaffOf } from '@/utils/staffRules'
 
 type HospitalRow = typeof hospitals.$inferSelect
 
@@ -112,7 +113,7 @@ export const isPrivateConfigKey = (key: string) => /^(private|secret)\./.test(ke
 
 /** Staff of a hospital carry the role `staff:<code>`; platform administrators `admin`. */
 export function requireStaff(roles: string[], hospitalCode: string) {
-  if (!roles.includes('admin') && !roles.includes(`staff:${hospitalCode}`)) throw forbidden()
+  if (!isStaffOf(roles, hospitalCode)) throw forbidden()
 }
 
 export async function listHospitalConfig(db: Db, hospitalCode: string) {

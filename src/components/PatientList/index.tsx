@@ -14,10 +14,7 @@ import { maskCardNo, maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
 import { qrDataUrl } from './qrCode'
 import './index.scss'
-import { ADD_PATIENT_URL, HEALTH_CARD_URL, editPatientUrl, escortUrl } from '@/pageUrls'
-
-/** One patient's 电子就诊卡 (the health-card page with query id): the card with its QR code and the record. */
-const patientCardUrl = (patientId: number) => `${HEALTH_CARD_URL}?id=${patientId}`
+import { ADD_PATIENT_URL, editPatientUrl, escortUrl, patientCardUrl } from '@/pageUrls'
 
 /**
  * The page's loader for a patient list: loads once the shell is ready, and again whenever the page shows again

@@ -8,10 +8,9 @@ import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { ABOUT_TOPICS } from './topics'
 import './index.scss'
-import { HOSPITAL_LIST_URL } from '@/pageUrls'
+import { brandHospitalsUrl } from '@/pageUrls'
 
 /** The hospital list opened on one brand's tab. */
-const brandHospitalsUrl = (brandId: number) => `${HOSPITAL_LIST_URL}?brandId=${brandId}`
 
 /**
  * About / agreements: the text the hospital configures under that key. Before any hospital is chosen (main mode)

@@ -139,6 +139,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
       roles: z.array(z.string()),
       appId: z.string(),
       provider: z.enum(['wechat', 'alipay']),
+      identity: z.object({ name: z.string(), idCard: z.string(), verified: z.boolean() }).nullable(),
     }),
     handler: async ({ auth }) => user.userInfo(app.ctx.db, app.ctx.cipher, auth),
   })

@@ -254,6 +254,7 @@ export async function patientRoutes(app: FastifyInstance) {
     method: 'GET',
     url: '/dld-hospital/autoRegister',
     summary: 'File a complete patient at a hospital (same as /patient/hospital/patient/bind), by patientId',
+    audit: 'patient',
     auth: 'user',
     query: z.object({ patientId: id, hospitalCode }),
     data: hospitalCardDto,

@@ -11,7 +11,7 @@ import { useStores } from '@/stores'
 
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
-import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, REGISTER_RECORDS_URL } from '@/pageUrls'
+import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, REGISTER_RECORDS_URL } from '@/pageUrls'
 
 const ENTRIES = [
   { title: '就诊人管理', url: PATIENT_LIST_URL, Icon: UserIcon },
@@ -30,8 +30,6 @@ const ENTRIES = [
   { title: '更多', url: ABOUT_URL, Icon: More },
 ]
 
-/** 医院设置 (pages/hospitalConfig): the current hospital's settings, for its staff only. */
-const HOSPITAL_CONFIG_URL = '/pages/hospitalConfig/index'
 const STAFF_ENTRIES = [{ title: '医院设置', url: HOSPITAL_CONFIG_URL, Icon: Setting }]
 
 /** Mine: who is signed in, and the entries to everything that is theirs. */
