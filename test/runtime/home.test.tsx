@@ -15,6 +15,8 @@ const RULES: RegisterRules = {
 const server = fakeServer({
   ...startupRoutes,
   'POST /dld-palm/api/hospital/register': (c) => (c.body.hospitalCode === HOSPITAL.hospitalCode ? RULES : null),
+  // the notice reads whether the hospital waives the fee for the elderly: this one does not say
+  [`GET /dld-palm/api/hospital/config/${HOSPITAL.hospitalCode}/register.freeForElderly`]: () => ({ key: 'register.freeForElderly', value: null }),
 })
 
 beforeAll(async () => {
