@@ -28,6 +28,7 @@ module.exports = {
         // a picture the page draws is its file name (webpack gives a URL)
         '\\.(svg|png)$': '<rootDir>/test/page/doubles/asset.ts',
         '^@/platform$': '<rootDir>/src/platform/index.h5.ts',
+        '^@/platform/im$': '<rootDir>/src/platform/im.h5.ts',
         ...base.moduleNameMapper,
         '^@tarojs/taro$': '<rootDir>/test/page/doubles/taro.ts',
         '^@tarojs/components$': '<rootDir>/test/page/doubles/components.tsx',

@@ -1,5 +1,5 @@
 import { get, post, put, upload } from './request'
-import type { Session, UserInfo, UserSig } from '../../types/api/auth'
+import type { Session, UserInfo } from '../../types/api/auth'
 
 /** `/dld-auth` and `/dld-im`: sign-in, binding and the chat signature. */
 export const getAuthorizeUrl = (provider: 'wechat' | 'alipay', q: { appId: string; redirectUri: string; scope: string; state: string }) =>
@@ -32,6 +32,5 @@ export const cancelBind = () => get<{ userId: 0 }>('/dld-hospital/cancelBind')
 export const bindWechatPhone = (code: string, sourceType: number) => post<{ userId: number; nickname: string }>('/dld-hospital/wxPhoneBind', { code, sourceType })
 
 export const getUserInfo = () => get<UserInfo>('/dld-hospital/userinfo', undefined, { noLoading: true })
-export const getUserSig = (imAccount: string) => get<UserSig>('/dld-im/im/user-sig', { imAccount }, { noLoading: true })
 export const updateProfile = (profile: { nickname: string; avatar: string }) => put<UserInfo>('/dld-hospital/userinfo', profile)
 export const uploadFile = (filePath: string) => upload<{ url: string; name: string; size: number; mime: string }>('/dld-file/files-upload', filePath)

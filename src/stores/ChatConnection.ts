@@ -1,7 +1,8 @@
 import { action, computed, makeObservable, observable, runInAction } from 'mobx'
-import * as auth from '@/services/auth'
+import * as im from '@/services/im'
 import type { ChatDriver } from '@/services/chat/driver'
 import { LocalChatDriver } from '@/services/chat/localDriver'
+import { whenTimDriver } from '@/services/chat/timRegistry'
 import { patientImAccount } from '@/utils/chatRules'
 import { packNickname, type NicknameParts } from '@/utils/nickname'
 import type { UserSig } from '../../types/api/auth'
@@ -18,10 +19,10 @@ export const READY_WAIT_MS = 10_000
 export type ChatProfile = { nick: string; avatar: string } & Partial<Omit<NicknameParts, 'nick'>>
 
 /**
- * The chat connection of spec §3 and §4, over whichever driver is attached (the Tencent IM SDK or our own chat
- * service, loaded with the pages that chat): the signature and login, logging in again, the network state, and the
- * consultation list with the IM unread counts (`conversations`). Without a driver it still holds the signature and the
- * server's list.
+ * The chat connection of spec §3 and §4, over whichever driver is attached (our own chat service's, built in, or the
+ * Tencent IM SDK's, which the internet pages that chat bring): the signature and login, logging in again, the network
+ * state, and the consultation list with the IM unread counts (`conversations`). Without a driver it still holds the
+ * signature and the server's list and counts.
  * The room (ChatStore) builds on it: `onReady` and `onMessages` are where it takes over.
  */
 export class ChatConnection {
@@ -31,23 +32,29 @@ export class ChatConnection {
   ready = false
   /** the driver's connection is up (its last network state); a ready driver may be reconnecting */
   connected = true
-  readonly conversations = new ConsultationList(() => (this.ready ? this.driver : null))
+  readonly conversations = new ConsultationList({
+    readyDriver: () => (this.ready ? this.driver : null),
+    countsFromServer: () => this.signature !== null && this.driver === null,
+  })
 
   protected driver: ChatDriver | null = null
   private profile: ChatProfile | null = null
   private reloginAttempts = 0
   private relogging = false
+  /** Stops waiting for the Tencent IM driver (a signature said `tim` before a chat page brought it). */
+  private stopWaitingForTim: (() => void) | null = null
   /** Sends waiting for the driver to be ready (each settles with whether it became ready in time). */
   private readonly readyWaiters = new Set<(ready: boolean) => void>()
 
   constructor(driver?: ChatDriver) {
-    makeObservable<ChatConnection, 'profile' | 'listen' | 'handleReady' | 'handleLost' | 'handleNetworkState' | 'handleMessages' | 'handleConversationsUpdated' | 'login' | 'relogin' | 'pushProfile' | 'markConversationRead' | 'whenReady'>(
+    makeObservable<ChatConnection, 'driver' | 'profile' | 'listen' | 'handleReady' | 'handleLost' | 'handleNetworkState' | 'handleMessages' | 'handleConversationsUpdated' | 'login' | 'relogin' | 'pushProfile' | 'markConversationRead' | 'whenReady'>(
       this,
       {
         userID: observable,
         signature: observable,
         ready: observable,
         connected: observable,
+        driver: observable.ref,
         profile: observable,
         online: computed,
         attach: action.bound,
@@ -86,6 +93,8 @@ export class ChatConnection {
 
   /** Drops the pending refresh and lets go of the driver, so nothing outlives the store. */
   dispose() {
+    this.stopWaitingForTim?.()
+    this.stopWaitingForTim = null
     this.conversations.stop()
     for (const settle of [...this.readyWaiters]) settle(false)
     if (this.driver) this.listen(this.driver, 'off')
@@ -95,32 +104,30 @@ export class ChatConnection {
 
   /**
    * spec §2 startup: the signature of IM account 0_ + user id; with a driver attached, the login follows, and the
-   * profile (packed nickname and avatar) is set once the driver is ready.
+   * profile (packed nickname and avatar) is set once the driver is ready. The signature says which service: ours is
+   * built in (attaching logs in); Tencent IM's driver attaches once a chat page has brought it, and until then the
+   * unread counts are the server's.
    */
   async requestSignature(userId: number, profile?: ChatProfile) {
-    const sig = await auth.getUserSig(patientImAccount(userId))
+    const sig = await im.getUserSig(patientImAccount(userId))
     runInAction(() => {
       this.userID = sig.imAccount
       this.signature = sig
       if (profile) this.profile = profile
     })
     if (this.driver) await this.login()
-    // the signature says which service: ours is built in (attaching logs in); Tencent IM's driver and SDK load
-    // now, in a chunk of their own; if they cannot, the store goes on without chat
     else if (sig.driver === 'local') this.attach(new LocalChatDriver())
     else if (sig.driver === 'tim') {
-      try {
-        const { TimChatDriver } = await import(/* webpackChunkName: "tim" */ '@/services/chat/timDriver')
-        if (!this.driver && this.userID === sig.imAccount) this.attach(new TimChatDriver(sig.sdkAppId))
-      } catch (e) {
-        console.warn('chat SDK not loaded', e)
-      }
+      this.attachTim(sig.sdkAppId)
+      await this.conversations.refreshUnread()
     }
   }
 
   /** Signs out of chat: the user changed or signed out. */
   reset() {
     if (this.driver && this.ready) void this.driver.logout().catch((e) => console.warn('chat logout failed', e))
+    this.stopWaitingForTim?.()
+    this.stopWaitingForTim = null
     for (const settle of [...this.readyWaiters]) settle(false)
     this.ready = false
     this.userID = ''
@@ -145,6 +152,21 @@ export class ChatConnection {
     if (!driver) return
     this.conversations.markRead(conversationID)
     await driver.setMessageRead(conversationID).catch((e: unknown) => console.warn('chat read mark failed', e))
+  }
+
+  /**
+   * Tencent IM's driver, when a chat page has brought it (at once if one has): the SDK lives with those pages (in the
+   * mini-programs, in the internet subpackage). If the SDK cannot start, the store goes on without chat.
+   */
+  private attachTim(sdkAppId: number) {
+    this.stopWaitingForTim?.()
+    this.stopWaitingForTim = whenTimDriver((create) => {
+      try {
+        this.attach(create(sdkAppId))
+      } catch (e) {
+        console.warn('chat SDK not started', e)
+      }
+    })
   }
 
   private listen(driver: ChatDriver, method: 'on' | 'off') {
@@ -210,7 +232,7 @@ export class ChatConnection {
       while (this.driver === driver && this.reloginAttempts < RELOGIN_LIMIT) {
         this.reloginAttempts += 1
         try {
-          const sig = await auth.getUserSig(this.userID)
+          const sig = await im.getUserSig(this.userID)
           runInAction(() => {
             this.signature = sig
           })

@@ -1,5 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as hospitalApi from '@/services/hospital'
+import * as imApi from '@/services/im'
 import type { ChatDriver } from '@/services/chat/driver'
 import { conversationIDOf } from '@/utils/chatRules'
 import type { ChatConversation } from '../../types/api/chat'
@@ -21,11 +22,19 @@ const mergeUnread = (list: ConsultationItem[], conversations: ChatConversation[]
 const readIn = <C extends { conversationID?: string; unreadCount: number }>(list: C[], conversationID: string) =>
   list.map((c) => (c.conversationID === conversationID && c.unreadCount ? { ...c, unreadCount: 0 } : c))
 
+/** What the list reads of the chat connection. */
+export interface ChatState {
+  /** the driver while it is logged in and ready, else null */
+  readyDriver(): ChatDriver | null
+  /** signed in to chat with no driver attached (Tencent IM's comes with the internet pages that chat) */
+  countsFromServer(): boolean
+}
+
 /**
  * The consultation list of spec §3 (chat conversationList) and §4: the server's consultations of the hospital with
  * the unread counts of their IM conversations merged in, and the IM service's own conversations (doctors and
  * assistants). The server's counts stand when IM cannot answer or no driver is ready; the IM service's bursts of
- * updates refresh it once a second at most.
+ * updates refresh it once a second at most. Without a driver at all, the badge is the server's total.
  */
 export class ConsultationList {
   list: ConsultationItem[] = []
@@ -33,16 +42,32 @@ export class ConsultationList {
   im: ChatConversation[] = []
   loading = false
   loadFailed = false
+  /** The server's count of every unread consultation message, as last asked (refreshUnread). */
+  serverUnread = 0
   private hospitalCode: string | undefined = undefined
   private refreshTimer: ReturnType<typeof setTimeout> | null = null
 
-  /** `readyDriver` is the chat connection's driver while it is logged in and ready, else null. */
-  constructor(private readonly readyDriver: () => ChatDriver | null) {
-    makeAutoObservable<ConsultationList, 'readyDriver' | 'refreshTimer'>(this, { readyDriver: false, refreshTimer: false }, { autoBind: true })
+  constructor(private readonly chat: ChatState) {
+    makeAutoObservable<ConsultationList, 'chat' | 'refreshTimer'>(this, { chat: false, refreshTimer: false }, { autoBind: true })
   }
 
+  /** The consultation tab's badge: the consultations' counts, or the server's total while no driver keeps them. */
   get unreadTotal() {
-    return this.list.reduce((n, c) => n + c.unreadCount, 0)
+    return this.chat.countsFromServer() ? this.serverUnread : this.list.reduce((n, c) => n + c.unreadCount, 0)
+  }
+
+  /** Asks the server for the badge's number while it is the server that counts (a tab page shows, a signature comes). */
+  async refreshUnread() {
+    if (!this.chat.countsFromServer()) return
+    try {
+      const { unreadCount } = await imApi.getUnreadCount()
+      runInAction(() => {
+        // a driver may have come, or the account gone, meanwhile
+        if (this.chat.countsFromServer()) this.serverUnread = unreadCount
+      })
+    } catch {
+      // the badge keeps the number it has
+    }
   }
 
   /** The IM unread count of the conversation with one account (an assistant's `a_<id>`). */
@@ -59,7 +84,7 @@ export class ConsultationList {
   async refresh() {
     this.loading = true
     this.loadFailed = false
-    const driver = this.readyDriver()
+    const driver = this.chat.readyDriver()
     const fromIm = driver ? driver.getConversationList().catch(() => null) : Promise.resolve(null)
     void fromIm.then((conversations) => {
       if (conversations) runInAction(() => (this.im = conversations))
@@ -106,5 +131,6 @@ export class ConsultationList {
     this.stop()
     this.list = []
     this.im = []
+    this.serverUnread = 0
   }
 }

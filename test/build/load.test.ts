@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { resolve } from 'node:path'
 import { describe, test } from 'node:test'
 import type { Session, UserInfo, UserSig } from '../../types/api/auth'
 import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
@@ -123,7 +123,7 @@ function assertSound(mp: MiniProgram) {
 
 for (const platform of PLATFORMS) {
   describe(platform.name, () => {
-    if (!existsSync(join(__dirname, '..', '..', process.env.BUILD_ROOT ?? 'dist', platform.name, 'app.json'))) {
+    if (!existsSync(resolve(__dirname, '..', '..', process.env.BUILD_ROOT ?? 'dist', platform.name, 'app.json'))) {
       test('build output', () =>
         assert.fail(`dist/${platform.name}/app.json is missing: build it first (TARO_APP_API_BASE=${API} npx taro build --type ${platform.name})`),
       )

@@ -2,11 +2,12 @@
  * Would the WeChat and Alipay builds load in their mini-program? Reads dist/weapp and dist/alipay as
  * `npx taro build --type weapp|alipay` left them (scripts/test.mjs builds both, with a test TARO_APP_API_BASE, first):
  * every page of src/routes.ts declared and present, the subpackages as routes.ts has them, each package and the whole
- * under the platform's size limits, no H5-only code, and an absolute https API origin.
+ * under the platform's size limits, no H5-only code, the Tencent IM SDK in the internet subpackage only, and an absolute
+ * https API origin.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { describe, test } from 'node:test'
 import { MAIN_PAGES, SUB_PACKAGES } from '../../src/routes'
 
@@ -39,6 +40,8 @@ const H5_ONLY = [
  * this string of its start-up log; and, in the sources, an import of tim-js-sdk from a file that is not H5-only.
  */
 const TIM_SDK_MARKER = { marker: 'TIM.VERSION:', source: 'node_modules/tim-wx-sdk/tim-wx.js' }
+/** A string of the Tencent IM chat driver (an error message it gives). */
+const TIM_DRIVER_MARKER = { marker: 'IM history failed', source: 'src/services/chat/timDriver.ts' }
 
 /** The subpackages app.config.ts declares (it leaves an empty one out: the mini-program builds reject it). */
 const SUBPACKAGES = SUB_PACKAGES.filter((p) => p.pages.length > 0)
@@ -63,7 +66,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 for (const platform of PLATFORMS) {
   describe(platform.name, () => {
-    const dir = join(ROOT, process.env.BUILD_ROOT ?? 'dist', platform.name)
+    const dir = resolve(ROOT, process.env.BUILD_ROOT ?? 'dist', platform.name)
     if (!existsSync(join(dir, 'app.json'))) {
       test('build output', () =>
         assert.fail(`${dir}/app.json is missing: build it first (TARO_APP_API_BASE=https://… npx taro build --type ${platform.name})`),
@@ -74,6 +77,8 @@ for (const platform of PLATFORMS) {
     const declared = app.subPackages ?? app.subpackages ?? []
     const files = filesOf(dir)
     const js = [...files.keys()].filter((f) => f.endsWith('.js')).map((f) => ({ file: f, text: readFileSync(join(dir, f), 'utf8') }))
+    /** The package a file of the output belongs to: a subpackage is its root folder, the main package everything else. */
+    const packageOf = (file: string) => declared.find((p) => file.startsWith(`${p.root}/`))?.root ?? 'main'
 
     test('the project file the developer tool opens is there, for this output', () => {
       // Taro writes the WeChat one from project.config.json, the Alipay one (mini.project.json) from project.alipay.json
@@ -112,12 +117,9 @@ for (const platform of PLATFORMS) {
     })
 
     test(`packages under ${platform.packageLimit / MB} MB each, ${platform.totalLimit / MB} MB in all`, () => {
-      // every file of the output counts: a subpackage is its root folder, the main package everything else
+      // every file of the output counts
       const sizes = new Map<string, number>([['main', 0], ...declared.map((p): [string, number] => [p.root, 0])])
-      for (const [file, size] of files) {
-        const root = declared.find((p) => file.startsWith(`${p.root}/`))?.root ?? 'main'
-        sizes.set(root, sizes.get(root)! + size)
-      }
+      for (const [file, size] of files) sizes.set(packageOf(file), sizes.get(packageOf(file))! + size)
       const total = [...sizes.values()].reduce((a, b) => a + b, 0)
       console.info(`${platform.name} package sizes: ${[...sizes].map(([root, size]) => `${root} ${kb(size)}`).join(', ')}; total ${kb(total)}`)
       for (const [root, size] of sizes) {
@@ -136,6 +138,14 @@ for (const platform of PLATFORMS) {
       }
       const copies = js.reduce((n, { text }) => n + text.split(TIM_SDK_MARKER.marker).length - 1, 0)
       assert.ok(copies <= 1, `the Tencent IM SDK is bundled ${copies} times`)
+    })
+
+    test('the Tencent IM SDK and its driver are in the internet subpackage (its chat pages bring them), not in the main package', () => {
+      for (const { marker, source } of [TIM_SDK_MARKER, TIM_DRIVER_MARKER]) {
+        assert.ok(readFileSync(join(ROOT, source), 'utf8').includes(marker), `${source} no longer has ${marker}: find a new marker`)
+        const found = js.filter(({ text }) => text.includes(marker)).map(({ file }) => file)
+        assert.deepEqual([...new Set(found.map(packageOf))], ['internet'], `${marker} (from ${source}) is in ${found.join(', ') || 'no file'}`)
+      }
     })
 
     test('API_BASE is an absolute https origin', () => {

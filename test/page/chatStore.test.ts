@@ -1,6 +1,7 @@
 import Taro from './doubles/taro'
-import { getUserSig, uploadFile } from '../../src/services/auth'
+import { uploadFile } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
+import { getUnreadCount, getUserSig } from '../../src/services/im'
 import { finishInquiry, getInquiry } from '../../src/services/inquiry'
 import type { ChatDriver, ChatHandler } from '../../src/services/chat/driver'
 import { ORDER_DESCRIPTION } from '../../src/utils/chatRules'
@@ -12,13 +13,9 @@ import { unpackNickname } from '../../src/utils/nickname'
 import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
 import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
 
-/** The SDK chunk failing to load (an old phone, a dropped network): the store must not hang on it. */
-jest.mock('../../src/services/chat/timDriver', () => {
-  throw new Error('chunk tim failed to load')
-})
-
-jest.mock('../../src/services/auth', () => ({ getUserSig: jest.fn(), uploadFile: jest.fn() }))
+jest.mock('../../src/services/auth', () => ({ uploadFile: jest.fn() }))
 jest.mock('../../src/services/hospital', () => ({ listConsultations: jest.fn() }))
+jest.mock('../../src/services/im', () => ({ getUnreadCount: jest.fn(), getUserSig: jest.fn() }))
 jest.mock('../../src/services/inquiry', () => ({ getInquiry: jest.fn(), finishInquiry: jest.fn(), checkInquiry: jest.fn() }))
 
 const DOCTOR = '1_9'
@@ -136,6 +133,7 @@ beforeEach(() => {
     expire: 0,
   }))
   jest.mocked(listConsultations).mockReset().mockResolvedValue([consultation('C1', 0, `C2C${DOCTOR}`), consultation('C2', 4)])
+  jest.mocked(getUnreadCount).mockReset().mockResolvedValue({ unreadCount: 9 })
   jest.spyOn(console, 'warn').mockImplementation(() => undefined)
   jest.spyOn(console, 'info').mockImplementation(() => undefined)
   driver = new FakeDriver()
@@ -195,6 +193,9 @@ describe('chat session (spec §4)', () => {
       ['C2', 4], // no IM conversation: the server's count stands
     ])
     expect(store.conversations.unreadTotal).toBe(11)
+    // with a driver the counts are the IM service's: the server's total is never asked
+    await store.conversations.refreshUnread()
+    expect(getUnreadCount).not.toHaveBeenCalled()
   })
 
   test('kicked out or an error logs in again with a fresh signature', async () => {
@@ -393,13 +394,19 @@ describe('send (spec §4, §5)', () => {
     expect(store.messageList.map((m) => [m.payload, m.status])).toEqual([['头疼三天了', 'sendSuccess']])
   })
 
-  test('when the Tencent IM SDK cannot be loaded the store carries on without chat: a message fails instead of hanging', async () => {
+  test('a Tencent IM signature before any chat page has brought its driver: the server’s count; a message fails instead of hanging', async () => {
     jest.mocked(getUserSig).mockResolvedValueOnce({ driver: 'tim', sdkAppId: 1400000000, imAccount: '0_5', userSig: 'tls', expire: 0 })
     const alone = new ChatStore()
     await alone.requestSignature(5)
+    expect(alone.conversations.unreadTotal).toBe(9)
+    await alone.conversations.load()
+    expect(alone.conversations.unreadTotal).toBe(9) // the server's total, not the listed consultations' 4
     await alone.openChat(DOCTOR)
     await alone.send('在吗')
     expect(alone.messageList.map((m) => m.status)).toEqual(['sendFail'])
+    alone.reset()
+    expect(alone.conversations.unreadTotal).toBe(0)
+    alone.dispose()
   })
 
   test('a signature of our own chat service attaches its driver, which connects with it', async () => {

@@ -1,15 +1,17 @@
-import { getUserSig } from '../../src/services/auth'
 import { listConsultations } from '../../src/services/hospital'
+import { getUnreadCount, getUserSig } from '../../src/services/im'
 import { IMAGE_SUMMARY, REVOKED_TEXT, TIM_LOG_LEVEL, TimChatDriver, UNSUPPORTED_TEXT, largestImageUrl } from '../../src/services/chat/timDriver'
 import { ChatStore } from '../../src/stores/ChatStore'
 import { RELOGIN_LIMIT } from '../../src/stores/ChatConnection'
 import { packNickname, unpackNickname } from '../../src/utils/nickname'
 import type { ChatEvent, ChatMessage } from '../../types/api/chat'
+// what the internet pages that chat import: the Tencent IM driver, registered for the chat store
+import '../../src/platform/imDriver'
 
-// The SDK of the platform layer: the fake below, for the driver and for the driver the store loads itself
-jest.mock('../../src/platform/im', () => ({ __esModule: true, get default() { return mockSdk } }), { virtual: true })
-jest.mock('../../src/services/auth', () => ({ getUserSig: jest.fn() }))
+// The SDK of the platform layer: the fake below, for the driver and for the one the chat pages register for the store
+jest.mock('@/platform/im', () => ({ __esModule: true, get default() { return mockSdk } }))
 jest.mock('../../src/services/hospital', () => ({ listConsultations: jest.fn() }))
+jest.mock('../../src/services/im', () => ({ getUnreadCount: jest.fn(), getUserSig: jest.fn() }))
 jest.mock('../../src/services/inquiry', () => ({ getInquiry: jest.fn() }))
 
 /** Nothing here may reach for the network: the real SDK would open a socket and fetch as soon as it is created. */
@@ -543,11 +545,12 @@ describe('the chat store over Tencent IM', () => {
       expire: 0,
     }))
     jest.mocked(listConsultations).mockReset().mockResolvedValue([])
+    jest.mocked(getUnreadCount).mockReset().mockResolvedValue({ unreadCount: 3 })
     jest.spyOn(console, 'warn').mockImplementation(() => undefined)
     jest.spyOn(console, 'info').mockImplementation(() => undefined)
   })
 
-  test('a tim signature loads the Tencent driver, which logs in with it; ready sets the packed nickname and avatar', async () => {
+  test('a tim signature attaches the registered Tencent driver, which logs in with it; ready sets the packed nickname and avatar', async () => {
     const store = new ChatStore()
     await store.requestSignature(5, { nick: '张三', avatar: 'https://img/a.png', sex: '男', age: '30', orderType: '1' })
     await settle()
@@ -562,6 +565,8 @@ describe('the chat store over Tencent IM', () => {
     const [profile] = tim.called('updateMyProfile') as { nick: string; avatar: string }[]
     expect(profile).toEqual({ nick: packNickname({ nick: '张三', sex: '男', age: '30', orderType: '1' }), avatar: 'https://img/a.png' })
     expect(unpackNickname(profile!.nick)).toEqual({ nick: '张三', sex: '男', age: '30', orderType: '1' })
+    // the counts are Tencent's: the server's total is never asked
+    expect(getUnreadCount).not.toHaveBeenCalled()
     store.dispose()
   })
 
@@ -598,14 +603,15 @@ describe('the chat store over Tencent IM', () => {
     store.dispose()
   })
 
-  test('when the SDK cannot start, the store goes on without chat: a message fails instead of hanging', async () => {
+  test('when the SDK cannot start, the store goes on without chat: the server’s count, a message fails instead of hanging', async () => {
     mockSdk.create.mockImplementation(() => {
-      throw new Error('SDK chunk failed')
+      throw new Error('SDK failed')
     })
     const store = new ChatStore()
     await store.requestSignature(5)
     expect(store.userID).toBe('0_5')
-    expect(console.warn).toHaveBeenCalledWith('chat SDK not loaded', expect.any(Error))
+    expect(console.warn).toHaveBeenCalledWith('chat SDK not started', expect.any(Error))
+    expect(store.conversations.unreadTotal).toBe(3)
     await store.openChat(DOCTOR)
     await store.send('在吗')
     expect(store.messageList.map((m) => m.status)).toEqual(['sendFail'])

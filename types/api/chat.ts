@@ -48,6 +48,11 @@ export interface ChatMessagePage {
 
 export type NetworkState = 'connected' | 'connecting' | 'disconnected'
 
+/** `/dld-im/im/update-unread-count`: every unread consultation message of the signed-in user (the tab's badge). */
+export interface UnreadCount {
+  unreadCount: number
+}
+
 /** Every event a chat driver emits, with its payload. */
 export interface ChatEvents {
   ready: undefined

@@ -1,4 +1,5 @@
-import Taro, { useRouter } from '@tarojs/taro'
+import { useEffect } from 'react'
+import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import { Articles, Home, HomeF, Message, MessageF, User, UserF } from '@nutui/icons-react-taro'
@@ -21,6 +22,11 @@ function TabBar() {
   const { hospital, chat } = useStores()
   const router = useRouter()
   const current = pathOf(router.path)
+  // while the server counts the unread messages (no chat driver yet), each tab page asks it when it shows: a switch
+  // of tabs opens the page anew, a page closed above it shows it again
+  const { refreshUnread } = chat.conversations
+  useEffect(() => void refreshUnread(), [refreshUnread])
+  useDidShow(() => void refreshUnread())
   return (
     <View className='tab-bar' role='tablist'>
       {hospital.tabBar.map((item, index) => {

@@ -4,6 +4,9 @@ import { observer } from 'mobx-react'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
+// the pages that chat (the room, the assistant chat) bring the Tencent IM driver and its SDK, so that they ship
+// with them in the internet subpackage instead of the main package
+import '@/platform/imDriver'
 import ChatTimeline from './ChatTimeline'
 import './chat.scss'
 

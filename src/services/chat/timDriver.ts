@@ -1,5 +1,5 @@
 import type { Conversation, Message } from 'tim-js-sdk'
-import TIM, { type TimSdk } from '../../platform/im'
+import TIM, { type TimSdk } from '@/platform/im'
 import type { ChatConversation, ChatMessage, ChatMessagePage, ChatMessageStatus, NetworkState } from '../../../types/api/chat'
 import { ChatEventSource, type ChatDriver } from './driver'
 import { isOrderDescription } from '@/utils/chatRules'
@@ -83,8 +83,8 @@ const errorOf = (e: unknown, fallback: string) => {
 
 /**
  * The Tencent IM (v2 SDK) driver: the `tim` driver of /dld-im/im/user-sig. The SDK comes through the platform
- * layer (tim-js-sdk in H5, tim-wx-sdk in the mini-programs), and the chat store imports this module only for a
- * `tim` signature, so the SDK loads with it and not before.
+ * layer (tim-js-sdk in H5, tim-wx-sdk in the mini-programs); only the internet pages that chat import this module
+ * (src/platform/imDriver.ts registers it for the chat store), so the SDK ships with them and not in the main package.
  *
  * Message ids: ours is the id the store gave the message (sent again as is on a resend). It travels in the
  * message's cloudCustomData (`{"clientId": ...}`), so the history and our other devices see the same id; messages

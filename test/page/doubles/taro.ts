@@ -2,6 +2,8 @@
  * A small stand-in for @tarojs/taro under jsdom (stack notes: simpler and faster than test-utils-react):
  * storage in memory, requests answered by the test, and every toast, modal and navigation recorded.
  */
+import { useEffect, useRef } from 'react'
+
 type Handler = (opts: { url: string; method: string; data: unknown; header: Record<string, string> }) => { statusCode: number; data: unknown }
 
 const storage = new Map<string, unknown>()
@@ -16,6 +18,8 @@ export const calls = {
   uploads: [] as { url: string; filePath: string; name: string; fileType?: string; header: Record<string, string> }[],
   /** wx.login calls (the WeChat mini-program's sign-in code). */
   logins: 0,
+  /** Taro.scanCode calls, with their options. */
+  scans: [] as { scanType?: string[] }[],
 }
 
 let handler: Handler = () => ({ statusCode: 200, data: { code: 200, msg: 'success', data: null } })
@@ -23,6 +27,16 @@ type UploadHandler = (opts: { url: string; filePath: string }) => { statusCode: 
 const defaultUpload: UploadHandler = () => ({ statusCode: 200, data: JSON.stringify({ code: 200, msg: 'success', data: null }) })
 let uploadHandler = defaultUpload
 let routerState: { path: string; params: Record<string, string> } = { path: '/pages/sys/index', params: {} }
+/** A mini-program's scanner (Taro.scanCode): what the test has it read, or how it fails (the patient closing it). */
+type ScanHandler = (opts: { scanType?: string[] }) => { result: string; path?: string }
+const noScanner: ScanHandler = () => {
+  throw { errMsg: 'scanCode:fail no scanner in this test' }
+}
+let scanHandler = noScanner
+/** The page's answer to a mini-program's share menu (useShareAppMessage): the last one a rendered page gave. */
+let shareHandler: (() => unknown) | null = null
+/** The functions of useDidShow / useDidHide of the pages on screen. */
+const pageHooks = { show: new Set<() => void>(), hide: new Set<() => void>() }
 
 export const testing = {
   answer(h: Handler) {
@@ -35,6 +49,15 @@ export const testing = {
   setRouter(path: string, params: Record<string, string> = {}) {
     routerState = { path, params }
   },
+  /** Answers Taro.scanCode: the code the camera reads, or a thrown failure (`{ errMsg: 'scanCode:fail cancel' }`). */
+  answerScan(h: ScanHandler) {
+    scanHandler = h
+  },
+  /** The patient opens the share menu: what the page answers (its title and path), undefined if it has no answer. */
+  openShareMenu: () => shareHandler?.(),
+  /** The page is hidden behind another (navigateTo) or shown again (navigateBack to it): useDidHide / useDidShow. */
+  hidePage: () => pageHooks.hide.forEach((fn) => fn()),
+  showPage: () => pageHooks.show.forEach((fn) => fn()),
   reset() {
     storage.clear()
     calls.toasts.length = 0
@@ -45,6 +68,9 @@ export const testing = {
     calls.logins = 0
     calls.uploads.length = 0
     uploadHandler = defaultUpload
+    scanHandler = noScanner
+    shareHandler = null
+    calls.scans.length = 0
     listeners.clear()
   },
 }
@@ -104,12 +130,33 @@ const Taro = {
     return uploadHandler(opts)
   },
   chooseImage: async () => ({ tempFilePaths: [] }),
+  async scanCode(opts: { scanType?: string[] }) {
+    calls.scans.push(opts)
+    return scanHandler(opts)
+  },
   /** A socket that never opens: pages under test have no chat service (the driver has its own tests). */
   connectSocket: async (_o: { url: string }) => ({ onOpen() {}, onMessage() {}, onClose() {}, onError() {}, send() {}, close() {} }),
 }
 
+/** A page lifecycle hook as Taro's: the page's latest function, from mount to unmount. */
+function pageHook(kind: keyof typeof pageHooks) {
+  return (fn: () => void) => {
+    const latest = useRef(fn)
+    latest.current = fn
+    useEffect(() => {
+      const call = () => latest.current()
+      pageHooks[kind].add(call)
+      return () => void pageHooks[kind].delete(call)
+    }, [])
+  }
+}
+
 export const useRouter = () => routerState
 export const useReachBottom = () => undefined
-export const useDidShow = () => undefined
+export const useDidShow = pageHook('show')
+export const useDidHide = pageHook('hide')
+export const useShareAppMessage = (fn: () => unknown) => {
+  shareHandler = fn
+}
 
 export default Taro
