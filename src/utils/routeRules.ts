@@ -17,6 +17,12 @@ export const OPEN_PAGES = [
   '/pages/introduce/html',
   '/pages/introduce/doctor',
   '/pages/introduce/dept',
+  // the health tools answer anyone: a visitor may use them without binding a mobile
+  '/internet/hepatitisTest/hepatitis-test',
+  '/internet/hepatitisTest/hepatitis-result',
+  '/internet/babyBlood/index',
+  '/internet/inspectRead/inspect-read',
+  '/internet/inspectRead/inspect-detail',
 ]
 
 /**

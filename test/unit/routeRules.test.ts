@@ -30,6 +30,10 @@ describe('page rules', () => {
   test('home, knowledge and login pages are open; profile and consultations need a bound user', () => {
     expect(isOpenPage('/pages/sys/merge/index')).toBe(true)
     expect(isOpenPage('/pages/sys/knowledge/detail?id=1')).toBe(true)
+    // the health tools answer anyone
+    expect(isOpenPage('/internet/babyBlood/index')).toBe(true)
+    expect(isOpenPage('/internet/hepatitisTest/hepatitis-result?HBsAg=1')).toBe(true)
+    expect(isOpenPage('/internet/inquiry/index')).toBe(false)
     expect(isOpenPage('/pages/editUser/index')).toBe(false)
     expect(isOpenPage('/pages/sys/conversation/index')).toBe(false)
   })

@@ -23,6 +23,7 @@ import { messageRoutes } from './patient/message'
 import { consultationRoutes } from './patient/consultation'
 import { auditRoutes } from './patient/audit'
 import { accountRoutes } from './patient/account'
+import { healthToolRoutes } from './patient/healthTools'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -53,6 +54,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await consultationRoutes(app)
   await auditRoutes(app)
   await accountRoutes(app)
+  await healthToolRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')

@@ -38,6 +38,8 @@ const internetMenus: MenuEntry[] = [
   { name: '我的医生', icon: 'doctor', url: '/pages/doctor/index', role: 'internet', group: '互联网医院' },
   { name: '电子病历', icon: 'record', url: '/pages/medicalHistory/index', role: 'internet', group: '互联网医院' },
   { name: '乙肝自测', icon: 'test', url: '/internet/hepatitisTest/hepatitis-test', role: 'internet', group: '健康工具' },
+  { name: '宝宝血型', icon: 'bloodType', url: '/internet/babyBlood/index', role: 'internet', group: '健康工具' },
+  { name: '化验单解读', icon: 'inspectRead', url: '/internet/inspectRead/inspect-read', role: 'internet', group: '健康工具' },
 ]
 
 const texts = (name: string): Record<string, string> => ({

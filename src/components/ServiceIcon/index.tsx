@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'react'
 import { View } from '@tarojs/components'
-import { Articles, Category, Comment, Doctor, Edit, Health, List, Notice, Order, Prices, Service, ShieldCheck, Tips, ToPay, User, Warning } from '@nutui/icons-react-taro'
+import { Articles, Category, Comment, Doctor, Edit, Health, Heart, List, Notice, Order, Prices, Search, Service, ShieldCheck, Tips, ToPay, User, Warning } from '@nutui/icons-react-taro'
 import './index.scss'
 
 /**
@@ -23,6 +23,8 @@ const GLYPHS: Record<string, FunctionComponent<{ className?: string }>> = {
   doctor: Doctor,
   record: List,
   test: Tips,
+  bloodType: Heart,
+  inspectRead: Search,
 }
 
 /** A service's icon in its coloured tile; decoration only (the name beside it is what a screen reader reads). */

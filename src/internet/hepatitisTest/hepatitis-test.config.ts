@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '乙肝两对半自测' })

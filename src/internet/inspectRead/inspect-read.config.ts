@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '化验单解读' })
