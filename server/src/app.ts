@@ -106,7 +106,7 @@ export async function buildApp(
     ...overrides,
   }
   const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
-  registerPaymentBusinesses()
+  registerPaymentBusinesses(providers)
   app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics })
   observeRequests(app, metrics)
   closeConnectionsWhileDraining(app)

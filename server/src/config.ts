@@ -65,6 +65,12 @@ export interface Config {
    */
   insurance: InsuranceConfig | null
   /**
+   * The hospital information system (HIS: bills, queues, the price catalogue; later admissions and registration),
+   * reached over the HTTP contract in providers/his.ts; without it a demo server runs the sandbox HIS in its own
+   * database (with a staff console on the workbench), and any other server has no outpatient payment.
+   */
+  his: HisConfig | null
+  /**
    * An OpenAI-compatible chat endpoint for the doctor AI agent (智能导诊); without it the built-in rules answer.
    * `baseUrl` is the part before `/chat/completions`; `apiKey` may be empty for an endpoint that needs none.
    */
@@ -91,6 +97,13 @@ export interface InsuranceConfig {
   orgCodes: Record<string, string>
   /** The channels' authorisation pages, with {orgCode} and {redirect} to fill in. */
   authorizePages: Partial<Record<'wechat' | 'alipay', string>>
+}
+
+/** The HIS adapter's settings (HIS): its base URL, and the app id and secret every request is signed with. */
+export interface HisConfig {
+  url: string
+  appId: string
+  secret: string
 }
 
 export interface WechatPaySettings {
@@ -202,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ]),
     alipayPay: requireFields<AlipaySettings>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
     insurance: insuranceConfig(parseJson('INSURANCE', env.INSURANCE)),
+    his: requireFields<HisConfig>('HIS', parseJson('HIS', env.HIS), ['url', 'appId', 'secret']),
     ai: aiConfig(env),
     paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : demo && !env.WECHAT_PAY && !env.ALIPAY_PAY,
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,

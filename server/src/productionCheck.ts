@@ -15,7 +15,7 @@ import type { Config } from './config'
  *   provider's notifications and the patient's browser come back.
  *
  * Optional, because a hospital may not offer them: insurance (INSURANCE), identity-card photos (OCR_*), the
- * electronic health card (HEALTH_CARD), reverse geocoding (MAP_KEY). Without their settings app.ts builds them
+ * electronic health card (HEALTH_CARD), reverse geocoding (MAP_KEY), outpatient bills from the HIS (HIS). Without their settings app.ts builds them
  * "disabled": they answer that the service is not open, and their sandboxes and /sandbox pages are not served. A sign-in
  * channel the hospital does not use is disabled the same way. Tencent IM (TIM_*) and an AI model (AI_*) have no
  * sandbox: our own chat service and the built-in triage rules are real implementations and stay.

@@ -113,6 +113,8 @@ function signedOut(message) {
   state.me = null
   state.current = null
   sessionStorage.removeItem(TOKEN_KEY)
+  $('his-open').hidden = true
+  $('his').hidden = true
   clearInterval(state.refreshTimer)
   closeSocket()
   $('login-error').textContent = message || ''
@@ -156,6 +158,7 @@ async function enter(me) {
   clearInterval(state.refreshTimer)
   state.refreshTimer = setInterval(() => refreshLists().catch(() => undefined), LIST_REFRESH_MS)
   connect().catch(() => undefined)
+  detectHis()
 }
 
 // ---- the lists -------------------------------------------------------------------------------------------------
@@ -228,6 +231,7 @@ async function openInquiry(id) {
 
 function renderDetail() {
   const d = state.current
+  $('his').hidden = true
   $('detail').hidden = false
   $('detail-title').textContent = `${d.patientName} ${SEX_TEXT[d.sex] || ''} ${d.age}岁`
   $('detail-status').textContent = d.statusText || STATUS_TEXT[d.status]
@@ -526,6 +530,150 @@ $('picture-file').addEventListener('change', () => {
     await send('image', uploaded.url)
   }).finally(() => ($('picture-file').value = ''))
 })
+
+// ---- the sandbox HIS's console (demo servers: /dld-doctor/api/his answers only while the HIS is the sandbox) --------
+
+const his = { visit: null, order: new Map(), searchTimer: null } // order: code -> { item, quantity }
+const yuan = (fen) => `¥${(fen / 100).toFixed(2)}`
+
+/** The console's button shows only where the sandbox HIS is. */
+function detectHis() {
+  api('GET', '/his/queues')
+    .then(() => ($('his-open').hidden = false))
+    .catch(() => ($('his-open').hidden = true))
+}
+
+$('his-open').addEventListener('click', () => {
+  state.current = null
+  $('detail').hidden = true
+  $('his').hidden = false
+  document.body.classList.add('has-detail')
+  Promise.all([loadVisits(''), loadQueues()]).catch((err) => toast(err.message))
+})
+$('his-back').addEventListener('click', () => {
+  $('his').hidden = true
+  document.body.classList.remove('has-detail')
+})
+
+async function loadVisits(regNo) {
+  const visits = await api('GET', `/his/visits?regNo=${encodeURIComponent(regNo)}`)
+  if (his.visit && !visits.some((v) => v.registrationId === his.visit.registrationId)) his.visit = null
+  $('his-visits').replaceChildren(
+    ...visits.map((v) =>
+      h(
+        'li',
+        { class: his.visit?.registrationId === v.registrationId ? 'active' : '' },
+        h('span', {}, `${v.patientName} · ${v.deptName} · ${v.doctorName} · ${v.visitDate} ${v.segmentText}`, h('br'), h('small', { class: 'muted' }, v.regNo)),
+        h('button', { type: 'button', 'aria-pressed': String(his.visit?.registrationId === v.registrationId), onclick: () => ((his.visit = v), loadVisits($('his-regno').value.trim()).catch((err) => toast(err.message))) }, '选择'),
+      ),
+    ),
+  )
+  if (!visits.length) $('his-visits').append(h('li', { class: 'muted' }, '近一周暂无已预约的就诊'))
+  renderOrder()
+}
+
+$('his-visit-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadVisits($('his-regno').value.trim()).catch((err) => toast(err.message))
+})
+
+$('his-item-search').addEventListener('input', () => {
+  clearTimeout(his.searchTimer)
+  his.searchTimer = setTimeout(async () => {
+    const keyword = $('his-item-search').value.trim()
+    if (!keyword) return $('his-items').replaceChildren()
+    try {
+      const page = await api('GET', `/his/catalogue?keyword=${encodeURIComponent(keyword)}&size=20`)
+      $('his-items').replaceChildren(
+        ...page.records.map((item) =>
+          h(
+            'li',
+            {},
+            h('span', {}, `${item.name} ${item.spec} · ${yuan(item.priceFen)}/${item.unit} `, h('small', { class: 'muted' }, item.categoryName)),
+            h('button', { type: 'button', onclick: () => addItem(item) }, '添加'),
+          ),
+        ),
+      )
+    } catch (err) {
+      toast(err.message)
+    }
+  }, 300)
+})
+
+function addItem(item) {
+  const line = his.order.get(item.code)
+  his.order.set(item.code, { item, quantity: Math.min(999, (line?.quantity || 0) + 1) })
+  renderOrder()
+}
+
+function renderOrder() {
+  const lines = [...his.order.values()]
+  $('his-order').replaceChildren(
+    ...lines.map((line) =>
+      h(
+        'li',
+        {},
+        h('span', {}, `${line.item.name} ${line.item.spec}`),
+        h('input', {
+          type: 'number',
+          min: 1,
+          max: 999,
+          value: line.quantity,
+          'aria-label': `${line.item.name}数量`,
+          onchange: (e) => {
+            line.quantity = Math.max(1, Math.min(999, Math.floor(Number(e.target.value)) || 1))
+            renderOrder()
+          },
+        }),
+        h('button', { type: 'button', class: 'link', onclick: () => (his.order.delete(line.item.code), renderOrder()) }, '移除'),
+      ),
+    ),
+  )
+  const total = lines.reduce((sum, l) => sum + l.item.priceFen * l.quantity, 0)
+  $('his-order-hint').textContent = [his.visit ? `就诊：${his.visit.patientName} ${his.visit.deptName}` : '请先选择就诊', lines.length ? `合计 ${yuan(total)}` : '']
+    .filter(Boolean)
+    .join('　')
+}
+
+$('his-issue').addEventListener('click', (e) =>
+  act(e.currentTarget, async () => {
+    if (!his.visit) return toast('请先选择就诊')
+    if (!his.order.size) return toast('请添加收费项目')
+    const items = [...his.order.values()].map((l) => ({ code: l.item.code, quantity: l.quantity }))
+    const issued = await api('POST', '/his/orders', { registrationId: his.visit.registrationId, items })
+    his.order.clear()
+    renderOrder()
+    toast(`已开单：${issued.bills.map((b) => `${b.title} ${yuan(b.amountFen)}`).join('，')}`)
+  }),
+)
+
+async function loadQueues() {
+  const queues = await api('GET', '/his/queues')
+  $('his-queues').replaceChildren(
+    ...queues.map((q) =>
+      h(
+        'li',
+        {},
+        h('span', {}, `${q.place} ${q.window}`, h('br'), h('small', { class: 'muted' }, `候诊 ${q.waiting} 人 · 当前 ${q.current || '—'}`)),
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: (e) =>
+              act(e.currentTarget, async () => {
+                const answer = await api('POST', `/his/queues/${q.id}/call`)
+                toast(answer.called ? `请 ${answer.called.ticketNo} 号 ${answer.called.patientName} 到${q.place}${q.window}` : '暂无候诊患者')
+                await loadQueues()
+              }),
+          },
+          '叫号',
+        ),
+      ),
+    ),
+  )
+}
+
+$('his-refresh').addEventListener('click', () => loadQueues().catch((err) => toast(err.message)))
 
 // ---- start -----------------------------------------------------------------------------------------------------
 

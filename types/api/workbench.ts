@@ -82,3 +82,43 @@ export interface MedicalRecordInput extends MedicalRecordFields {
   /** Codes from the hospital's disease list (`GET /diseases`). */
   diseaseCodes: string[]
 }
+
+// ---- the sandbox HIS console (demo servers only: `/dld-doctor/api/his/...`) ----------------------------------------
+
+/** `GET /his/visits?regNo=`: a booked visit at the staff's hospital a doctor may order for. */
+export interface HisConsoleVisit {
+  registrationId: number
+  regNo: string
+  visitDate: string
+  /** 上午 / 下午 */
+  segmentText: string
+  deptName: string
+  doctorName: string
+  patientId: number
+  /** Masked (spec §9). */
+  patientName: string
+}
+
+/** `POST /his/orders`: items of the price catalogue (`GET /his/catalogue`) for a visit; one unpaid bill per place. */
+export interface HisOrderInput {
+  registrationId: number
+  items: { code: string; quantity: number }[]
+}
+
+/** `GET /his/queues`: one window of a place. */
+export interface HisConsoleQueue {
+  id: number
+  kind: 'pharmacy' | 'lab' | 'exam' | 'treatment'
+  place: string
+  window: string
+  location: string
+  waiting: number
+  /** The number called last ('' before the first). */
+  current: string
+}
+
+/** `POST /his/queues/{id}/call`: the number called (null when nobody waits); its bills count as dispensed or performed. */
+export interface HisCallResult {
+  queue: HisConsoleQueue
+  called: { ticketNo: string; patientName: string } | null
+}

@@ -1,19 +1,24 @@
 /**
  * The businesses the payment core settles (domain/payment/orders.ts registerBusiness): what happens to a booking, a
- * consultation or a gift when its order is paid, closed or refunded. Registered once per process, by the first app
- * built (app.ts); a test that stands in for one registers its own afterwards.
+ * consultation, a gift or a payment of outpatient bills when its order is paid, closed or refunded. Registered once
+ * per process, by the first app built (app.ts); a test that stands in for one registers its own afterwards. Each app
+ * names the HIS its bills are settled with (domain/bills/his.ts).
  */
+import type { Providers } from '../plugins/providers'
 import { registerBusiness } from './payment'
 import { registrationOrderHandlers } from './register'
 import { inquiryOrderHandlers } from './inquiry'
 import { giftOrderHandlers } from './gift'
+import { outpatientOrderHandlers, useHisForBills } from './bills'
 
 let registered = false
 
-export function registerPaymentBusinesses(): void {
+export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): void {
+  useHisForBills(providers.his)
   if (registered) return
   registered = true
   registerBusiness('register', registrationOrderHandlers)
   registerBusiness('inquiry', inquiryOrderHandlers)
   registerBusiness('gift', giftOrderHandlers)
+  registerBusiness('outpatient', outpatientOrderHandlers)
 }

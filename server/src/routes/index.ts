@@ -11,6 +11,7 @@ import { sandboxRoutes } from './sandbox/authorize'
 import { wechatRoutes } from './patient/wechat'
 import { payRoutes } from './patient/pay'
 import { registrationRoutes } from './patient/register'
+import { billRoutes } from './patient/bills'
 import { internetRoutes } from './patient/internet'
 import { inquiryRoutes } from './patient/inquiry'
 import { insuranceRoutes } from './patient/insurance'
@@ -43,6 +44,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await fileRoutes(app)
   await payRoutes(app)
   await registrationRoutes(app)
+  await billRoutes(app)
   await internetRoutes(app)
   await inquiryRoutes(app)
   await insuranceRoutes(app)

@@ -8,6 +8,7 @@ import { seedRegions } from './regions'
 import { ensureSchedules, seedRegistration } from './register'
 import { seedInternet } from './internet'
 import { seedStaff } from './staff'
+import { seedHis } from './his'
 import { staffDemoPasswordOf, type Config } from '../config'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
@@ -62,6 +63,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   // also for a database seeded before registration existed; each part is skipped once done
   await seedRegistration(db, cipher)
   await seedInternet(db)
+  // the sandbox HIS of the palm hospitals: price catalogue, queues, the demo people's unpaid bills
+  await seedHis(db, cipher, now)
   // the workbench accounts of the online doctors and assistants (none without a demo password)
   await seedStaff(db, staffPassword)
   await ensureSchedules(db, hospitalToday(now), now)

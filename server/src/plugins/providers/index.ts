@@ -1,6 +1,6 @@
 /**
  * The outside world, one interface each (WeChat and Alipay authorisation, SMS, ID-card OCR, the health card, maps,
- * payment, health insurance, an AI model): the real service when its settings are there, else on a demo server its
+ * payment, health insurance, the hospital information system, an AI model): the real service when its settings are there, else on a demo server its
  * sandbox (which behaves like the real one: redirects, signed callbacks, one-time codes), and off anywhere else
  * (productionCheck.ts refuses to start a production server without the ones patients depend on).
  */
@@ -12,6 +12,8 @@ import { redeemOAuthCode, redeemPhoneCode } from '../../domain/auth'
 import { noModel, openAiCompatibleModel, type AiProvider } from './ai'
 import { disabledHealthCard, sandboxHealthCard, tencentHealthCard, type HealthCardProvider } from './healthCard'
 import { disabledInsurance, gatewayInsurance, sandboxInsurance, type InsuranceProvider } from './insurance'
+import { disabledHis, httpHis, type HisProvider } from './his'
+import { sandboxHis } from './hisSandbox'
 import { disabledLocation, sandboxLocation, tencentLocation, type LocationProvider } from './location'
 import { disabledAlipay, disabledWechat, realAlipay, realWechat, sandboxAlipay, sandboxWechat, type OAuthProvider, type WechatProvider } from './oauth'
 import { disabledOcr, sandboxOcr, tencentOcr, type OcrProvider } from './ocr'
@@ -30,6 +32,8 @@ export interface Providers {
   location: LocationProvider
   pay: PayProviders
   insurance: InsuranceProvider
+  /** The hospital information system: bills, queues, prices (later admissions and registration). */
+  his: HisProvider
   ai: AiProvider
 }
 
@@ -60,6 +64,7 @@ export function buildProviders(
     location: config.map ? tencentLocation(config.map) : sandboxOrOff(() => sandboxLocation(db), disabledLocation),
     pay: buildPayProviders(config, db, deliver),
     insurance: config.insurance ? gatewayInsurance(config.insurance, config.publicUrl) : sandboxOrOff(() => sandboxInsurance(db, cipher, config.secret), disabledInsurance),
+    his: config.his ? httpHis(config.his) : sandboxOrOff(() => sandboxHis(db, cipher), disabledHis),
     ai: config.ai ? openAiCompatibleModel(config.ai) : noModel(),
   }
 }

@@ -13,6 +13,8 @@ import { resolveStaffToken, signInStaff, signOutStaff, staffProfile, type StaffC
 import { diseaseCodeDto, medicalRecordDto } from '../patient/medical'
 import { intakeDto } from '../patient/inquiry'
 import { readUpload, uploadDto } from '../patient/file'
+import { hisConsoleRoutes } from './his'
+import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,7 +75,8 @@ const PAGE_FILES: Record<string, string> = {
 }
 
 /**
- * The doctors' workbench, `/dld-doctor/api` (types/api/workbench.ts) and its page at `/workbench/`. Workbench calls
+ * The doctors' workbench, `/dld-doctor/api` (types/api/workbench.ts) and its page at `/workbench/`, with the sandbox
+ * HIS's console on a demo server (`/dld-doctor/api/his`, routes/workbench/his.ts). Workbench calls
  * take a workbench token only: it is resolved here from staff_sessions, while a patient's token (resolved in app.ts
  * from sessions) means nothing to them, and the other way round.
  */
@@ -259,6 +262,9 @@ export async function workbenchRoutes(app: FastifyInstance) {
         return desk.uploadDeskPicture(db(), config.uploadDir, staff, bytes, filename)
       },
     })
+
+    // the sandbox HIS's console: only on a server whose HIS is the sandbox
+    if (providers.his.kind === 'sandbox') await hisConsoleRoutes(scope, providers.his as SandboxHis, staffOf)
   })
 
   // the page, read on first use (a restart picks up a new version); no-cache so a new version shows on the next visit

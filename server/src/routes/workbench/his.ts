@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { route } from '../../route'
+import { hospitals } from '../../db/schema'
+import { eq } from 'drizzle-orm'
+import { forbidden } from '../../errors'
+import { id, pageNo, pageSize } from '../schemas'
+import { billDetailDto } from '../patient/bills'
+import * as bills from '../../domain/bills'
+import type { StaffContext } from '../../domain/staff'
+import type { SandboxHis } from '../../plugins/providers/hisSandbox'
+
+const P = '/dld-doctor/api/his'
+const queueDto = z.object({
+  id: z.number(),
+  kind: z.enum(['pharmacy', 'lab', 'exam', 'treatment']),
+  place: z.string(),
+  window: z.string(),
+  location: z.string(),
+  waiting: z.number().int(),
+  current: z.string(),
+})
+
+/**
+ * The sandbox HIS's console on the workbench (demo servers: served only while the HIS is the sandbox), behind the
+ * workbench token like every `/dld-doctor/api` call: booked visits of the staff's hospital, the price catalogue,
+ * issuing orders (they become the patient's unpaid bills), the queues and calling the next number.
+ */
+export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, staffOf: (req: FastifyRequest) => StaffContext) {
+  const { cipher } = scope.ctx
+  const db = () => scope.ctx.db
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/visits`,
+    summary: 'Sandbox HIS: booked visits at the staff’s hospital within a week of today, nearest first (or the one with regNo); patient names masked',
+    audit: 'payment',
+    auth: 'none',
+    query: z.object({ regNo: z.string().trim().max(40).optional().transform((v) => v || undefined) }),
+    data: z.array(
+      z.object({
+        registrationId: z.number(),
+        regNo: z.string(),
+        visitDate: z.string(),
+        segmentText: z.string(),
+        deptName: z.string(),
+        doctorName: z.string(),
+        patientId: z.number(),
+        patientName: z.string(),
+      }),
+    ),
+    handler: async ({ req, query }) => bills.consoleVisits(db(), cipher, staffOf(req), query, new Date()),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/catalogue`,
+    summary: 'Sandbox HIS: the staff’s hospital’s price catalogue, by keyword (name or code) and category, to order from',
+    auth: 'none',
+    query: z.object({
+      keyword: z.string().trim().max(20, '搜索关键词不能超过20个字').optional().transform((v) => v || undefined),
+      category: z.enum(['drug', 'herbal', 'lab', 'exam', 'treatment', 'material', 'service']).optional(),
+      page: pageNo,
+      size: pageSize(bills.MAX_PAGE_SIZE, 20),
+    }),
+    data: z.object({
+      records: z.array(z.object({ code: z.string(), name: z.string(), spec: z.string(), unit: z.string(), priceFen: z.number().int(), category: z.string(), categoryName: z.string() })),
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
+    handler: async ({ req, query }) => {
+      const [h] = await db().select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, staffOf(req).hospitalId))
+      if (!h) throw forbidden()
+      return bills.listPrices(db(), his, { ...query, hospitalCode: h.code })
+    },
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/orders`,
+    summary: 'Sandbox HIS: a doctor’s outpatient orders (catalogue items and quantities) for a booked visit of the staff’s hospital; one unpaid bill per place',
+    audit: { subject: 'payment', patients: async (_ctx, data) => [data.patientId] },
+    auth: 'none',
+    body: z.object({
+      registrationId: id,
+      items: z
+        .array(z.object({ code: z.string().trim().min(1).max(32), quantity: z.coerce.number().int().min(1, '数量至少为1').max(999, '数量不能超过999') }))
+        .min(1, '请选择收费项目')
+        .max(30, '一次最多开30个项目'),
+    }),
+    data: z.object({ patientId: z.number(), bills: z.array(billDetailDto) }),
+    handler: async ({ req, body }) => bills.issueConsoleOrders(db(), cipher, his, staffOf(req), body, new Date()),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/queues`,
+    summary: 'Sandbox HIS: the windows of the staff’s hospital, how many wait at each and the number called last',
+    auth: 'none',
+    data: z.array(queueDto),
+    handler: async ({ req }) => bills.consoleQueues(db(), his, staffOf(req)),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/queues/:id/call`,
+    summary: 'Sandbox HIS: call the next number of one of the hospital’s queues (null when nobody waits); its bills count as dispensed or performed',
+    auth: 'none',
+    params: z.object({ id }),
+    data: z.object({ queue: queueDto, called: z.object({ ticketNo: z.string(), patientName: z.string() }).nullable() }),
+    handler: async ({ req, params }) => bills.consoleCallNext(db(), his, staffOf(req), params.id, new Date()),
+  })
+}
