@@ -16,6 +16,18 @@ export interface Place {
   address: string
 }
 
+/** What a page shares (useShare): the card a friend receives, and the page it opens. */
+export interface ShareContent {
+  /** The card's title: the doctor's name and title, the article's title. */
+  title: string
+  /** The page it opens, as the app names it (`/internet/doctor/index?id=5`). */
+  path: string
+  /** The line under the title (WeChat's browser; a mini-program's card shows a picture of the page instead). */
+  summary?: string
+  /** The small square picture beside it (WeChat's browser): the doctor's portrait, the article's cover. */
+  image?: string
+}
+
 /** What differs between H5 (in WeChat / Alipay browsers), the WeChat mini-program and the Alipay one. */
 export interface SessionStore {
   get<T>(key: string): T | undefined
@@ -46,6 +58,18 @@ export interface Platform {
   readonly pickPlace?: () => Promise<Place | null>
   /** The system's map at a place (a mini-program's openLocation); undefined on H5 (the place page copies the address). */
   readonly showPlace?: (place: Place) => Promise<void>
+  /**
+   * The camera's QR-code scanner (扫一扫): the code's text, or null when the patient closed the scanner; it rejects
+   * when the scanner could not be opened. WeChat's and Alipay's browsers (WeChat's JS-SDK, AlipayJSBridge) and both
+   * mini-programs (Taro.scanCode) have one; undefined in any other browser, where the caller leaves its entry out
+   * (or offers typing the code instead).
+   */
+  readonly scanCode?: () => Promise<string | null>
+  /**
+   * Where the H5 app is served (its pages are `${webOrigin()}/h5/...`): the page's own origin in a browser; in a
+   * mini-program the server's (API_BASE), which serves the H5 app too. A scanned address of the app is recognised by it.
+   */
+  webOrigin(): string
   /** Whether the bind page offers WeChat's phone-number button (the WeChat mini-program), beside the SMS code. */
   readonly phoneButton: boolean
   /**
@@ -104,6 +128,13 @@ export interface Platform {
    */
   labelModal(): () => void
 }
+
+/**
+ * Says what the page shares, null while it does not know yet: a mini-program's share menu (Taro's useShareAppMessage;
+ * the page's config sets `enableShareAppMessage: true`), WeChat's ··· menu in WeChat's browser (its JS-SDK, configured
+ * for the page's address first); nothing in other browsers. A page calls it once, unconditionally, like any hook.
+ */
+export declare function useShare(content: ShareContent | null): void
 
 declare const platform: Platform
 export default platform

@@ -1,6 +1,7 @@
-import Taro from '@tarojs/taro'
+import { useEffect } from 'react'
+import Taro, { useDidHide, useDidShow } from '@tarojs/taro'
 import type { PayAction } from '../../types/api/payment'
-import type { PayOutcome, Platform } from './index'
+import type { PayOutcome, Platform, ShareContent } from './index'
 import { sessionCache } from './sessionCache'
 import { announce, focusTitle, labelModal } from './screenReader'
 
@@ -23,6 +24,69 @@ interface WxJsSdk {
 }
 interface WeixinBridge {
   invoke(name: 'getBrandWCPayRequest', params: JsapiParams, cb: (res: { err_msg: string }) => void): void
+}
+
+/**
+ * The address the page was loaded at, taken as the app starts (before the router or the sign-in changes it): WeChat on
+ * iOS checks the JS-SDK's signature against it (wechatJsSdk.ts).
+ */
+const ENTRY_URL = window.location.href.split('#')[0]!
+
+const inWechat = () => /MicroMessenger/i.test(navigator.userAgent)
+const inAlipay = () => /AlipayClient/i.test(navigator.userAgent)
+
+/** WeChat's JS-SDK and its configuration: a chunk of its own, fetched in WeChat's browser the first time it is needed. */
+const wechatJsSdk = () => import('./wechatJsSdk')
+
+const wechatScan = async () => (await wechatJsSdk()).scanQRCode(ENTRY_URL)
+
+interface AlipayScanResult {
+  error?: number
+  errorMessage?: string
+  qrCode?: string
+}
+interface AlipayBridge {
+  call(name: 'scan', options: { type: 'qr' }, cb: (res: AlipayScanResult) => void): void
+}
+
+/** Alipay's bridge, which its browser injects into the page after it loads: there already, or when it says so. */
+function alipayBridge(): Promise<AlipayBridge> {
+  const w = window as unknown as { AlipayJSBridge?: AlipayBridge }
+  if (w.AlipayJSBridge) return Promise.resolve(w.AlipayJSBridge)
+  return new Promise((resolve) => document.addEventListener('AlipayJSBridgeReady', () => resolve(w.AlipayJSBridge!), { once: true }))
+}
+
+/** Alipay's scanner in its browser (AlipayJSBridge `scan`): error 10 is the patient closing it. */
+async function alipayScan(): Promise<string | null> {
+  const bridge = await alipayBridge()
+  return new Promise((resolve, reject) =>
+    bridge.call('scan', { type: 'qr' }, (res) => {
+      if (res.error === 10) resolve(null)
+      else if (res.error) reject(new Error(res.errorMessage ?? `scan failed: ${res.error}`))
+      else resolve(res.qrCode ?? '')
+    }),
+  )
+}
+
+function wechatShare(content: ShareContent | null) {
+  if (inWechat()) void wechatJsSdk().then((sdk) => sdk.share(ENTRY_URL, content))
+}
+
+/**
+ * A page's share in a browser: WeChat's ··· menu in WeChat's browser; elsewhere the browser shares the address as it
+ * is. Set once the page knows it and again when the patient is back on the page; once the page is left (hidden
+ * behind the next one, or closed) WeChat shares what is on screen, not this page's card.
+ */
+export function useShare(content: ShareContent | null) {
+  const { title, path, summary, image } = content ?? {}
+  useEffect(() => {
+    if (title !== undefined && path !== undefined) wechatShare({ title, path, summary, image })
+  }, [title, path, summary, image])
+  useDidShow(() => {
+    if (content) wechatShare(content)
+  })
+  useDidHide(() => wechatShare(null))
+  useEffect(() => () => wechatShare(null), [])
 }
 
 /** Shown when a WeChat payment is asked for outside WeChat's browser. */
@@ -63,13 +127,19 @@ function wechatPay(params: JsapiParams): Promise<PayOutcome> {
 
 const platform: Platform = {
   name: 'h5',
-  authProvider: () => (/AlipayClient/i.test(navigator.userAgent) ? 'alipay' : 'wechat'),
+  authProvider: () => (inAlipay() ? 'alipay' : 'wechat'),
   fixedAppId: () => null,
   // the browser leaves for the authorisation page (UserStore.authorize)
   signInCode: async () => null,
   navBarFrame: () => null,
   phoneButton: false,
   phoneNumberCode: async () => null,
+  // the browser it runs in: WeChat's and Alipay's have a scanner, others none
+  get scanCode() {
+    if (inWechat()) return wechatScan
+    return inAlipay() ? alipayScan : undefined
+  },
+  webOrigin: () => window.location.origin,
   currentUrl() {
     const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname
     return `${path || '/'}${window.location.search}`

@@ -1,3 +1,5 @@
 import { miniProgram } from './miniProgram'
 
+export { useShare } from './miniProgram'
+
 export default miniProgram('weapp', 'wechat')

@@ -1,5 +1,5 @@
-import Taro from '@tarojs/taro'
-import type { PayOutcome, Platform } from './index'
+import Taro, { useShareAppMessage } from '@tarojs/taro'
+import type { PayOutcome, Platform, ShareContent } from './index'
 import { WEBVIEW_CLOSED, webviewUrl } from '@/pageUrls'
 import { memoryBackend, sessionCache } from './sessionCache'
 
@@ -51,6 +51,30 @@ async function sandboxCode(provider: 'wechat' | 'alipay', appId: string, what: '
   const code = res.statusCode === 200 && typeof res.data?.code === 'string' ? res.data.code : null
   sandboxServer = code !== null
   return code
+}
+
+/**
+ * The mini-program's scanner (wx.scanCode, my.scan through Taro): a code of this mini-program itself comes with the
+ * page path it carries (WeChat), which is what it stands for; other codes with their text. Closing the scanner is
+ * WeChat's `scanCode:fail cancel` and Alipay's error 10.
+ */
+async function scanCode(): Promise<string | null> {
+  try {
+    const res = await Taro.scanCode({ scanType: ['qrCode'] })
+    return res.path || res.result
+  } catch (e) {
+    const { errMsg = '', error } = e as { errMsg?: string; error?: number }
+    if (/cancel/i.test(errMsg) || error === 10) return null
+    throw e
+  }
+}
+
+/**
+ * A page's share in a mini-program: the share menu asks the page when the patient opens it (the page's config sets
+ * `enableShareAppMessage: true`); until the page knows what it shares, the mini-program's own card of the page.
+ */
+export function useShare(content: ShareContent | null) {
+  useShareAppMessage(() => (content ? { title: content.title, path: content.path } : {}))
 }
 
 type Frame = { top: number; height: number; right: number }
@@ -144,6 +168,8 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     showPlace: async ({ latitude, longitude, name: placeName, address }) => {
       await Taro.openLocation({ latitude, longitude, name: placeName, address, scale: 16 })
     },
+    scanCode,
+    webOrigin: () => API_BASE,
     phoneButton: name === 'weapp',
     async phoneNumberCode(appId, eventCode) {
       // declined in WeChat's sheet: no code; on a sandbox server the sheet's code means nothing to it

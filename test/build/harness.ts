@@ -170,7 +170,8 @@ function parseUrl(url: string, from: string | undefined): { route: string; query
 }
 
 export function loadMiniProgram(platform: MiniPlatform, answer: Answer): MiniProgram {
-  const dir = join(ROOT, process.env.BUILD_ROOT ?? 'dist', platform)
+  // resolve, not join: BUILD_ROOT may be an absolute folder (/tmp/...), as config/index.ts and the other tests take it
+  const dir = resolve(ROOT, process.env.BUILD_ROOT ?? 'dist', platform)
   const appJson = JSON.parse(readFileSync(join(dir, 'app.json'), 'utf8')) as MiniProgram['appJson']
   const allPages = () => [
     ...appJson.pages,

@@ -1,1 +1,2 @@
-export default definePageConfig({ navigationBarTitleText: '医生主页' })
+// enableShareAppMessage: the mini-programs' share menu asks the page (useShare)
+export default definePageConfig({ navigationBarTitleText: '医生主页', enableShareAppMessage: true })
