@@ -2,7 +2,9 @@ import { get, post } from './request'
 import type { Page } from '../../types/api/hospital'
 import type { PayAction } from '../../types/api/payment'
 import type { Inquiry, InquiryComplaintInput, InquiryInput, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
-import type { ChronicInquiryInput, QuickInquiryInput } from '../../types/api/consultation'
+import type { ChronicInquiryInput, DoctorOrderQuery, QuickInquiryInput } from '../../types/api/consultation'
+import type { DiseaseCode } from '../../types/api/medical'
+import type { PageQuery } from './records'
 
 /** Inquiry orders (图文问诊), `/dld-hospital` (spec §7 Internet hospital → Inquiry and Conversation orders). */
 const API = '/dld-hospital'
@@ -37,3 +39,16 @@ export const complainInquiry = (input: InquiryComplaintInput) => post<Inquiry>(`
 
 /** The patient's 问诊单 (offline visit, past history, allergies, medication) while the inquiry is unpaid, waiting or in progress. */
 export const saveIntake = (input: InquiryIntakeInput) => post<Inquiry>(`${API}/im/trade/medicalRecord`, input, { json: true })
+
+/**
+ * The caller's latest open inquiry (unpaid, waiting or in progress) with a doctor, or null: the doctor's home offers
+ * 继续问诊 instead of a new one. Silent: without an answer the page offers what it always does.
+ */
+export const findOpenInquiry = (q: DoctorOrderQuery) => post<Inquiry | null>(`${API}/im/core/orderByDoctorAndUserId`, q, { noLoading: true, silent: true })
+
+/** The caller's past renewals (复诊续方), newest first (问诊记录's second tab). */
+export const listPastRenewals = (q: PageQuery) => get<Page<Inquiry>>(`${API}/im/core/chronic/historyList`, q, { noLoading: true })
+
+/** The hospital's diseases whose name holds the keyword (at most 20): the diagnosis a renewal names. Silent: the picker says it failed. */
+export const searchDiseases = (hospitalCode: string, keyword: string) =>
+  get<DiseaseCode[]>(`${API}/common/diseaseCode`, { hospitalCode, keyword }, { noLoading: true, silent: true })

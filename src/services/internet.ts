@@ -3,12 +3,14 @@ import type {
   DoctorListQuery,
   DoctorPage,
   FollowState,
+  InternetCity,
   OnlineDept,
   OnlineDoctor,
   OnlineDoctorInfo,
   OnlineSearchResult,
   PhysicianAssistant,
 } from '../../types/api/internet'
+import type { RecommendedDoctor } from '../../types/api/consultation'
 
 /** The internet hospital's doctors, `/dld-hospital` (spec §7 Internet hospital → Doctors). */
 const API = '/dld-hospital'
@@ -37,3 +39,19 @@ export const listMyDoctors = (hospitalCode?: string) => get<OnlineDoctor[]>(`${A
 
 /** The hospital's physician assistants (医生助理), each an IM account `a_<id>`. */
 export const listAssistants = (hospitalCode: string) => get<PhysicianAssistant[]>(`${API}/index/physicianAssistant`, { hospitalCode }, { noLoading: true })
+
+/** The doctors the caller follows, the latest followed first (我的医生 · 最近关注). */
+export const listFollowedDoctors = (hospitalCode?: string) => get<OnlineDoctor[]>(`${API}/im/fans/doctor/list`, query({ hospitalCode }), { noLoading: true })
+
+/**
+ * 热门医生: the most consulted doctors accepting consultations now, of the hospital (or of every internet hospital).
+ * Silent: the home page shows its own failed line.
+ */
+export const listHotDoctors = (hospitalCode?: string) => get<OnlineDoctor[]>(`${API}/index/hotService`, query({ hospitalCode }), { noLoading: true, silent: true })
+
+/** 为您推荐: up to 10 of the hospital's online doctors, those the caller consulted first; signed-in callers only. */
+export const listRecommendedDoctors = (hospitalCode: string) =>
+  get<RecommendedDoctor[]>(`${API}/im/patient/recommend/doctor`, { hospitalCode }, { noLoading: true, silent: true })
+
+/** The cities with internet hospitals, each with those hospitals (the doctor list's 地区). */
+export const listInternetCities = () => get<InternetCity[]>(`${API}/index/city`, undefined, { noLoading: true })

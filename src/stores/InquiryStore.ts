@@ -122,6 +122,8 @@ export class InquiryStore {
     (id: number) => api.checkInquiry(id),
     (inquiry) => this.showElsewhere(inquiry),
   )
+  /** 问诊记录 · 复诊续方: the caller's past renewals, newest first (全部 is RecordStore.history). */
+  readonly renewals = new PagedList<Inquiry>((q) => api.listPastRenewals(q), INQUIRY_PAGE_SIZE)
   readonly cancellation = new OneAtATime()
   readonly ending = new OneAtATime()
   readonly complaint = new OneAtATime()
@@ -135,6 +137,7 @@ export class InquiryStore {
       payment: false,
       list: false,
       detail: false,
+      renewals: false,
       cancellation: false,
       ending: false,
       complaint: false,

@@ -258,6 +258,8 @@ function serve() {
         if (doctorId !== DOCTOR) return refuse(404, '医生不存在')
         return ok({ ...page(ratings[doctorId] ?? [], Number(form.page), Number(form.size)), summary: summaryOf(doctorId) })
       }
+      // the doctor's home asks whether a consultation with the doctor is open (继续问诊): none here
+      if (path === '/dld-hospital/im/core/orderByDoctorAndUserId') return ok(null)
       if (path === '/dld-hospital/im/gift/gifts') return ok(CATALOGUE)
       if (path === '/dld-hospital/im/gift/toPay') return toPay(form)
       if (path === '/dld-hospital/im/gift/doctor/gifts') return ok(page(received(Number(form.doctorId)), Number(form.page), Number(form.size)))

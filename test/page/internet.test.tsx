@@ -107,6 +107,8 @@ function serve() {
       const d = doctors.find((x) => x.id === Number(body.doctorId))
       return d ? ok({ records: [], total: 0, page: 1, size: 10, summary: { count: 0, goodRate: d.goodRate, tags: [] } }) : refuse(404, '医生不存在')
     }
+    // the doctor's home asks whether a consultation with the doctor is open (继续问诊): none here
+    if (path === '/dld-hospital/im/core/orderByDoctorAndUserId') return ok(null)
     if (path === '/dld-hospital/doctor/chronic/getMyDoctor') return ok(doctors.filter((d) => followed.has(d.id)).sort(SORTERS.default))
     return { statusCode: 404, data: '' }
   })

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { View, Text, Swiper, SwiperItem, Image } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
 import { observer } from 'mobx-react'
@@ -6,6 +6,7 @@ import { useStores } from '@/stores'
 import PageShell, { openPage } from '../PageShell'
 import Tappable from '../Tappable'
 import ServiceIcon from '../ServiceIcon'
+import ScanEntry from './ScanEntry'
 import { elderMenus, groupMenus } from '@/utils/homeMenus'
 import type { Hospital } from '../../../types/api/hospital'
 import './index.scss'
@@ -17,7 +18,7 @@ const SWIPER_INTERVAL_MS = 3000
  * The home tab of all three tab bars; its entries come from the hospital's home-page and menu config. In 长辈模式 the
  * most used services come first in a group of their own (src/utils/homeMenus.ts) and the banners are left out.
  */
-function HomePage({ title }: { title: string }) {
+function HomePage({ title, children }: { title: string; children?: ReactNode }) {
   const { hospital, preferences } = useStores()
   // 长辈模式: the most used services first, and no moving banners
   const elder = preferences.elderMode
@@ -36,6 +37,7 @@ function HomePage({ title }: { title: string }) {
             <Text className='home__name'>{h?.hospitalName ?? '智慧医疗服务平台'}</Text>
             <Text className='home__meta'>{h ? `${h.level} · ${h.address}` : '选择医院后即可使用全部服务'}</Text>
           </View>
+          <ScanEntry />
         </View>
         {!elder && !!config?.banners.length && (
           <Swiper className='home__banners' autoplay circular indicatorDots interval={SWIPER_INTERVAL_MS}>
@@ -61,6 +63,8 @@ function HomePage({ title }: { title: string }) {
             </View>
           </View>
         ))}
+        {/* the home's own sections under the services (the internet hospital's doctors) */}
+        {children}
         {hospital.main && hospitals.length > 0 && (
           <View className='home__group'>
             <Text className='home__group-title'>合作医院</Text>

@@ -1,30 +1,35 @@
 import { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
-import PageShell, { openPage } from '@/components/PageShell'
+import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars, priceText } from '@/components/OnlineDoctorCard'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
+import { useShare } from '@/platform'
+import { onlineDoctorUrl } from '@/pageUrls'
 import { assetUrl } from '@/ui/assets'
 
 import { averageReplyTime } from '@/utils/time'
 import EvaluationSection from './EvaluationSection'
+import DoctorActions from './Actions'
 import './index.scss'
-import { inquiryUrl, noticeUrl, renewalUrl } from '@/pageUrls'
 
 /**
  * 医生主页 (spec §2 /internet/doctor/index?id=): who the doctor is, how they serve online, 关注 for a signed-in patient,
- * 患者评价 (好评率, the count, the newest ratings), and 图文问诊 (the inquiry page, where the consultation is ordered and paid).
+ * 患者评价 (好评率, the count, the newest ratings), and 图文问诊 (the inquiry page, where the consultation is ordered and paid),
+ * or 继续问诊 when a consultation with the doctor is still open (./Actions).
  */
 function OnlineDoctorHome() {
   const { doctor: store, user, evaluation } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
   const doctor = store.doctor.value?.id === id ? store.doctor.value : null
-  const load = () => (id ? Promise.all([store.loadDoctor(id), evaluation.openDoctorEvaluations(id)]) : undefined)
+  const load = () =>
+    id ? Promise.all([store.loadDoctor(id), evaluation.openDoctorEvaluations(id), user.isLoggedIn ? store.loadOpenInquiry(id) : undefined]) : undefined
   const text = doctor?.services.find((s) => s.type === 'text') ?? null
+  // the doctor's card, which opens this page
+  useShare(doctor && { title: `${doctor.doctorName} ${doctor.title}`, path: onlineDoctorUrl(doctor.id), summary: `${doctor.hospitalName} · ${doctor.deptName}`, image: assetUrl(doctor.avatar) })
 
   const body = () => {
     if (!id) return <Empty text='未找到该医生' />
@@ -91,15 +96,7 @@ function OnlineDoctorHome() {
           {!doctor.online && <Text className='online-doctor__note'>医生休息中，可先关注，医生上线后再来问诊</Text>}
         </View>
         <EvaluationSection doctorId={doctor.id} />
-        <View className='online-doctor__actions'>
-          <Button type='primary' block disabled={!text || !doctor.online} onClick={() => openPage(inquiryUrl(doctor.id))}>
-            图文问诊
-          </Button>
-          {/* 复诊续方 goes through 问诊须知: online consultations are for follow-up visits */}
-          <Button block disabled={!text || !doctor.online} onClick={() => openPage(noticeUrl(renewalUrl(doctor.id)))}>
-            复诊续方
-          </Button>
-        </View>
+        <DoctorActions doctor={doctor} />
       </View>
     )
   }

@@ -8,13 +8,17 @@ import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { DOCTOR_SORTS } from '@/stores/DoctorStore'
+import PlaceFilter from './PlaceFilter'
 
 import './index.scss'
 import { DOCTOR_SEARCH_URL, GUIDANCE_URL, NOTICE_URL, onlineDoctorUrl } from '@/pageUrls'
 
-/** 在线问诊 · 找医生 (spec §2 /internet/doctorList/index): department chips, sort tabs, the online doctors a page at a time. */
+/**
+ * 在线问诊 · 找医生 (spec §2 /internet/doctorList/index): 地区 (a city's hospitals), department chips, sort tabs, the
+ * online doctors a page at a time.
+ */
 function DoctorList() {
-  const { doctor } = useStores()
+  const { doctor, hospital } = useStores()
   useReachBottom(() => void doctor.list.loadMore())
   const state = doctor.list.state
 
@@ -32,6 +36,7 @@ function DoctorList() {
             咨询医生助理
           </Tappable>
         </View>
+        <PlaceFilter ownHospitalName={hospital.hospital?.hospitalName} />
         {!doctor.hospital ? (
           <NoHospital />
         ) : (

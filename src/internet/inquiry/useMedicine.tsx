@@ -11,6 +11,7 @@ import { DESCRIPTION_MAX } from '@/stores/InquiryStore'
 
 import { DIAGNOSIS_MAX, MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
 
+import DiseasePicker from './DiseasePicker'
 import { ConsentLine, DescriptionField, DoctorHeader, FormCard, PatientField, PictureField, SubmitBar, useInquiryFlow } from './form'
 import './index.scss'
 import './useMedicine.scss'
@@ -18,8 +19,8 @@ import { historyCasesUrl, inquiryUrl } from '@/pageUrls'
 
 /**
  * 复诊续方 (spec §2 /internet/inquiry/useMedicine?doctorId=): renewing the medicines of a condition diagnosed before,
- * with a doctor the patient follows or who served them: the patient, the diagnosis (typed, or taken from a past case),
- * the medicines, the illness, pictures and the consent, then paid like 图文问诊.
+ * with a doctor the patient follows or who served them: the patient, the diagnosis (typed, picked from the hospital's
+ * disease list, or taken from a past case), the medicines, the illness, pictures and the consent, then paid like 图文问诊.
  */
 function RenewalPage() {
   const { followUp, patient: patients, inquiry, records } = useStores()
@@ -72,6 +73,17 @@ function RenewalPage() {
             {...fieldName('诊断')}
             onInput={(e) => followUp.setDiagnosis(e.detail.value)}
           />
+          {!locked && (
+            <DiseasePicker
+              picker={form.diseases}
+              hospitalCode={doctor.hospitalCode}
+              diagnosis={followUp.diagnosis}
+              onPick={(name) => {
+                const next = form.diseases.toggle(followUp.diagnosis, name, DIAGNOSIS_MAX)
+                if (next !== null) followUp.setDiagnosis(next)
+              }}
+            />
+          )}
         </FormCard>
 
         <FormCard title='用药' extra={<Text className='inquiry__note'>{`${followUp.medicines.length}/${MEDICINES_MAX}`}</Text>}>

@@ -19,8 +19,8 @@ function DoctorSearch() {
   const { doctor } = useStores()
   const result = doctor.search.result
 
-  const openDept = (deptId: number) => {
-    doctor.searchDept(deptId)
+  const openDept = (dept: { id: number; hospitalCode: string }) => {
+    doctor.searchDept(dept)
     void Taro.navigateTo({ url: DOCTOR_LIST_URL })
   }
 
@@ -40,7 +40,7 @@ function DoctorSearch() {
               <View className='doctor-search__section'>
                 <Text className='doctor-search__heading'>科室</Text>
                 {result.depts.map((d) => (
-                  <Tappable key={d.id} className='doctor-search__dept' onTap={() => openDept(d.id)}>
+                  <Tappable key={d.id} className='doctor-search__dept' onTap={() => openDept(d)}>
                     <Text className='doctor-search__dept-name'>{d.deptName}</Text>
                     <Text className='doctor-search__dept-count'>
                       {d.onlineCount}/{d.doctorCount} 位医生在线

@@ -1,8 +1,10 @@
+import { useState } from 'react'
 import Taro, { useReachBottom, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import Segmented from '@/components/Segmented'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { patientImAccount } from '@/utils/chatRules'
@@ -17,25 +19,47 @@ import '../tim/chat.scss'
 import './index.scss'
 import { chatRecordUrl } from '@/pageUrls'
 
+type HistoryKind = 'all' | 'chronic'
+const KINDS: { value: HistoryKind; label: string }[] = [
+  { value: 'all', label: '全部问诊' },
+  { value: 'chronic', label: '复诊续方' },
+]
+
 /**
- * 问诊记录 (spec §2 /internet/timHistory/index): the patient's past consultations, newest first; with `?inquiryId=`
- * one consultation read back: its steps as a small timeline, then its messages as the room shows them, with no input.
+ * 问诊记录 (spec §2 /internet/timHistory/index): the patient's past consultations, newest first, all of them or the
+ * renewals (复诊续方, `?kind=chronic` opens on them); with `?inquiryId=` one consultation read back: its steps as a
+ * small timeline, then its messages as the room shows them, with no input.
  */
 function TimHistory() {
-  const { records } = useStores()
+  const { records, inquiry } = useStores()
   const { params } = useRouter()
   const inquiryId = Number(params.inquiryId) || 0
-  const list = records.history
+  const [kind, setKind] = useState<HistoryKind>(params.kind === 'chronic' ? 'chronic' : 'all')
+  const list = kind === 'chronic' ? inquiry.renewals : records.history
   useReachBottom(() => {
     if (!inquiryId) void list.loadMore()
   })
   const load = () => (inquiryId ? records.loadChatRecord(inquiryId) : list.reload())
+  const chooseKind = (next: HistoryKind) => {
+    if (next === kind) return
+    setKind(next)
+    void (next === 'chronic' ? inquiry.renewals : records.history).reload()
+  }
 
-  const pastList = () => {
-    if (list.empty) return <Empty text='暂无问诊记录' />
+  const pastList = () => (
+    <View className='tim-history'>
+      <View className='tim-history__kinds'>
+        <Segmented label='问诊类型' options={KINDS} value={kind} onChange={chooseKind} />
+      </View>
+      {pastItems()}
+    </View>
+  )
+
+  const pastItems = () => {
+    if (list.empty) return <Empty text={kind === 'chronic' ? '暂无复诊续方记录' : '暂无问诊记录'} />
     if (list.failedEmpty) return <LoadFailed onRetry={() => void list.loadMore(true)} />
     return (
-      <View className='tim-history'>
+      <>
         {list.items.map((i) => (
           <Tappable key={i.id} className='tim-history__item' onTap={() => void Taro.navigateTo({ url: chatRecordUrl(i.id) })}>
             <View className='tim-history__head'>
@@ -55,7 +79,7 @@ function TimHistory() {
         <Tappable className='tim-history__more' onTap={() => void list.loadMore(true)}>
           {moreText(list.state)}
         </Tappable>
-      </View>
+      </>
     )
   }
 

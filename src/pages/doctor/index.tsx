@@ -4,12 +4,17 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
+import Segmented from '@/components/Segmented'
 import { useStores } from '@/stores'
+import { MY_DOCTORS_ORDERS } from '@/stores/DoctorStore'
 
 import './index.scss'
 import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/pageUrls'
 
-/** 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first. */
+/**
+ * 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first
+ * (可问诊优先), or the latest followed first (最近关注).
+ */
 function MyDoctors() {
   const { doctor } = useStores()
   const state = doctor.myDoctors.state
@@ -27,7 +32,15 @@ function MyDoctors() {
 
   return (
     <PageShell title='我的医生' onReady={() => doctor.loadMyDoctors()}>
-      <View className='my-doctors'>{body()}</View>
+      <View className='my-doctors'>
+        {/* one doctor or none has no order to choose */}
+        {list.length > 1 && (
+          <View className='my-doctors__order'>
+            <Segmented label='排序' options={MY_DOCTORS_ORDERS} value={doctor.myDoctorsOrder} onChange={(order) => doctor.chooseMyDoctorsOrder(order)} />
+          </View>
+        )}
+        {body()}
+      </View>
     </PageShell>
   )
 }
