@@ -1,10 +1,15 @@
 import type { PropsWithChildren } from 'react'
+import Taro, { usePageNotFound } from '@tarojs/taro'
 import { Provider } from 'mobx-react'
 import { rootStore } from './stores/RootStore'
+import { NOT_FOUND_URL } from './pageUrls'
 import './app.scss'
 
 /** The stores are built once (src/stores/RootStore.ts) and provided to every page; pages read them with useStores(). */
 function App({ children }: PropsWithChildren) {
+  // an address that is no page of this build (an old link, a typo) shows 页面不存在 with the way home, in H5 and the
+  // mini-programs alike, instead of a loading placeholder that never ends
+  usePageNotFound(() => void Taro.redirectTo({ url: NOT_FOUND_URL }))
   return <Provider rootStore={rootStore}>{children}</Provider>
 }
 

@@ -12,6 +12,8 @@ export const loginUrl = (sourceType: number) => `/pages/login/index?sourceType=$
 /** 我的, the last tab of every tab bar. */
 export const MINE_URL = '/pages/sys/user/index'
 export const PERMISSION_URL = '/pages/permission'
+/** Where an address that is no page of this build leads (app.tsx). */
+export const NOT_FOUND_URL = '/pages/notFound/index'
 /** A page of the server inside a mini-program's web-view (the sandbox cashier); only the server's own origin opens. */
 export const webviewUrl = (url: string) => `/pages/webview/index?url=${encodeURIComponent(url)}`
 /** Taro's event when the web-view page closes (the patient is back from what it showed). */

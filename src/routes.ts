@@ -14,6 +14,7 @@ export const MAIN_PAGES = [
   'pages/login/index',
   'pages/login/login',
   'pages/permission',
+  'pages/notFound/index',
   'pages/hospital/index',
   'pages/hospitalConfig/index',
   'pages/about/index',

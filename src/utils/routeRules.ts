@@ -10,6 +10,7 @@ export const OPEN_PAGES = [
   '/pages/login/index',
   '/pages/login/login',
   '/pages/permission',
+  '/pages/notFound/index',
   '/pages/hospital/index',
   '/pages/about/index',
   '/pages/about/rich',

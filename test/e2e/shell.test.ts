@@ -184,6 +184,17 @@ describe('app shell in the browser', () => {
     await shot(page, '5-permission')
   })
 
+  test('5b. an address that is no page of the app says so and leads home, instead of loading for ever', async () => {
+    const { page } = await newPhone()
+    await page.goto('/h5/pages/nothing/here?from=an-old-link')
+    await waitForPath(page, '/h5/pages/notFound/index')
+    await seeText(page, '您访问的页面不存在或已下线')
+    await shot(page, '5b-not-found')
+    await visible(page.getByRole('button', { name: '返回首页' })).first().click()
+    await waitForPath(page, '/h5/pages/sys/merge/index')
+    await seeText(page, '示范市第一人民医院')
+  })
+
   test('6. an expired login is renewed with its refresh token, or re-authorises once; a 401 re-authorises with consent and returns to the page', async () => {
     const phone = await signedInPhone('/pages/sys/user/index')
     const { page } = phone
