@@ -191,6 +191,16 @@ describe('POST /dld-palm/admin/system/dict', () => {
     assert.equal((await dict({ type: 'card_type' })).data[0].label, '居民身份证')
   })
 
+  it('answers the 56 ethnic groups with their national codes, then 其他', async () => {
+    const env = await dict({ type: 'nation' })
+    assert.equal(env.code, 200)
+    assert.equal(env.data.length, 58)
+    assert.deepEqual(env.data[0], { label: '汉族', value: '01', sort: 0 })
+    assert.deepEqual(env.data[55], { label: '基诺族', value: '56', sort: 55 })
+    assert.equal(env.data[56].label, '其他')
+    assert.equal(new Set(env.data.map((e: { value: string }) => e.value)).size, 58)
+  })
+
   it('answers an empty list for a type that has no entries', async () => {
     const env = await dict({ type: 'no_such_dict' })
     assert.equal(env.code, 200)

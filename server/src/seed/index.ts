@@ -9,6 +9,7 @@ import { ensureSchedules, seedRegistration } from './register'
 import { seedInternet } from './internet'
 import { seedStaff } from './staff'
 import { seedHis } from './his'
+import { seedDictionaries } from './dictionaries'
 import { staffDemoPasswordOf, type Config } from '../config'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
@@ -57,6 +58,7 @@ const texts = (name: string): Record<string, string> => ({
 export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(), staffPassword = staffDemoPasswordOf()): Promise<boolean> {
   // before the check below, so a database seeded before regions existed gets them too
   await seedRegions(db)
+  await seedDictionaries(db)
   const [row] = await db.select({ n: count() }).from(hospitals)
   const empty = (row?.n ?? 0) === 0
   if (empty) await seedHospitals(db, cipher)
@@ -73,12 +75,14 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
 
 /**
  * What a starting server seeds, decided here only: the demo platform on a demo server (config.demo: outside
- * production, or DEMO=1), never on a hospital's production database; every server gets the administrative divisions,
- * which the address forms need and which are facts, not demo data. Answers whether the demo hospitals were created now.
+ * production, or DEMO=1), never on a hospital's production database; every server gets the administrative divisions
+ * and the system dictionaries (民族), which the forms need and which are facts, not demo data. Answers whether the demo
+ * hospitals were created now.
  */
 export async function seedOnStart(config: Pick<Config, 'demo' | 'staffDemoPassword'>, db: Db, cipher: FieldCipher, now = new Date()): Promise<boolean> {
   if (config.demo) return seedIfEmpty(db, cipher, now, config.staffDemoPassword)
   await seedRegions(db)
+  await seedDictionaries(db)
   return false
 }
 
