@@ -1,5 +1,5 @@
 import type { PropsWithChildren } from 'react'
-import Taro, { usePageNotFound } from '@tarojs/taro'
+import Taro, { useError, usePageNotFound, useUnhandledRejection } from '@tarojs/taro'
 import { Provider } from 'mobx-react'
 import { rootStore } from './stores/RootStore'
 import { NOT_FOUND_URL } from './pageUrls'
@@ -10,6 +10,9 @@ function App({ children }: PropsWithChildren) {
   // an address that is no page of this build (an old link, a typo) shows 页面不存在 with the way home, in H5 and the
   // mini-programs alike, instead of a loading placeholder that never ends
   usePageNotFound(() => void Taro.redirectTo({ url: NOT_FOUND_URL }))
+  // what breaks on a patient's phone reaches the server's log (a few reports a session, scrubbed: RootStore)
+  useError((error) => rootStore.reportError('error', error))
+  useUnhandledRejection((event) => rootStore.reportError('rejection', (event as { reason?: unknown }).reason))
   return <Provider rootStore={rootStore}>{children}</Provider>
 }
 

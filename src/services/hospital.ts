@@ -15,6 +15,7 @@ import type {
   PublicHospitalSetting,
 } from '../../types/api/hospital'
 import type { HospitalCard } from '../../types/api/patient'
+import type { ClientErrorReport } from '@/utils/clientErrors'
 import { post, put, request } from './request'
 import type { Address, AddressInput } from '../../types/api/address'
 
@@ -27,6 +28,9 @@ export const getHomePageConfig = (hospitalCode?: string) =>
 /** The menu entries of a hospital, each with the service family (role) that shows it. */
 export const getMenuConfig = (hospitalId: number) =>
   get<MenuEntry[]>(`/dld-hospital/common/menuConfig/${hospitalId}`, undefined, { noLoading: true, silent: true })
+/** Reports an error of the app to the server's log; quiet and without a loading mask, whatever happens. */
+export const reportClientError = (report: ClientErrorReport) =>
+  post<null>('/dld-hospital/common/debugLog', report, { json: true, silent: true, noLoading: true })
 export const getTextConfig = (hospitalId: number) => get<Record<string, string>>(`/dld-hospital/common/textConfig/${hospitalId}`, undefined, { noLoading: true })
 export const listArticles = (q: { page: number; size: number; category?: string; hospitalCode?: string }) =>
   get<Page<ArticleSummary>>('/dld-hospital/api/patient/article/list', q, { noLoading: true })

@@ -5,6 +5,8 @@ import { authEvents } from '@/services/request'
 import { MSG } from '@/ui/messages'
 import { SESSION, session } from '@/services/storage'
 import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
+import { errorReporter, reportOf } from '@/utils/clientErrors'
+import { reportClientError } from '@/services/hospital'
 import { ChatStore } from './ChatStore'
 import { HospitalStore } from './HospitalStore'
 import { UserStore } from './UserStore'
@@ -49,9 +51,16 @@ export class RootStore {
   roomTools = new RoomToolsStore(this.chat, this.records)
   started = false
   private starting: Promise<StartupResult> | null = null
+  /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */
+  private readonly report = errorReporter(reportClientError)
+
+  /** A script error or an unhandled rejection of the app (app.tsx), for the server's log, on the page it happened. */
+  reportError(kind: 'error' | 'rejection', reason: unknown) {
+    this.report(reportOf(kind, reason, platform.currentUrl()))
+  }
 
   constructor() {
-    makeAutoObservable<RootStore, 'starting'>(this, { starting: false, user: false, hospital: false, chat: false })
+    makeAutoObservable<RootStore, 'starting' | 'report'>(this, { starting: false, report: false, reportError: false, user: false, hospital: false, chat: false })
     // spec §8: 401 remembers the page and re-authorises with the user-info scope, returning to the login page
     authEvents.onUnauthorized = () => {
       const appId = platform.fixedAppId() ?? this.hospital.appId

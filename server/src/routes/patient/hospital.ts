@@ -4,6 +4,7 @@ import { route } from '../../route'
 import { hospitalCode, hospitalDto, idParam, menuEntry, appId, pageNo, pageSize } from '../schemas'
 import * as hospital from '../../domain/hospital'
 import * as user from '../../domain/user'
+import { MESSAGE_MAX, PAGE_MAX, STACK_MAX, scrubClientText } from '@/utils/clientErrors'
 
 const homeConfig = z.object({
   main: z.boolean(),
@@ -82,6 +83,33 @@ export async function hospitalRoutes(app: FastifyInstance) {
     params: idParam,
     data: z.array(menuEntry),
     handler: async ({ params }) => (await hospital.requireHospital(db(), params.id)).homePageConfig.menus,
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/common/debugLog',
+    summary: 'The app reports a script error, an unhandled rejection or a chunk that did not load; it is logged, scrubbed',
+    auth: 'optional',
+    // per address: a phone in a loop, or someone filling the log, is refused (the app itself sends a few per session)
+    rateLimit: { max: 20, timeWindow: 60_000 },
+    body: z.object({
+      kind: z.enum(['error', 'rejection', 'chunk']),
+      message: z.string().min(1, '请说明错误').max(MESSAGE_MAX),
+      stack: z.string().max(STACK_MAX).default(''),
+      page: z.string().max(PAGE_MAX),
+    }),
+    data: z.null(),
+    handler: async ({ body, auth, req }) => {
+      // scrubbed again here: the log keeps no query values, numbers or tokens whatever the client sent
+      const report = {
+        kind: body.kind,
+        page: scrubClientText(body.page.split('?')[0]!, PAGE_MAX),
+        message: scrubClientText(body.message, MESSAGE_MAX),
+        stack: scrubClientText(body.stack, STACK_MAX),
+      }
+      req.log.warn({ clientError: report, userId: auth?.userId || null }, 'client error')
+      return null
+    },
   })
 
   route(app, {
