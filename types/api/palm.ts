@@ -100,6 +100,11 @@ export interface BillPayInput {
   idempotencyKey: string
   /** Spec §4: 0 from the palm pages (default), 2 from /palm/payment/waitPay?source=scanCode. */
   sourceType?: 0 | 2
+  /**
+   * `cashier` (default): WeChat Pay, Alipay or the sandbox cashier; `account`: from the patient's outpatient account
+   * (就诊卡余额) at once, no cashier (refused with the balance when it is short).
+   */
+  channel?: 'cashier' | 'account'
 }
 
 /** A bill of a payment record. */
@@ -209,3 +214,102 @@ export interface PriceItem {
 
 export type PriceItemPage = Page<PriceItem>
 
+
+// ---- accounts and deposits (issue 17): 门诊预交金 and 住院预交金 -------------------------------------------------------
+
+/** `GET /payment/clinic/balance?hospitalCode&patientId`: the patient's outpatient account (就诊卡余额), in fen. */
+export interface AccountBalance {
+  hospitalCode: string
+  patientId: number
+  /** Masked. */
+  patientName: string
+  balanceFen: number
+}
+
+/** `POST /payment/recharge` (outpatient account) input; `POST /recharge` (deposit) adds `admissionNo`. */
+export interface RechargeInput {
+  hospitalCode: string
+  patientId: number
+  amountFen: number
+  /** Where the cashier sends the browser back to (a page of this app under /h5/). */
+  returnUrl: string
+  idempotencyKey: string
+}
+
+export interface InpatientRechargeInput extends RechargeInput {
+  admissionNo: string
+}
+
+/** A top-up of the outpatient account (`kind` clinic) or of an admission's deposit (`kind` inpatient). */
+export interface RechargeRecord {
+  id: number
+  kind: 'clinic' | 'inpatient'
+  orderNo: string
+  hospitalCode: string
+  hospitalName: string
+  patientId: number
+  patientName: string
+  /** The stay a deposit was paid into; null for the outpatient account. */
+  admissionNo: string | null
+  amountFen: number
+  status: OrderStatus
+  statusText: string
+  /** Still waiting for the money: it may be paid (again) through `/dld-pay/pay`. */
+  payable: boolean
+  order: PayOrder
+  createdAt: string
+  paidAt: string | null
+}
+
+/** What `POST /payment/recharge` and `POST /recharge` answer: the record and how to pay it (null once paid or closed). */
+export interface RechargeStart {
+  record: RechargeRecord
+  action: PayAction | null
+}
+
+/** An inpatient stay (`POST /recharge/inpatient`, `/recharge/balance`); null when the patient has none at the hospital. */
+export interface InpatientView {
+  hospitalCode: string
+  patientId: number
+  patientName: string
+  admissionNo: string
+  deptName: string
+  ward: string
+  bed: string
+  doctorName: string
+  admittedAt: string
+  status: 'in' | 'discharged'
+  dischargedAt: string | null
+  /** Deposits paid (住院预交金). */
+  depositFen: number
+  /** Costs so far. */
+  costFen: number
+  /** Deposits - returned - costs; negative when owed. */
+  balanceFen: number
+  /** The total of each day with charges, oldest first. */
+  days: { date: string; amountFen: number }[]
+  /** Average of the last 3 days with charges. */
+  averageDailyFen: number
+  /** In hospital and the balance would not cover an average day. */
+  lowDeposit: boolean
+  /** The text to show when lowDeposit. */
+  warning: string | null
+  /** Discharge settlement (出院结算): the balance returned, or what is owed. Null while in hospital. */
+  settlement: { returnedFen: number; owedFen: number } | null
+}
+
+/** `POST /recharge/daily` {hospitalCode, patientId, admissionNo, date}: one day's charges (每日清单). */
+export interface DailyCharges {
+  admissionNo: string
+  date: string
+  totalFen: number
+  items: { code: string; name: string; spec: string; unit: string; category: BillCategory; quantity: number; unitPriceFen: number; amountFen: number }[]
+}
+
+/** `GET /recharge/amount?hospitalCode`: the deposit page's choices and the limits of one top-up, in fen. */
+export interface RechargeAmounts {
+  hospitalCode: string
+  amountsFen: number[]
+  minFen: number
+  maxFen: number
+}

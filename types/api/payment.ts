@@ -9,8 +9,10 @@
  */
 
 export type OrderStatus = 'created' | 'paying' | 'paid' | 'cancelled' | 'refunding' | 'refunded' | 'closed'
-export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'inquiry' | 'gift' | 'pharmacy'
-export type PayChannel = 'sandbox' | 'wechat' | 'alipay'
+export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'clinic_recharge' | 'inquiry' | 'gift' | 'pharmacy'
+export type PayChannel = 'sandbox' | 'wechat' | 'alipay' | 'account'
+/** The channels with a cashier of their own; `account` (the patient's hospital account) is paid without one. */
+export type CashierChannel = Exclude<PayChannel, 'account'>
 
 /** An order as its payer sees it. */
 export interface PayOrder {
@@ -43,6 +45,6 @@ export interface PayInput {
  * mini-program, `my.tradePay` with the trade Alipay created for the signed-in buyer (`tradeNo`).
  */
 export type PayAction =
-  | { kind: 'redirect'; channel: PayChannel; url: string }
+  | { kind: 'redirect'; channel: CashierChannel; url: string }
   | { kind: 'tradePay'; channel: 'alipay'; tradeNo: string }
   | { kind: 'jsapi'; channel: 'wechat'; params: { appId: string; timeStamp: string; nonceStr: string; package: string; signType: string; paySign: string } }

@@ -1,6 +1,6 @@
 /**
  * The businesses the payment core settles (domain/payment/orders.ts registerBusiness): what happens to a booking, a
- * consultation, a gift or a payment of outpatient bills when its order is paid, closed or refunded. Registered once
+ * consultation, a gift, a payment of outpatient bills or a top-up of an account or deposit when its order is paid, closed or refunded. Registered once
  * per process, by the first app built (app.ts); a test that stands in for one registers its own afterwards. Each app
  * names the HIS its bills are settled with (domain/bills/his.ts).
  */
@@ -10,6 +10,7 @@ import { registrationOrderHandlers } from './register'
 import { inquiryOrderHandlers } from './inquiry'
 import { giftOrderHandlers } from './gift'
 import { outpatientOrderHandlers, useHisForBills } from './bills'
+import { rechargeOrderHandlers } from './recharge'
 
 let registered = false
 
@@ -21,4 +22,6 @@ export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): vo
   registerBusiness('inquiry', inquiryOrderHandlers)
   registerBusiness('gift', giftOrderHandlers)
   registerBusiness('outpatient', outpatientOrderHandlers)
+  registerBusiness('clinic_recharge', rechargeOrderHandlers)
+  registerBusiness('recharge', rechargeOrderHandlers)
 }

@@ -12,6 +12,7 @@ import { wechatRoutes } from './patient/wechat'
 import { payRoutes } from './patient/pay'
 import { registrationRoutes } from './patient/register'
 import { billRoutes } from './patient/bills'
+import { rechargeRoutes } from './patient/recharge'
 import { internetRoutes } from './patient/internet'
 import { inquiryRoutes } from './patient/inquiry'
 import { insuranceRoutes } from './patient/insurance'
@@ -45,6 +46,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await payRoutes(app)
   await registrationRoutes(app)
   await billRoutes(app)
+  await rechargeRoutes(app)
   await internetRoutes(app)
   await inquiryRoutes(app)
   await insuranceRoutes(app)

@@ -4,8 +4,8 @@ import { createdAt, hospitals, users } from './core'
 // ---- payment core (issue 4; every paid flow) ---------------------------------------------------------------------
 
 export type OrderStatus = 'created' | 'paying' | 'paid' | 'cancelled' | 'refunding' | 'refunded' | 'closed'
-export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'inquiry' | 'gift' | 'pharmacy'
-export type PayChannel = 'sandbox' | 'wechat' | 'alipay'
+export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'clinic_recharge' | 'inquiry' | 'gift' | 'pharmacy'
+export type PayChannel = 'sandbox' | 'wechat' | 'alipay' | 'account'
 
 /**
  * What a patient pays for, in fen (integers only). `insuranceFen` is the part health insurance settles; the patient

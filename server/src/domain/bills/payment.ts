@@ -23,6 +23,8 @@ import {
   cancelOrder,
   createOrder,
   isReturnUrl,
+  payInternally,
+  refundInternally,
   startPayment,
   startRefund,
   submitRefund,
@@ -94,7 +96,9 @@ function checkPayable(bills: HisBill[], billNos: string[]): void {
 }
 
 /**
- * POST /payment/init. Checks first (own patient, the bills are this patient's and unpaid at the HIS, none held by
+ * POST /payment/init. `channel: 'account'` pays from the patient's outpatient account (门诊预交金) with no cashier: the
+ * order is paid in the transaction that creates it, the HIS debiting the account as it settles the bills, and a short
+ * balance refuses it all (nothing is made). Checks first (own patient, the bills are this patient's and unpaid at the HIS, none held by
  * another unpaid order), then in ONE transaction: lets go of claims whose order is over, creates the order
  * (idempotency key from the input) and the payment, and claims every bill. Then answers how to pay it.
  */
@@ -114,9 +118,12 @@ export async function payBills(
   const again = await byIdempotencyKey(db, userId, input, billNos)
   if (again) return answerWith(db, cipher, providers, caller, again, input.returnUrl, now)
 
+  const fromAccount = input.channel === 'account'
   const bills = await providers.his.bills({ hospitalCode: hospital.code, patient: who, billNos })
   checkPayable(bills, billNos)
   const held = await heldElsewhere(db, userId, patient.id, hospital.id, billNos, now)
+  // paying from the account cannot take over an order waiting at a cashier: that one is cancelled first
+  if (held && fromAccount) throw conflict(BILLS_PAYING)
   if (held) return answerWith(db, cipher, providers, caller, held, input.returnUrl, now)
 
   const amountFen = bills.reduce((sum, b) => sum + b.amountFen, 0)
@@ -187,6 +194,8 @@ export async function payBills(
           status: 'holding' as const,
         })),
       )
+      // from the account: paid here and now, the HIS debiting the account in this very transaction (or refusing it all)
+      if (fromAccount) await payInternally(tx, order.id, now)
       return row!
     })
   } catch (err) {
@@ -231,6 +240,11 @@ export async function refundBillPayment(db: Db, cipher: FieldCipher, providers: 
     if (!claims.length || claims.some((c) => c.status !== 'paid')) throw badInput('该缴费不能退费，请到医院收费窗口咨询')
     const [hospital] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, payment.hospitalId))
     await hisOfKind(payment.hisKind).refund(tx, { hospitalCode: hospital!.code, orderNo: order.orderNo, billNos: claims.map((c) => c.billNo), reason })
+    // paid from the account: the HIS has just credited it back; the order is refunded with it
+    if (order.channel === 'account') {
+      await refundInternally(tx, order.id, reason)
+      return null
+    }
     return startRefund(tx, order.id, reason)
   })
   if (refund) await submitRefund(db, providers, refund)

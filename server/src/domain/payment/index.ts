@@ -33,6 +33,8 @@ export {
   applyNotification,
   applyPaid,
   applyRefundReport,
+  payInternally,
+  refundInternally,
   refundOrder,
   retryPendingRefunds,
   startRefund,

@@ -25,7 +25,42 @@ import { markInsuranceRefunded, returnInsurance, settleInsurance } from './insur
 
 /** The core needs only the payment providers; the app's whole set fits. */
 export function providerOf(providers: PayProvidersOf, channel: PayChannel): PayProvider | null {
+  // the patient's hospital account is no provider: it is paid and refunded inside our own transactions
+  if (channel === 'account') return null
   return providers.pay[channel] ?? null
+}
+
+/**
+ * An order paid from the patient's account at the hospital (channel `account`): inside the caller's transaction,
+ * created -> paying -> paid, the ledger, and the business's onPaid, which is where the HIS debits the account. No
+ * savepoint: a refusal (the balance is short) rolls the caller's whole transaction back, so nothing was paid.
+ */
+export async function payInternally(tx: Tx, orderId: number, now: Date): Promise<OrderRow> {
+  const order = await lockOrder(tx, { id: orderId })
+  if (!order) throw badInput('订单不存在')
+  if (PAID.includes(order.status)) return order
+  if (order.status !== 'created') throw badInput('订单状态不允许支付')
+  const paying = await transition(tx, order, 'paying', '发起支付（account）', { channel: 'account' })
+  const paid = await transition(tx, paying, 'paid', '就诊卡余额支付', { tradeNo: order.orderNo, paidAt: now })
+  await writeLedger(tx, paid, 'account', null)
+  await handlersOf(paid.business).onPaid(tx, paid)
+  return paid
+}
+
+/**
+ * The refund of an order paid from the account, inside the caller's transaction (whose HIS call already credited the
+ * account back): paid -> refunding -> refunded at once, with its ledger rows and the business's onRefunded.
+ */
+export async function refundInternally(tx: Tx, orderId: number, reason: string): Promise<void> {
+  const order = await lockOrder(tx, { id: orderId })
+  if (!order || order.channel !== 'account') throw new Error('not an order paid from the account')
+  if (order.status === 'refunded') return
+  const refund = await beginRefund(tx, order, reason)
+  const [done] = await tx.update(refunds).set({ status: 'succeeded', finishedAt: new Date() }).where(eq(refunds.id, refund.id)).returning()
+  const refunding = await lockOrder(tx, { id: orderId })
+  const refunded = await transition(tx, refunding!, 'refunded', `退回就诊卡（${refund.refundNo}）`)
+  await writeLedger(tx, refunded, 'account', done!)
+  await handlersOf(refunded.business).onRefunded?.(tx, refunded)
 }
 
 

@@ -14,7 +14,7 @@ import type { PayChannel } from '../../../../types/api/payment'
 import type { HisConfig } from '../../config'
 import type { Tx } from '../../db'
 import { hmacHex } from '../../crypto'
-import { badInput } from '../../errors'
+import { AppError, badInput } from '../../errors'
 
 /**
  * Who the HIS is asked about: the hospital's card number (就诊卡号, hisMedCardNo) when the patient has one there, the
@@ -98,6 +98,59 @@ export interface HisRefundInput {
   reason: string
 }
 
+/** A patient's outpatient account at the hospital (门诊预交金 / 就诊卡余额). */
+export interface HisAccount {
+  accountNo: string
+  balanceFen: number
+}
+
+/** Money paid through the payment core for an account or a deposit: the HIS credits it once per orderNo. */
+export interface HisCreditInput {
+  hospitalCode: string
+  /** The outpatient account's number, or the admission number of a deposit. */
+  accountNo: string
+  orderNo: string
+  amountFen: number
+  paidAt: Date
+  channel: PayChannel
+  tradeNo: string
+}
+
+/** One item of a day's inpatient charges. */
+export interface HisChargeItem {
+  code: string
+  name: string
+  spec: string
+  unit: string
+  category: BillCategory
+  quantity: number
+  unitPriceFen: number
+  amountFen: number
+}
+
+/** A stay in hospital (住院) as the HIS keeps it: deposits, costs so far, the day totals, the settlement at discharge. */
+export interface HisAdmission {
+  admissionNo: string
+  deptName: string
+  ward: string
+  bed: string
+  doctorName: string
+  /** ISO time. */
+  admittedAt: string
+  status: 'in' | 'discharged'
+  dischargedAt: string | null
+  /** All deposits paid (住院预交金), before anything returned. */
+  depositFen: number
+  /** All charges so far. */
+  costFen: number
+  /** Deposits - returned - costs: negative when the patient owes. */
+  balanceFen: number
+  /** Per day with charges, oldest first (YYYY-MM-DD). */
+  days: { date: string; amountFen: number }[]
+  /** At discharge: the balance returned to the patient (退还) or owed by them (补缴). */
+  settlement: { returnedFen: number; owedFen: number } | null
+}
+
 export interface HisPriceQuery {
   hospitalCode: string
   keyword?: string
@@ -132,6 +185,22 @@ export interface HisPriceQuery {
  * - `POST /queue/tickets` `{hospitalCode, orderNo}` -> `{tickets: Ticket[]}`: where the order's bills send the patient.
  * - `POST /prices` `{hospitalCode, keyword, category, page, size}` -> `{records: PriceItem[], total}`: the price
  *   catalogue, by name or code containing the keyword, in the hospital's order.
+ *
+ * Accounts and deposits (issue 17). `Admission` is HisAdmission, `ChargeItem` is HisChargeItem.
+ * - `POST /account/query` `{hospitalCode, patient: Patient}` -> `{accountNo, balanceFen}`: the patient's outpatient
+ *   account (门诊预交金, opened with the card), its balance the sum of its movements.
+ * - `POST /account/credit` `{hospitalCode, accountNo, orderNo, amountFen, paidAt, channel, tradeNo}` -> `{accountNo,
+ *   balanceFen}`: a top-up paid through the app. The same orderNo again answers without crediting twice.
+ * - `/bills/settle` with `channel: "account"`: the bills are paid from the patient's outpatient account, debited by
+ *   amountFen in the same all-or-none settlement; refused (code != 0, changing nothing) when the balance is short.
+ *   `/bills/refund` of such an order credits the account back.
+ * - `POST /admissions/query` `{hospitalCode, patient: Patient}` -> `{admissions: Admission[]}`: the patient's stays,
+ *   newest first (at most 10).
+ * - `POST /admissions/daily` `{hospitalCode, patient: Patient, admissionNo, date}` -> `{items: ChargeItem[]}`: one
+ *   day's charges of the patient's stay (someone else's stay answers code != 0).
+ * - `POST /admissions/deposit` `{hospitalCode, accountNo: admissionNo, orderNo, amountFen, paidAt, channel, tradeNo}`
+ *   -> `{admission: Admission}`: a deposit paid through the app, credited once per orderNo; refused after discharge
+ *   (the app then refunds the order).
  */
 export interface HisProvider {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -141,6 +210,14 @@ export interface HisProvider {
   refund(tx: Tx, input: HisRefundInput): Promise<void>
   tickets(input: { hospitalCode: string; orderNo: string }): Promise<HisTicket[]>
   prices(query: HisPriceQuery): Promise<{ records: HisPriceItem[]; total: number }>
+  account(input: { hospitalCode: string; patient: HisPatient }): Promise<HisAccount>
+  /** Inside the transaction that records the top-up's payment, like settle. */
+  creditAccount(tx: Tx, input: HisCreditInput): Promise<HisAccount>
+  admissions(input: { hospitalCode: string; patient: HisPatient }): Promise<HisAdmission[]>
+  /** One day's charges of the patient's own stay; null when the stay is not theirs. */
+  dailyCharges(input: { hospitalCode: string; patient: HisPatient; admissionNo: string; date: string }): Promise<HisChargeItem[] | null>
+  /** Inside the transaction that records the deposit's payment; `accountNo` is the admission number. */
+  deposit(tx: Tx, input: HisCreditInput): Promise<HisAdmission>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -151,7 +228,20 @@ export function disabledHis(): HisProvider {
   const off = async (): Promise<never> => {
     throw badInput(HIS_OFF)
   }
-  return { kind: 'disabled', unpaidBills: off, bills: off, settle: off, refund: off, tickets: off, prices: off }
+  return {
+    kind: 'disabled',
+    unpaidBills: off,
+    bills: off,
+    settle: off,
+    refund: off,
+    tickets: off,
+    prices: off,
+    account: off,
+    creditAccount: off,
+    admissions: off,
+    dailyCharges: off,
+    deposit: off,
+  }
 }
 
 // ---- the HTTP adapter ------------------------------------------------------------------------------------------------
@@ -197,7 +287,38 @@ const ticketSchema = z.object({
   billNos: z.array(z.string().max(64)).max(100),
 })
 const priceSchema = z.object({ code: text(64), name: text(128), spec: text(128), unit: text(16), priceFen: fen, category, categoryName: text(16) })
+const chargeItemSchema = z.object({
+  code: text(64),
+  name: text(128),
+  spec: text(128),
+  unit: text(16),
+  category,
+  quantity: z.number().int().min(0).max(100_000),
+  unitPriceFen: fen,
+  amountFen: fen,
+})
+const signedFen = z.number().int().min(-100_000_000).max(100_000_000)
+const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)))
+const admissionSchema = z.object({
+  admissionNo: z.string().min(1).max(64),
+  deptName: text(64),
+  ward: text(64),
+  bed: text(32),
+  doctorName: text(64),
+  admittedAt: isoTime,
+  status: z.enum(['in', 'discharged']),
+  dischargedAt: isoTime.nullable(),
+  depositFen: fen,
+  costFen: fen,
+  balanceFen: signedFen,
+  days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), amountFen: fen })).max(400),
+  settlement: z.object({ returnedFen: fen, owedFen: fen }).nullable(),
+})
 const answers = {
+  account: z.object({ accountNo: z.string().min(1).max(64), balanceFen: signedFen }),
+  admissions: z.object({ admissions: z.array(admissionSchema).max(10) }),
+  admission: z.object({ admission: admissionSchema }),
+  charges: z.object({ items: z.array(chargeItemSchema).max(1000) }),
   bills: z.object({ bills: z.array(billSchema).max(500) }),
   tickets: z.object({ tickets: z.array(ticketSchema).max(50) }),
   prices: z.object({ records: z.array(priceSchema).max(200), total: z.number().int().min(0) }),
@@ -246,6 +367,23 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     },
     async prices({ hospitalCode, keyword, category: cat, page, size }) {
       return call('/prices', { hospitalCode, keyword: keyword ?? '', category: cat ?? null, page, size }, answers.prices)
+    },
+    account: ({ hospitalCode, patient }) => call('/account/query', { hospitalCode, patient }, answers.account),
+    creditAccount: (_tx, input) => call('/account/credit', { ...input, paidAt: input.paidAt.toISOString() }, answers.account),
+    async admissions({ hospitalCode, patient }) {
+      return (await call('/admissions/query', { hospitalCode, patient }, answers.admissions)).admissions
+    },
+    async dailyCharges({ hospitalCode, patient, admissionNo, date }) {
+      try {
+        return (await call('/admissions/daily', { hospitalCode, patient, admissionNo, date }, answers.charges)).items
+      } catch (err) {
+        // the HIS refuses a stay that is not the patient's: the caller answers 2999, saying nothing more
+        if (err instanceof AppError) return null
+        throw err
+      }
+    },
+    async deposit(_tx, input) {
+      return (await call('/admissions/deposit', { ...input, paidAt: input.paidAt.toISOString() }, answers.admission)).admission
     },
   }
 }

@@ -3,11 +3,22 @@ import { and, asc, count, eq, ilike, inArray, isNull, lt, or, sql } from 'drizzl
 import type { BillCategory, QueueKind } from '../../../../types/api/palm'
 import type { FieldCipher } from '../../crypto'
 import { uniqueViolation, type Db, type Tx } from '../../db'
-import { hisBillItems, hisBills, hisPriceItems, hisQueueTickets, hisQueues } from '../../db/schema'
+import {
+  hisAccountEntries,
+  hisAccounts,
+  hisAdmissions,
+  hisBillItems,
+  hisBills,
+  hisDailyCharges,
+  hisDepositEntries,
+  hisPriceItems,
+  hisQueueTickets,
+  hisQueues,
+} from '../../db/schema'
 import { badInput, notFound } from '../../errors'
 import { hospitalToday } from '@/utils/hospitalClock'
 import { maskName } from '@/utils/mask'
-import type { HisBill, HisPatient, HisPriceItem, HisProvider, HisTicket } from './his'
+import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisPriceItem, HisProvider, HisTicket } from './his'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -56,6 +67,27 @@ export const ticketNoOf = (prefix: string, seq: number) => `${prefix}${String(se
 export const BILL_NOT_UNPAID = '缴费单已缴费或已作废，费用将原路退回'
 export const ALREADY_PERFORMED = '部分项目已发药或已执行，不能线上退费，请到医院收费窗口咨询'
 export const NO_PATIENT_KEY = '该就诊人没有证件号码或就诊卡号，医院系统无法识别'
+export const ACCOUNT_MISSING = '就诊卡账户不存在'
+export const ALREADY_DISCHARGED = '该住院已出院结算，不能再缴纳住院预交金，费用将原路退回'
+export const ALREADY_IN = '该患者已在院，请先办理出院'
+/** Paying bills from an account short of their sum. */
+export const accountShort = (balanceFen: number, amountFen: number) =>
+  `就诊卡余额不足：当前余额${(balanceFen / 100).toFixed(2)}元，本次需支付${(amountFen / 100).toFixed(2)}元，请先充值或选择其他支付方式`
+
+/** Admitting a patient at the console. */
+export interface HisAdmitInput {
+  hospitalCode: string
+  patient: HisPatient
+  deptName: string
+  ward: string
+  bed: string
+  doctorName: string
+}
+
+/** A stay as the console lists it. */
+export interface HisConsoleAdmission extends HisAdmission {
+  patientName: string
+}
 
 /** A queue as the console shows it. */
 export interface HisQueueView {
@@ -87,6 +119,14 @@ export interface SandboxHis extends HisProvider {
   queues(hospitalCode: string): Promise<HisQueueView[]>
   /** The next number of a queue is called: its bills count as dispensed or performed. Null when nobody waits. */
   callNext(hospitalCode: string, queueId: number, now?: Date): Promise<{ queue: HisQueueView; called: { ticketNo: string; patientName: string } | null }>
+  /** A patient is admitted (one stay in hospital at a time). */
+  admit(input: HisAdmitInput, now?: Date): Promise<HisAdmission>
+  /** A day's charges (catalogue items) of a stay still in hospital. */
+  postCharges(input: { hospitalCode: string; admissionNo: string; date: string; items: { code: string; quantity: number }[] }, now?: Date): Promise<HisAdmission>
+  /** Discharge settlement: the balance is returned (an entry of its own) or left owed. Again: answered as it is. */
+  discharge(hospitalCode: string, admissionNo: string, now?: Date): Promise<HisAdmission>
+  /** The hospital's stays, those in hospital first, then the latest discharged. */
+  consoleAdmissions(hospitalCode: string): Promise<HisConsoleAdmission[]>
 }
 
 /** `B` + date + 10 random digits: a bill number nobody can guess. */
@@ -188,6 +228,76 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
     }
   }
 
+  const sumOf = (rows: { n: string | number | null }[]) => Number(rows[0]?.n ?? 0)
+
+  async function accountBalance(q: Db | Tx, accountId: number): Promise<number> {
+    return sumOf(await q.select({ n: sql<string>`coalesce(sum(${hisAccountEntries.amountFen}), 0)` }).from(hisAccountEntries).where(eq(hisAccountEntries.accountId, accountId)))
+  }
+
+  type AdmissionRow = typeof hisAdmissions.$inferSelect
+  async function admissionView(q: Db | Tx, row: AdmissionRow): Promise<HisAdmission> {
+    const entries = await q
+      .select({ kind: hisDepositEntries.kind, n: sql<string>`coalesce(sum(${hisDepositEntries.amountFen}), 0)` })
+      .from(hisDepositEntries)
+      .where(eq(hisDepositEntries.admissionId, row.id))
+      .groupBy(hisDepositEntries.kind)
+    const days = await q
+      .select({ date: hisDailyCharges.chargeDate, n: sql<string>`coalesce(sum(${hisDailyCharges.amountFen}), 0)` })
+      .from(hisDailyCharges)
+      .where(eq(hisDailyCharges.admissionId, row.id))
+      .groupBy(hisDailyCharges.chargeDate)
+      .orderBy(asc(hisDailyCharges.chargeDate))
+    const depositFen = Number(entries.find((e) => e.kind === 'deposit')?.n ?? 0)
+    const returnedFen = -Number(entries.find((e) => e.kind === 'return')?.n ?? 0)
+    const costFen = days.reduce((sum, d) => sum + Number(d.n), 0)
+    const balanceFen = depositFen - returnedFen - costFen
+    return {
+      admissionNo: row.admissionNo,
+      deptName: row.deptName,
+      ward: row.ward,
+      bed: row.bed,
+      doctorName: row.doctorName,
+      admittedAt: row.admittedAt.toISOString(),
+      status: row.status,
+      dischargedAt: row.dischargedAt ? row.dischargedAt.toISOString() : null,
+      depositFen,
+      costFen,
+      balanceFen,
+      days: days.map((d) => ({ date: d.date, amountFen: Number(d.n) })),
+      settlement: row.status === 'discharged' ? { returnedFen, owedFen: Math.max(0, -balanceFen) } : null,
+    }
+  }
+
+  async function ownAdmission(q: Db | Tx, hospitalCode: string, patient: HisPatient, admissionNo: string): Promise<AdmissionRow | null> {
+    const key = patientKey(hospitalCode, patient)
+    if (!key) return null
+    const [row] = await q
+      .select()
+      .from(hisAdmissions)
+      .where(and(eq(hisAdmissions.hospitalCode, hospitalCode), eq(hisAdmissions.admissionNo, admissionNo), eq(hisAdmissions.patientKey, key)))
+    return row ?? null
+  }
+
+  /** The catalogue's lines for these items, priced now; refuses unknown codes and absurd quantities. */
+  async function pricedLines(hospitalCode: string, items: { code: string; quantity: number }[]): Promise<HisChargeItem[]> {
+    const wanted = new Map<string, number>()
+    for (const i of items) wanted.set(i.code, (wanted.get(i.code) ?? 0) + i.quantity)
+    if (!wanted.size) throw badInput('请选择收费项目')
+    const tooMany = [...wanted.entries()].find(([, q]) => q < 1 || q > 999)
+    if (tooMany) throw badInput(`收费项目${tooMany[0]}的数量应为1至999`)
+    const catalogue = await db
+      .select()
+      .from(hisPriceItems)
+      .where(and(eq(hisPriceItems.hospitalCode, hospitalCode), inArray(hisPriceItems.code, [...wanted.keys()])))
+      .orderBy(asc(hisPriceItems.sort))
+    const missing = [...wanted.keys()].filter((code) => !catalogue.some((c) => c.code === code))
+    if (missing.length) throw badInput(`收费项目不存在：${missing.join('、')}`)
+    return catalogue.map((c) => {
+      const quantity = wanted.get(c.code)!
+      return { code: c.code, name: c.name, spec: c.spec, unit: c.unit, category: c.category as BillCategory, quantity, unitPriceFen: c.priceFen, amountFen: c.priceFen * quantity }
+    })
+  }
+
   const provider: SandboxHis = {
     kind: 'sandbox',
 
@@ -227,6 +337,17 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
       if (rows.some((r) => r.status !== 'unpaid')) throw badInput(BILL_NOT_UNPAID)
       if (new Set(rows.map((r) => r.patientKey)).size !== 1) throw badInput('缴费单不属于同一就诊人')
       if (rows.reduce((sum, r) => sum + r.amountFen, 0) !== input.amountFen) throw badInput('缴费金额与缴费单不符，费用将原路退回')
+      if (input.channel === 'account') {
+        // paid from the outpatient account: the account row is the lock, its entries the balance (bills first, then it)
+        const [account] = await tx
+          .select()
+          .from(hisAccounts)
+          .where(and(eq(hisAccounts.hospitalCode, input.hospitalCode), eq(hisAccounts.patientKey, rows[0]!.patientKey)))
+          .for('update')
+        const balance = account ? await accountBalance(tx, account.id) : 0
+        if (!account || balance < input.amountFen) throw badInput(accountShort(balance, input.amountFen))
+        await tx.insert(hisAccountEntries).values({ accountId: account.id, kind: 'payment', amountFen: -input.amountFen, orderNo: input.orderNo, memo: '门诊缴费' })
+      }
       await tx
         .update(hisBills)
         .set({ status: 'paid', orderNo: input.orderNo, paidAt: input.paidAt })
@@ -270,6 +391,156 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
         .update(hisQueueTickets)
         .set({ status: 'cancelled' })
         .where(and(eq(hisQueueTickets.orderNo, input.orderNo), eq(hisQueueTickets.status, 'waiting')))
+      // paid from the account: the money goes back to it
+      const [paid] = await tx.select().from(hisAccountEntries).where(and(eq(hisAccountEntries.orderNo, input.orderNo), eq(hisAccountEntries.kind, 'payment')))
+      if (paid) {
+        await tx
+          .insert(hisAccountEntries)
+          .values({ accountId: paid.accountId, kind: 'refund', amountFen: -paid.amountFen, orderNo: input.orderNo, memo: '门诊退费' })
+          .onConflictDoNothing()
+      }
+    },
+
+    async account({ hospitalCode, patient }) {
+      const key = patientKey(hospitalCode, patient)
+      if (!key) throw badInput(NO_PATIENT_KEY)
+      // every card has its account: the first question opens it
+      await db
+        .insert(hisAccounts)
+        .values({ hospitalCode, accountNo: `A${String(randomInt(1e12)).padStart(12, '0')}`, patientKey: key, patientNameEnc: cipher.encrypt(patient.name) })
+        .onConflictDoNothing()
+      const [account] = await db.select().from(hisAccounts).where(and(eq(hisAccounts.hospitalCode, hospitalCode), eq(hisAccounts.patientKey, key)))
+      return { accountNo: account!.accountNo, balanceFen: await accountBalance(db, account!.id) }
+    },
+
+    async creditAccount(tx, input): Promise<HisAccount> {
+      const [account] = await tx
+        .select()
+        .from(hisAccounts)
+        .where(and(eq(hisAccounts.hospitalCode, input.hospitalCode), eq(hisAccounts.accountNo, input.accountNo)))
+        .for('update')
+      if (!account) throw badInput(ACCOUNT_MISSING)
+      const [copy] = await tx
+        .select()
+        .from(hisAccountEntries)
+        .where(and(eq(hisAccountEntries.accountId, account.id), eq(hisAccountEntries.orderNo, input.orderNo), eq(hisAccountEntries.kind, 'recharge')))
+      if (copy && copy.amountFen !== input.amountFen) throw badInput('充值金额与订单不符')
+      if (!copy) await tx.insert(hisAccountEntries).values({ accountId: account.id, kind: 'recharge', amountFen: input.amountFen, orderNo: input.orderNo, memo: '门诊预交金充值' })
+      return { accountNo: account.accountNo, balanceFen: await accountBalance(tx, account.id) }
+    },
+
+    async admissions({ hospitalCode, patient }) {
+      const key = patientKey(hospitalCode, patient)
+      if (!key) return []
+      const rows = await db
+        .select()
+        .from(hisAdmissions)
+        .where(and(eq(hisAdmissions.hospitalCode, hospitalCode), eq(hisAdmissions.patientKey, key)))
+        .orderBy(sql`${hisAdmissions.admittedAt} desc`, sql`${hisAdmissions.id} desc`)
+        .limit(10)
+      return Promise.all(rows.map((r) => admissionView(db, r)))
+    },
+
+    async dailyCharges({ hospitalCode, patient, admissionNo, date }) {
+      const admission = await ownAdmission(db, hospitalCode, patient, admissionNo)
+      if (!admission) return null
+      const rows = await db
+        .select()
+        .from(hisDailyCharges)
+        .where(and(eq(hisDailyCharges.admissionId, admission.id), eq(hisDailyCharges.chargeDate, date)))
+        .orderBy(asc(hisDailyCharges.id))
+      return rows.map((r) => ({ code: r.code, name: r.name, spec: r.spec, unit: r.unit, category: r.category as BillCategory, quantity: r.quantity, unitPriceFen: r.unitPriceFen, amountFen: r.amountFen }))
+    },
+
+    async deposit(tx, input) {
+      const [admission] = await tx
+        .select()
+        .from(hisAdmissions)
+        .where(and(eq(hisAdmissions.hospitalCode, input.hospitalCode), eq(hisAdmissions.admissionNo, input.accountNo)))
+        .for('update')
+      if (!admission) throw badInput('住院记录不存在，费用将原路退回')
+      const [copy] = await tx
+        .select()
+        .from(hisDepositEntries)
+        .where(and(eq(hisDepositEntries.admissionId, admission.id), eq(hisDepositEntries.orderNo, input.orderNo), eq(hisDepositEntries.kind, 'deposit')))
+      if (copy) {
+        if (copy.amountFen !== input.amountFen) throw badInput('预交金额与订单不符')
+        return admissionView(tx, admission)
+      }
+      if (admission.status !== 'in') throw badInput(ALREADY_DISCHARGED)
+      await tx.insert(hisDepositEntries).values({ admissionId: admission.id, kind: 'deposit', amountFen: input.amountFen, orderNo: input.orderNo, channel: input.channel, at: input.paidAt })
+      return admissionView(tx, admission)
+    },
+
+    async admit(input, now = new Date()) {
+      const key = patientKey(input.hospitalCode, input.patient)
+      if (!key) throw badInput(NO_PATIENT_KEY)
+      try {
+        const [row] = await db
+          .insert(hisAdmissions)
+          .values({
+            hospitalCode: input.hospitalCode,
+            admissionNo: `ZY${hospitalToday(now).replace(/-/g, '')}${String(randomInt(1e8)).padStart(8, '0')}`,
+            patientKey: key,
+            patientNameEnc: cipher.encrypt(input.patient.name),
+            deptName: input.deptName,
+            ward: input.ward,
+            bed: input.bed,
+            doctorName: input.doctorName,
+            admittedAt: now,
+            status: 'in',
+          })
+          .returning()
+        return admissionView(db, row!)
+      } catch (err) {
+        if (uniqueViolation(err) === 'his_admissions_in_key') throw badInput(ALREADY_IN)
+        throw err
+      }
+    },
+
+    async postCharges(input, now = new Date()) {
+      const lines = await pricedLines(input.hospitalCode, input.items)
+      return db.transaction(async (tx) => {
+        const [admission] = await tx
+          .select()
+          .from(hisAdmissions)
+          .where(and(eq(hisAdmissions.hospitalCode, input.hospitalCode), eq(hisAdmissions.admissionNo, input.admissionNo)))
+          .for('update')
+        if (!admission) throw notFound('住院记录')
+        if (admission.status !== 'in') throw badInput('该患者已出院，不能再记账')
+        if (input.date < hospitalToday(admission.admittedAt) || input.date > hospitalToday(now)) throw badInput('记账日期应在入院日期与今天之间')
+        await tx.insert(hisDailyCharges).values(lines.map((l) => ({ ...l, admissionId: admission.id, chargeDate: input.date, postedAt: now })))
+        return admissionView(tx, admission)
+      })
+    },
+
+    async discharge(hospitalCode, admissionNo, now = new Date()) {
+      return db.transaction(async (tx) => {
+        const [admission] = await tx
+          .select()
+          .from(hisAdmissions)
+          .where(and(eq(hisAdmissions.hospitalCode, hospitalCode), eq(hisAdmissions.admissionNo, admissionNo)))
+          .for('update')
+        if (!admission) throw notFound('住院记录')
+        if (admission.status === 'discharged') return admissionView(tx, admission)
+        const before = await admissionView(tx, admission)
+        // what is left of the deposits goes back to the patient; what the deposits did not cover stays owed
+        if (before.balanceFen > 0) {
+          await tx.insert(hisDepositEntries).values({ admissionId: admission.id, kind: 'return', amountFen: -before.balanceFen, orderNo: `OUT${admission.admissionNo}`, channel: 'return', at: now })
+        }
+        const [done] = await tx.update(hisAdmissions).set({ status: 'discharged', dischargedAt: now }).where(eq(hisAdmissions.id, admission.id)).returning()
+        return admissionView(tx, done!)
+      })
+    },
+
+    async consoleAdmissions(hospitalCode) {
+      const rows = await db
+        .select()
+        .from(hisAdmissions)
+        .where(eq(hisAdmissions.hospitalCode, hospitalCode))
+        .orderBy(sql`${hisAdmissions.status} = 'in' desc`, sql`${hisAdmissions.admittedAt} desc`)
+        .limit(100)
+      return Promise.all(rows.map(async (r) => ({ ...(await admissionView(db, r)), patientName: maskName(cipher.decrypt(r.patientNameEnc)) })))
     },
 
     tickets: ({ hospitalCode, orderNo }) => ticketsOf(db, hospitalCode, orderNo),

@@ -11,13 +11,13 @@ export const orderNo = z.string().trim().regex(/^P\d{20}$/, '订单号不正确'
 
 export const payOrderDto = z.object({
   orderNo: z.string(),
-  business: z.enum(['register', 'outpatient', 'recharge', 'inquiry', 'gift', 'pharmacy']),
+  business: z.enum(['register', 'outpatient', 'recharge', 'clinic_recharge', 'inquiry', 'gift', 'pharmacy']),
   subject: z.string(),
   amountFen: z.number().int(),
   insuranceFen: z.number().int(),
   selfPayFen: z.number().int(),
   status: z.enum(['created', 'paying', 'paid', 'cancelled', 'refunding', 'refunded', 'closed']),
-  channel: z.enum(['sandbox', 'wechat', 'alipay']).nullable(),
+  channel: z.enum(['sandbox', 'wechat', 'alipay', 'account']).nullable(),
   expiresAt: z.string(),
   paidAt: z.string().nullable(),
   refundedFen: z.number().int(),
