@@ -114,3 +114,17 @@ export const addEscortUrl = (patientId: number, id?: number) =>
 
 // the consultation room
 export const evaluateUrl = (inquiryId: number) => `/internet/tim/evaluate/index?inquiryId=${inquiryId}`
+
+// outpatient payment
+export const PAYMENT_LIST_URL = '/palm/payment/list'
+/** The chosen bills' items and total before paying (the selection is the bill store's). */
+export const PAYMENT_MERGE_URL = '/palm/payment/mergeList'
+/** A bill opened from a scanned code (spec §4: sourceType 2). */
+export const waitPayUrl = (billNo: string) => `/palm/payment/waitPay?billNo=${encodeURIComponent(billNo)}&source=scanCode`
+export const paymentDetailUrl = (id: number, source = 'list') => `/pages/order/payment/detail?source=${source}&id=${id}`
+/**
+ * The cashier brings the browser back here (a path under /h5/) with `orderNo=` added: the payment's id is known only
+ * once payment/init has answered, so the detail finds it by the order number.
+ */
+export const PAYMENT_PAY_RETURN_URL = '/h5/pages/order/payment/detail?source=pay'
+export const PRICE_DISCLOSURE_URL = '/palm/priceDisclosure/index'

@@ -14,6 +14,7 @@ import { PatientStore } from './PatientStore'
 import { AssistantStore } from './AssistantStore'
 import { AddressStore } from './AddressStore'
 import { RegisterStore } from './RegisterStore'
+import { BillStore } from './BillStore'
 import { InsuranceStore } from './InsuranceStore'
 import { TriageStore } from './TriageStore'
 import { DoctorStore } from './DoctorStore'
@@ -37,6 +38,7 @@ export class RootStore {
   patient = new PatientStore(() => this.hospital.hospital?.hospitalCode)
   address = new AddressStore()
   register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  bills = new BillStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   insurance = new InsuranceStore()
   triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
   doctor = new DoctorStore(() => this.hospital.hospital?.hospitalCode)

@@ -31,6 +31,7 @@ import {
   assertForbidden,
   assertUnauthorisedCall,
   callApi,
+  envelopeOf,
   idCardFor,
   signInUser,
   startTestApp,
@@ -483,6 +484,21 @@ describe('POST /dld-palm/api/payment/fund/{id}', () => {
     assertForbidden(await call('POST', `${A}/payment/fund/${record.id}`, { caller: stranger, body: {} }))
     assert.equal((await detail(owner, record.id)).data.status, 'paid')
     assert.equal((await hisBill(bill!.billNo)).status, 'paid')
+  })
+
+  it('refunds without a reason, as the app asks: a post whose body is null', async () => {
+    const p = await newPerson(owner)
+    const bills = await issue(p, [['血清铁蛋白']])
+    const record = await payBills(owner, p, bills.map((b) => b.billNo))
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${A}/payment/fund/${record.id}`,
+      headers: { ...owner.headers, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      payload: 'null',
+    })
+    const env = envelopeOf<BillPayment>(res)
+    assert.equal(env.code, 200, env.msg)
+    assert.ok(['refunding', 'refunded'].includes(env.data.status))
   })
 
   it('refunds a paid payment nothing of which was dispensed: the HIS returns the bills, the payment core the money', async () => {

@@ -195,7 +195,8 @@ export async function billRoutes(app: FastifyInstance) {
       'Refund one of the caller’s paid payments, all of it, while none of its bills was dispensed or performed (the HIS returns the bills, then the payment core the money)',
     auth: 'user',
     params: z.object({ id }),
-    body: z.object({ reason: z.string().trim().max(100, '退费原因不能超过100个字').optional() }).optional(),
+    // the app sends no body without a reason (it arrives as null)
+    body: z.object({ reason: z.string().trim().max(100, '退费原因不能超过100个字').optional() }).nullish(),
     data: paymentDto,
     handler: async ({ params, body, auth }) => bills.refundBillPayment(db(), cipher, providers, auth.userId, { id: params.id, reason: body?.reason }, new Date()),
   })

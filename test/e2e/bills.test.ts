@@ -1,0 +1,80 @@
+/**
+ * Browser journeys through outpatient payment (spec §2 /palm/payment/*, /pages/order/payment/*, /palm/priceDisclosure):
+ * the real server with the sandbox HIS's seeded bills, the sandbox cashier and its notifications, the built H5 app.
+ */
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { WAIT_MS, bindMobile, bindPatient, confirmModal, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+
+const HOSPITAL = '10392'
+const LIST = '/h5/palm/payment/list'
+const DETAIL = '/h5/pages/order/payment/detail'
+/** The identity-card photo's 张三丰: the sandbox HIS has unpaid bills of his (README, demo people). */
+const ZHANG = { name: '张三丰', idCard: '11010519800512001X' }
+
+describe('outpatient payment in the browser', () => {
+  before(setup, { timeout: 60_000 })
+  after(teardown, { timeout: 30_000 })
+
+  test('the patient pays two bills as one order in the cashier, sees where to go, and refunds it', async () => {
+    const { page } = await newPhone()
+    await page.goto(`${LIST}?hospitalCode=${HOSPITAL}`)
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, LIST)
+    await bindPatient(page, HOSPITAL, ZHANG, '13811112001')
+    await page.reload()
+    await waitForPath(page, LIST)
+
+    // his bills by visit: choose exactly two
+    const boxes = visible(page.getByRole('checkbox'))
+    await boxes.first().waitFor()
+    const count = await boxes.count()
+    assert.ok(count >= 2, `two bills at least, saw ${count}`)
+    for (let i = 0; i < count; i++) {
+      const box = boxes.nth(i)
+      const want = i < 2
+      if (((await box.getAttribute('aria-checked')) === 'true') !== want) await box.click()
+    }
+    await seeText(page, '已选2项')
+    await shot(page, 'bills-1-list')
+    await tapButton(page, '去缴费')
+
+    await waitForPath(page, '/h5/palm/payment/mergeList')
+    await visible(page.locator('.bill-items__item')).first().waitFor()
+    await tapButton(page, '确认支付')
+    await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
+    await page.getByText('确认支付', { exact: true }).click()
+
+    // back on the record: paid, two bills, where to go next
+    await waitForPath(page, DETAIL)
+    await seeText(page, '已支付', WAIT_MS)
+    assert.equal(await visible(page.locator('.pay-detail__title')).count(), 2)
+    await seeText(page, '下一步去哪里')
+    await visible(page.locator('.pay-ticket__guide')).first().waitFor()
+    await shot(page, 'bills-1-paid')
+
+    // the record is among the paid records
+    await page.goto('/h5/pages/order/payment/index')
+    await visible(page.locator('.pay-record', { hasText: '已支付' })).first().click()
+    await waitForPath(page, DETAIL)
+    await tapButton(page, '申请退款')
+    await confirmModal(page)
+    await seeText(page, /^(已退款|退款中)$/, WAIT_MS)
+    await shot(page, 'bills-1-refunded')
+  })
+
+  test('price search finds an item with its price', async () => {
+    const { page } = await newPhone()
+    await page.goto(`/h5/palm/priceDisclosure/index?hospitalCode=${HOSPITAL}`)
+    await bindMobile(page, uniqueMobile())
+    await waitForPath(page, '/h5/palm/priceDisclosure/index')
+    await visible(page.locator('.price')).first().waitFor()
+    const box = visible(page.getByPlaceholder('搜索药品、检查、治疗项目名称')).first()
+    await box.click()
+    await box.pressSequentially('白带常规')
+    await visible(page.locator('.price', { hasText: '白带常规' })).first().waitFor()
+    const text = await visible(page.locator('.price', { hasText: '白带常规' })).first().innerText()
+    assert.match(text, /¥\d+\.\d{2}/)
+    await shot(page, 'bills-2-prices')
+  })
+})
