@@ -128,3 +128,20 @@ export const paymentDetailUrl = (id: number, source = 'list') => `/pages/order/p
  */
 export const PAYMENT_PAY_RETURN_URL = '/h5/pages/order/payment/detail?source=pay'
 export const PRICE_DISCLOSURE_URL = '/palm/priceDisclosure/index'
+
+// the inpatient deposit (住院预交金) and the outpatient account (门诊预交金)
+export const HOSPITALIZATION_URL = '/palm/hospitalization/index'
+export const INPATIENT_RECHARGE_URL = '/palm/hospitalization/recharge/recharge'
+/** The chosen patient's deposit top-ups. */
+export const INPATIENT_RECORDS_URL = '/palm/hospitalization/recharge/record'
+/** 每日清单, opened on one day of the stay (else the day before today, or the latest day with charges). */
+export const dailyBillUrl = (date?: string) => `/palm/hospitalization/settlement/index${date ? `?date=${date}` : ''}`
+/** 充值记录 among the orders: every deposit top-up of the caller's patients. */
+export const RECHARGE_RECORDS_URL = '/pages/order/recharge/index'
+export const rechargeDetailUrl = (id: number, source = 'list') => `/pages/order/recharge/detail?source=${source}&id=${id}`
+/** The cashier brings the browser back to the top-up (a path under /h5/, `orderNo=` added by the cashier). */
+export const rechargePayReturnUrl = (id?: number) => `/h5/pages/order/recharge/detail?source=pay${id ? `&id=${id}` : ''}`
+export const ACCOUNT_RECHARGE_URL = '/palm/accountRecharge/index'
+export const ACCOUNT_RECORDS_URL = '/palm/accountRecharge/list'
+export const accountDetailUrl = (id: number, source = 'list') => `/palm/accountRecharge/detail?source=${source}&id=${id}`
+export const accountPayReturnUrl = (id?: number) => `/h5/palm/accountRecharge/detail?source=pay${id ? `&id=${id}` : ''}`

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '门诊预交金' })

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '预交金充值' })

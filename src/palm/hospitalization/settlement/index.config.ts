@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '每日清单' })
