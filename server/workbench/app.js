@@ -115,6 +115,8 @@ function signedOut(message) {
   sessionStorage.removeItem(TOKEN_KEY)
   $('his-open').hidden = true
   $('his').hidden = true
+  $('ward-open').hidden = true
+  $('ward').hidden = true
   clearInterval(state.refreshTimer)
   closeSocket()
   $('login-error').textContent = message || ''
@@ -232,6 +234,7 @@ async function openInquiry(id) {
 function renderDetail() {
   const d = state.current
   $('his').hidden = true
+  $('ward').hidden = true
   $('detail').hidden = false
   $('detail-title').textContent = `${d.patientName} ${SEX_TEXT[d.sex] || ''} ${d.age}岁`
   $('detail-status').textContent = d.statusText || STATUS_TEXT[d.status]
@@ -539,13 +542,14 @@ const yuan = (fen) => `¥${(fen / 100).toFixed(2)}`
 /** The console's button shows only where the sandbox HIS is. */
 function detectHis() {
   api('GET', '/his/queues')
-    .then(() => ($('his-open').hidden = false))
-    .catch(() => ($('his-open').hidden = true))
+    .then(() => ($('his-open').hidden = $('ward-open').hidden = false))
+    .catch(() => ($('his-open').hidden = $('ward-open').hidden = true))
 }
 
 $('his-open').addEventListener('click', () => {
   state.current = null
   $('detail').hidden = true
+  $('ward').hidden = true
   $('his').hidden = false
   document.body.classList.add('has-detail')
   Promise.all([loadVisits(''), loadQueues()]).catch((err) => toast(err.message))
@@ -674,6 +678,188 @@ async function loadQueues() {
 }
 
 $('his-refresh').addEventListener('click', () => loadQueues().catch((err) => toast(err.message)))
+
+// ---- the sandbox HIS's stays in hospital: admit, a day's charges, the discharge settlement ------------------------
+
+const ward = { visit: null, stay: null, lines: new Map(), searchTimer: null } // lines: code -> { item, quantity }
+const hospitalDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date())
+
+$('ward-open').addEventListener('click', () => {
+  state.current = null
+  $('detail').hidden = true
+  $('his').hidden = true
+  $('ward').hidden = false
+  document.body.classList.add('has-detail')
+  if (!$('ward-date').value) $('ward-date').value = hospitalDay()
+  Promise.all([loadWardVisits(''), loadStays()]).catch((err) => toast(err.message))
+})
+$('ward-back').addEventListener('click', () => {
+  $('ward').hidden = true
+  document.body.classList.remove('has-detail')
+})
+
+async function loadWardVisits(regNo) {
+  const visits = await api('GET', `/his/visits?regNo=${encodeURIComponent(regNo)}`)
+  if (ward.visit && !visits.some((v) => v.registrationId === ward.visit.registrationId)) ward.visit = null
+  $('ward-visits').replaceChildren(
+    ...visits.map((v) =>
+      h(
+        'li',
+        { class: ward.visit?.registrationId === v.registrationId ? 'active' : '' },
+        h('span', {}, `${v.patientName} · ${v.deptName} · ${v.visitDate} ${v.segmentText}`, h('br'), h('small', { class: 'muted' }, v.regNo)),
+        h('button', { type: 'button', 'aria-pressed': String(ward.visit?.registrationId === v.registrationId), onclick: () => ((ward.visit = v), loadWardVisits($('ward-regno').value.trim()).catch((err) => toast(err.message))) }, '选择'),
+      ),
+    ),
+  )
+  if (!visits.length) $('ward-visits').append(h('li', { class: 'muted' }, '近一周暂无已预约的就诊'))
+}
+
+$('ward-visit-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadWardVisits($('ward-regno').value.trim()).catch((err) => toast(err.message))
+})
+
+$('ward-admit-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  act(e.submitter, async () => {
+    if (!ward.visit) return toast('请先选择就诊')
+    const stay = await api('POST', '/his/admissions', { registrationId: ward.visit.registrationId, ward: $('ward-name').value.trim(), bed: $('ward-bed').value.trim() })
+    ward.visit = null
+    ward.stay = stay
+    $('ward-bed').value = ''
+    toast(`${stay.patientName} 已入院：${stay.ward} ${stay.bed}，住院号 ${stay.admissionNo}`)
+    await Promise.all([loadWardVisits($('ward-regno').value.trim()), loadStays()])
+  })
+})
+
+const balanceText = (a) =>
+  a.settlement
+    ? a.settlement.owedFen > 0
+      ? `出院结算：需补缴 ${yuan(a.settlement.owedFen)}`
+      : `出院结算：退还 ${yuan(a.settlement.returnedFen)}`
+    : `预交金 ${yuan(a.depositFen)} · 费用 ${yuan(a.costFen)} · 余额 ${yuan(a.balanceFen)}`
+
+async function loadStays() {
+  const stays = await api('GET', '/his/admissions')
+  if (ward.stay) ward.stay = stays.find((a) => a.admissionNo === ward.stay.admissionNo && a.status === 'in') || null
+  $('ward-stays').replaceChildren(
+    ...stays.map((a) =>
+      h(
+        'li',
+        { class: ward.stay?.admissionNo === a.admissionNo ? 'active' : '' },
+        h(
+          'span',
+          {},
+          `${a.patientName} · ${a.ward} ${a.bed} · ${a.status === 'in' ? '在院' : '已出院'}`,
+          h('br'),
+          h('small', { class: a.status === 'in' && a.balanceFen < 0 ? 'error' : 'muted' }, `${a.admissionNo} · 入院 ${time(a.admittedAt)} · ${balanceText(a)}`),
+        ),
+        a.status === 'in'
+          ? h(
+              'span',
+              {},
+              h('button', { type: 'button', 'aria-pressed': String(ward.stay?.admissionNo === a.admissionNo), onclick: () => ((ward.stay = a), renderLines(), loadStays().catch((err) => toast(err.message))) }, '记账'),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'danger',
+                  onclick: (e) => {
+                    if (!confirm(`为 ${a.patientName}（${a.ward} ${a.bed}）办理出院结算？`)) return
+                    act(e.currentTarget, async () => {
+                      const out = await api('POST', `/his/admissions/${encodeURIComponent(a.admissionNo)}/discharge`)
+                      toast(`${out.patientName} 已出院。${balanceText(out)}`)
+                      await loadStays()
+                    })
+                  },
+                },
+                '出院结算',
+              ),
+            )
+          : null,
+      ),
+    ),
+  )
+  if (!stays.length) $('ward-stays').append(h('li', { class: 'muted' }, '暂无住院患者'))
+  renderLines()
+}
+
+$('ward-refresh').addEventListener('click', () => loadStays().catch((err) => toast(err.message)))
+
+$('ward-item-search').addEventListener('input', () => {
+  clearTimeout(ward.searchTimer)
+  ward.searchTimer = setTimeout(async () => {
+    const keyword = $('ward-item-search').value.trim()
+    if (!keyword) return $('ward-items').replaceChildren()
+    try {
+      const page = await api('GET', `/his/catalogue?keyword=${encodeURIComponent(keyword)}&size=20`)
+      $('ward-items').replaceChildren(
+        ...page.records.map((item) =>
+          h(
+            'li',
+            {},
+            h('span', {}, `${item.name} ${item.spec} · ${yuan(item.priceFen)}/${item.unit} `, h('small', { class: 'muted' }, item.categoryName)),
+            h(
+              'button',
+              {
+                type: 'button',
+                onclick: () => {
+                  const line = ward.lines.get(item.code)
+                  ward.lines.set(item.code, { item, quantity: Math.min(999, (line?.quantity || 0) + 1) })
+                  renderLines()
+                },
+              },
+              '添加',
+            ),
+          ),
+        ),
+      )
+    } catch (err) {
+      toast(err.message)
+    }
+  }, 300)
+})
+
+function renderLines() {
+  const lines = [...ward.lines.values()]
+  $('ward-lines').replaceChildren(
+    ...lines.map((line) =>
+      h(
+        'li',
+        {},
+        h('span', {}, `${line.item.name} ${line.item.spec}`),
+        h('input', {
+          type: 'number',
+          min: 1,
+          max: 999,
+          value: line.quantity,
+          'aria-label': `${line.item.name}数量`,
+          onchange: (e) => {
+            line.quantity = Math.max(1, Math.min(999, Math.floor(Number(e.target.value)) || 1))
+            renderLines()
+          },
+        }),
+        h('button', { type: 'button', class: 'link', onclick: () => (ward.lines.delete(line.item.code), renderLines()) }, '移除'),
+      ),
+    ),
+  )
+  const total = lines.reduce((sum, l) => sum + l.item.priceFen * l.quantity, 0)
+  $('ward-stay-hint').textContent = ward.stay ? `${ward.stay.patientName} · ${ward.stay.ward} ${ward.stay.bed} · ${balanceText(ward.stay)}` : '请在右侧选择在院患者'
+  $('ward-lines-hint').textContent = lines.length ? `合计 ${yuan(total)}` : ''
+}
+
+$('ward-post').addEventListener('click', (e) =>
+  act(e.currentTarget, async () => {
+    if (!ward.stay) return toast('请先选择在院患者')
+    if (!ward.lines.size) return toast('请添加收费项目')
+    const items = [...ward.lines.values()].map((l) => ({ code: l.item.code, quantity: l.quantity }))
+    const stay = await api('POST', `/his/admissions/${encodeURIComponent(ward.stay.admissionNo)}/charges`, { date: $('ward-date').value, items })
+    ward.lines.clear()
+    ward.stay = stay
+    toast(`已记账：${stay.patientName} ${$('ward-date').value}，${balanceText(stay)}`)
+    await loadStays()
+  }),
+)
 
 // ---- start -----------------------------------------------------------------------------------------------------
 

@@ -122,3 +122,46 @@ export interface HisCallResult {
   queue: HisConsoleQueue
   called: { ticketNo: string; patientName: string } | null
 }
+
+/** `GET /his/admissions`: a stay in hospital at the staff's hospital (those in hospital first, then the latest discharged). */
+export interface HisConsoleAdmission {
+  admissionNo: string
+  /** Masked (spec §9). */
+  patientName: string
+  deptName: string
+  ward: string
+  bed: string
+  doctorName: string
+  admittedAt: string
+  status: 'in' | 'discharged'
+  dischargedAt: string | null
+  /** Deposits paid (住院预交金), in fen. */
+  depositFen: number
+  /** Charges so far. */
+  costFen: number
+  /** Deposits - returned - charges; negative when the patient owes. */
+  balanceFen: number
+  /** The total of each day with charges, oldest first (YYYY-MM-DD). */
+  days: { date: string; amountFen: number }[]
+  /** At discharge (出院结算): the balance returned to the patient, or what they owe. Null while in hospital. */
+  settlement: { returnedFen: number; owedFen: number } | null
+}
+
+/** `POST /his/admissions`: admit the patient of a booking at the staff's hospital (one stay in hospital at a time). */
+export interface HisAdmitInput {
+  registrationId: number
+  ward: string
+  bed: string
+}
+
+/** `POST /his/admissions/{admissionNo}/charges`: one day's charges, items of the price catalogue with quantities. */
+export interface HisChargeInput {
+  /** YYYY-MM-DD, from the day of admission to today. */
+  date: string
+  items: { code: string; quantity: number }[]
+}
+
+/** `POST /his/admissions` answers the stay with the patient it was opened for. */
+export interface HisAdmitResult extends HisConsoleAdmission {
+  patientId: number
+}

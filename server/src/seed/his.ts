@@ -2,13 +2,14 @@
  * The sandbox HIS of the demo palm hospitals: a price catalogue of a few hundred drugs, tests, examinations,
  * treatments, materials and services (made from short lists by a seeded generator, so every database gets the same
  * codes and prices), the queues of each place and window, and unpaid bills for the demo people (README, demo people):
- * the identity-card photos' 张三丰 and 李秀英, the health card's 王小明 and the insurance platform's 孙建国.
+ * the identity-card photos' 张三丰 and 李秀英, the health card's 王小明 and the insurance platform's 孙建国; and one stay
+ * in hospital, 王小明's at 10392, with three days of charges and a deposit about to run out (the low-deposit warning).
  * Runs at every start; each part is seeded once per hospital.
  */
 import { and, count, eq, inArray, isNotNull } from 'drizzle-orm'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
-import { departments, doctors, hisBills, hisPriceItems, hisQueues, hospitals } from '../db/schema'
+import { departments, doctors, hisAdmissions, hisBills, hisDepositEntries, hisPriceItems, hisQueues, hospitals } from '../db/schema'
 import { HIS_PLACES, CATEGORY_NAMES, sandboxHis } from '../plugins/providers/hisSandbox'
 import { SANDBOX_HEALTH_CARD_HOLDERS } from '../plugins/providers/healthCard'
 import { SANDBOX_INSURED } from '../plugins/providers/insurance'
@@ -253,7 +254,79 @@ async function seedDemoBills(db: Db, cipher: FieldCipher, hospital: typeof hospi
   }
 }
 
-/** The sandbox HIS of every demo palm hospital that has none yet: catalogue, queues and the demo people's bills. */
+// ---- the demo stay in hospital -----------------------------------------------------------------------------------
+
+interface DemoStay {
+  who: { name: string; idCard: string }
+  dept: string
+  ward: string
+  bed: string
+  daysAgo: number
+  /** Each day's charges, oldest first, ending yesterday: [item name, spec ('' for the first), quantity]. */
+  days: [string, string, number][][]
+}
+
+/** 王小明, in 心血管内科 for chest pain: tests and an echo on the first day, then drips, tablets and oxygen. */
+const DEMO_STAYS: Record<string, DemoStay> = {
+  '10392': {
+    who: wang,
+    dept: '心血管内科',
+    ward: '心内科一病区',
+    bed: '12床',
+    daysAgo: 4,
+    days: [
+      [
+        ['血常规（五分类）', '', 1], ['心肌酶谱', '', 1], ['肌钙蛋白I', '', 1], ['N端脑钠肽前体', '', 1], ['肝功能（11项）', '', 1], ['肾功能（3项）', '', 1],
+        ['电解质（钾钠氯钙）', '', 1], ['凝血四项', '', 1], ['常规心电图', '', 1], ['心脏彩色超声', '', 1], ['0.9%氯化钠注射液', '250ml', 2],
+        ['静脉输液', '第一组', 1], ['静脉输液', '每增加一组', 1], ['静脉留置针', '', 1], ['一次性使用输液器', '', 2], ['吸氧', '', 8],
+        ['阿司匹林肠溶片', '', 1], ['阿托伐他汀钙片', '20mg×7片', 1],
+      ],
+      [
+        ['动态心电图', '', 1], ['0.9%氯化钠注射液', '250ml', 2], ['静脉输液', '第一组', 1], ['静脉输液', '每增加一组', 1], ['一次性使用输液器', '', 2],
+        ['吸氧', '', 6], ['硫酸氢氯吡格雷片', '', 1], ['单硝酸异山梨酯缓释片', '', 1],
+      ],
+      [['肌钙蛋白I', '', 1], ['电解质（钾钠氯钙）', '', 1], ['0.9%氯化钠注射液', '250ml', 1], ['静脉输液', '第一组', 1], ['一次性使用输液器', '', 1], ['吸氧', '', 4]],
+    ],
+  },
+}
+
+/** The demo stay: admitted `daysAgo`, a day's charges on each of the last days, and a deposit paid at the admission
+ * window that leaves less than an average day's cost (so the deposit page warns). */
+async function seedDemoStay(db: Db, cipher: FieldCipher, hospital: typeof hospitals.$inferSelect, catalogue: CatalogueItem[], now: Date) {
+  const stay = DEMO_STAYS[hospital.code]
+  if (!stay) return
+  const his = sandboxHis(db, cipher)
+  const [doctor] = await db
+    .select({ name: doctors.name })
+    .from(doctors)
+    .innerJoin(departments, eq(departments.id, doctors.deptId))
+    .where(and(eq(doctors.hospitalId, hospital.id), eq(departments.name, stay.dept), isNotNull(departments.parentId)))
+    .orderBy(doctors.sort, doctors.id)
+    .limit(1)
+  const admittedAt = new Date(now.getTime() - stay.daysAgo * 86_400_000)
+  const admission = await his.admit(
+    { hospitalCode: hospital.code, patient: { cardNo: null, idCard: stay.who.idCard, name: stay.who.name }, deptName: stay.dept, ward: stay.ward, bed: stay.bed, doctorName: doctor?.name ?? '住院医生' },
+    admittedAt,
+  )
+  const today = hospitalToday(now)
+  let costFen = 0
+  for (const [i, lines] of stay.days.entries()) {
+    const items = lines.map(([name, spec, quantity]) => {
+      const found = catalogue.find((c) => c.name === name && (!spec || c.spec === spec))
+      if (!found) throw new Error(`seed: no catalogue item ${name} ${spec}`)
+      costFen += found.priceFen * quantity
+      return { code: found.code, quantity }
+    })
+    await his.postCharges({ hospitalCode: hospital.code, admissionNo: admission.admissionNo, date: addDays(today, i - stay.days.length), items }, now)
+  }
+  // about half an average day left, in whole hundreds of yuan as paid at the window
+  const averageFen = costFen / stay.days.length
+  const depositFen = Math.round((costFen + averageFen / 2) / 10_000) * 10_000
+  const [row] = await db.select({ id: hisAdmissions.id }).from(hisAdmissions).where(and(eq(hisAdmissions.hospitalCode, hospital.code), eq(hisAdmissions.admissionNo, admission.admissionNo)))
+  await db.insert(hisDepositEntries).values({ admissionId: row!.id, kind: 'deposit', amountFen: depositFen, orderNo: `WINDOW${admission.admissionNo}`, channel: 'window', at: admittedAt })
+}
+
+/** The sandbox HIS of every demo palm hospital that has none yet: catalogue, queues, the demo people's bills and stay. */
 export async function seedHis(db: Db, cipher: FieldCipher, now = new Date()): Promise<void> {
   const palm = await db.select().from(hospitals).where(and(eq(hospitals.isPalm, true), inArray(hospitals.code, ['10392', '10388'])))
   for (const hospital of palm) {
@@ -267,5 +340,7 @@ export async function seedHis(db: Db, cipher: FieldCipher, now = new Date()): Pr
     }
     const [billed] = await db.select({ n: count() }).from(hisBills).where(eq(hisBills.hospitalCode, hospital.code))
     if ((billed?.n ?? 0) === 0) await seedDemoBills(db, cipher, hospital, catalogue, now)
+    const [stays] = await db.select({ n: count() }).from(hisAdmissions).where(eq(hisAdmissions.hospitalCode, hospital.code))
+    if ((stays?.n ?? 0) === 0) await seedDemoStay(db, cipher, hospital, catalogue, now)
   }
 }

@@ -22,10 +22,18 @@ import { toBillDetail } from './unpaid'
 const VISIT_WINDOW_DAYS = 7
 const VISITS_SHOWN = 50
 
-async function hospitalCodeOf(db: Db, staff: StaffContext): Promise<string> {
+/** The code of the staff's own hospital (the sandbox HIS knows hospitals by code). */
+export async function hospitalCodeOf(db: Db, staff: StaffContext): Promise<string> {
   const [h] = await db.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, staff.hospitalId))
   if (!h) throw forbidden()
   return h.code
+}
+
+/** The doctor who orders (or admits): the signed-in doctor, else (an assistant) the booking's doctor. */
+export async function doctorNameFor(db: Db, staff: StaffContext, bookedWith: string): Promise<string> {
+  if (staff.kind !== 'doctor' || !staff.doctorId) return bookedWith
+  const [me] = await db.select({ name: doctors.name }).from(doctors).where(eq(doctors.id, staff.doctorId))
+  return me?.name ?? bookedWith
 }
 
 /** GET /his/visits: booked visits at the staff's hospital, nearest to today first (or the one with this number). */
@@ -71,11 +79,7 @@ export async function issueConsoleOrders(db: Db, cipher: FieldCipher, his: Sandb
     .where(and(eq(registrations.id, input.registrationId), eq(registrations.hospitalId, staff.hospitalId), eq(registrations.status, 'booked')))
     .limit(1)
   if (!row) throw forbidden()
-  let doctorName = row.doctorName ?? GENERAL_CLINIC_NAME
-  if (staff.kind === 'doctor' && staff.doctorId) {
-    const [me] = await db.select({ name: doctors.name }).from(doctors).where(eq(doctors.id, staff.doctorId))
-    doctorName = me?.name ?? doctorName
-  }
+  const doctorName = await doctorNameFor(db, staff, row.doctorName ?? GENERAL_CLINIC_NAME)
   const bills = await his.issueOrders(
     {
       hospitalCode: await hospitalCodeOf(db, staff),

@@ -127,6 +127,8 @@ export interface SandboxHis extends HisProvider {
   discharge(hospitalCode: string, admissionNo: string, now?: Date): Promise<HisAdmission>
   /** The hospital's stays, those in hospital first, then the latest discharged. */
   consoleAdmissions(hospitalCode: string): Promise<HisConsoleAdmission[]>
+  /** One stay of the hospital; null when the hospital has none of that number. */
+  consoleAdmission(hospitalCode: string, admissionNo: string): Promise<HisConsoleAdmission | null>
 }
 
 /** `B` + date + 10 random digits: a bill number nobody can guess. */
@@ -541,6 +543,14 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
         .orderBy(sql`${hisAdmissions.status} = 'in' desc`, sql`${hisAdmissions.admittedAt} desc`)
         .limit(100)
       return Promise.all(rows.map(async (r) => ({ ...(await admissionView(db, r)), patientName: maskName(cipher.decrypt(r.patientNameEnc)) })))
+    },
+
+    async consoleAdmission(hospitalCode, admissionNo) {
+      const [row] = await db
+        .select()
+        .from(hisAdmissions)
+        .where(and(eq(hisAdmissions.hospitalCode, hospitalCode), eq(hisAdmissions.admissionNo, admissionNo)))
+      return row ? { ...(await admissionView(db, row)), patientName: maskName(cipher.decrypt(row.patientNameEnc)) } : null
     },
 
     tickets: ({ hospitalCode, orderNo }) => ticketsOf(db, hospitalCode, orderNo),

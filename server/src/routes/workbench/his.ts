@@ -7,6 +7,7 @@ import { forbidden } from '../../errors'
 import { id, pageNo, pageSize } from '../schemas'
 import { billDetailDto } from '../patient/bills'
 import * as bills from '../../domain/bills'
+import * as inpatient from '../../domain/recharge/console'
 import type { StaffContext } from '../../domain/staff'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 
@@ -20,11 +21,43 @@ const queueDto = z.object({
   waiting: z.number().int(),
   current: z.string(),
 })
+const admissionDto = z.object({
+  admissionNo: z.string(),
+  patientName: z.string(),
+  deptName: z.string(),
+  ward: z.string(),
+  bed: z.string(),
+  doctorName: z.string(),
+  admittedAt: z.string(),
+  status: z.enum(['in', 'discharged']),
+  dischargedAt: z.string().nullable(),
+  depositFen: z.number().int(),
+  costFen: z.number().int(),
+  balanceFen: z.number().int(),
+  days: z.array(z.object({ date: z.string(), amountFen: z.number().int() })),
+  settlement: z.object({ returnedFen: z.number().int(), owedFen: z.number().int() }).nullable(),
+})
+const admissionParams = z.object({ admissionNo: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, '住院号不正确') })
+const chargeItems = z
+  .array(z.object({ code: z.string().trim().min(1).max(32), quantity: z.coerce.number().int().min(1, '数量至少为1').max(999, '数量不能超过999') }))
+  .min(1, '请选择收费项目')
+  .max(30, '一次最多记30个项目')
+/** A calendar day, YYYY-MM-DD (the HIS's own check keeps it between admission and today). */
+const chargeDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, '日期应为YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`)
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v)
+  }, '日期不正确')
 
 /**
  * The sandbox HIS's console on the workbench (demo servers: served only while the HIS is the sandbox), behind the
  * workbench token like every `/dld-doctor/api` call: booked visits of the staff's hospital, the price catalogue,
- * issuing orders (they become the patient's unpaid bills), the queues and calling the next number.
+ * issuing orders (they become the patient's unpaid bills), the queues and calling the next number; and the stays in
+ * hospital: admitting the patient of a booking, a day's charges, the discharge settlement (the patient's deposit pages
+ * read them).
  */
 export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, staffOf: (req: FastifyRequest) => StaffContext) {
   const { cipher } = scope.ctx
@@ -110,5 +143,53 @@ export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, 
     params: z.object({ id }),
     data: z.object({ queue: queueDto, called: z.object({ ticketNo: z.string(), patientName: z.string() }).nullable() }),
     handler: async ({ req, params }) => bills.consoleCallNext(db(), his, staffOf(req), params.id, new Date()),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/admissions`,
+    summary: 'Sandbox HIS: the stays at the staff’s hospital (in hospital first, then the latest discharged) with deposits, charges per day, balance and settlement; names masked',
+    audit: 'payment',
+    auth: 'none',
+    data: z.array(admissionDto),
+    handler: async ({ req }) => inpatient.consoleAdmissions(db(), his, staffOf(req)),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/admissions`,
+    summary: 'Sandbox HIS: admit the patient of a booking at the staff’s hospital to a ward and bed (refused while the patient is already in hospital there)',
+    audit: { subject: 'payment', patients: async (_ctx, data) => [data.patientId] },
+    auth: 'none',
+    body: z.object({
+      registrationId: id,
+      ward: z.string().trim().min(1, '请填写病区').max(32, '病区不能超过32个字'),
+      bed: z.string().trim().min(1, '请填写床号').max(16, '床号不能超过16个字'),
+    }),
+    data: admissionDto.extend({ patientId: z.number() }),
+    handler: async ({ req, body }) => inpatient.admitFromBooking(db(), cipher, his, staffOf(req), body, new Date()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/admissions/:admissionNo/charges`,
+    summary: 'Sandbox HIS: post one day’s charges (catalogue items and quantities, priced now) to a stay in hospital, from the day of admission to today',
+    audit: 'payment',
+    auth: 'none',
+    params: admissionParams,
+    body: z.object({ date: chargeDate, items: chargeItems }),
+    data: admissionDto,
+    handler: async ({ req, params, body }) => inpatient.postConsoleCharges(db(), his, staffOf(req), params.admissionNo, body, new Date()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/admissions/:admissionNo/discharge`,
+    summary: 'Sandbox HIS: discharge settlement (出院结算): what is left of the deposits is returned, what they did not cover stays owed; again answers the settlement',
+    audit: 'payment',
+    auth: 'none',
+    params: admissionParams,
+    data: admissionDto,
+    handler: async ({ req, params }) => inpatient.dischargeConsole(db(), his, staffOf(req), params.admissionNo, new Date()),
   })
 }
