@@ -13,11 +13,10 @@ import { OneAtATime } from './base/OneAtATime'
 import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
 import type { InpatientView, RechargeRecord } from '../../types/api/palm'
+import { CLINIC_LIMITS, INPATIENT_LIMITS } from '@/utils/rechargeRules'
 
 export const RECHARGE_PAGE_SIZE = 10
 
-/** The outpatient account's limits of one top-up, as the server checks them (server/src/domain/recharge CLINIC_LIMITS). */
-export const CLINIC_LIMITS = { minFen: 100, maxFen: 500_000 }
 /** The outpatient account's choices (the server names none for it): 50, 100, 200, 500 yuan. */
 export const CLINIC_AMOUNTS_FEN = [5_000, 10_000, 20_000, 50_000]
 
@@ -123,7 +122,7 @@ export class RechargeStore {
   }
 
   get limits() {
-    return this.kind === 'clinic' ? CLINIC_LIMITS : (this.amounts.value ?? { minFen: 100, maxFen: 5_000_000 })
+    return this.kind === 'clinic' ? CLINIC_LIMITS : (this.amounts.value ?? INPATIENT_LIMITS)
   }
 
   choose(fen: number | null) {

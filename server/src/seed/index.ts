@@ -24,6 +24,9 @@ export const DEMO = {
 const palmMenus: MenuEntry[] = [
   { name: '预约挂号', icon: 'register', url: '/palm/register/index', role: 'palm', group: '门诊服务' },
   { name: '门诊缴费', icon: 'payment', url: '/palm/payment/list', role: 'palm', group: '门诊服务' },
+  { name: '扫码缴费', icon: 'scan', url: '/palm/scanCode/index', role: 'palm', group: '门诊服务' },
+  { name: '自助开单', icon: 'selfService', url: '/palm/selfService/index', role: 'palm', group: '门诊服务' },
+  { name: '门诊预交金', icon: 'recharge', url: '/palm/accountRecharge/index', role: 'palm', group: '门诊服务' },
   { name: '报告查询', icon: 'report', url: '/palm/report/index', role: 'palm', group: '门诊服务' },
   { name: '排队叫号', icon: 'queue', url: '/palm/callRegister/index', role: 'palm', group: '门诊服务' },
   { name: '住院服务', icon: 'inpatient', url: '/palm/hospitalization/index', role: 'palm', group: '住院服务' },

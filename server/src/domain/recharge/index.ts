@@ -21,6 +21,7 @@ import { hisOfKind, ownPatientAt, payableKind } from '../bills/his'
 import { statusTextOf } from '../bills/records'
 import { requireOwnPatient } from '../patient'
 import { requireHospitalByCode } from '../hospital'
+import { CLINIC_LIMITS, INPATIENT_LIMITS } from '@/utils/rechargeRules'
 
 type RechargeRow = typeof recharges.$inferSelect
 type Kind = RechargeRow['kind']
@@ -28,10 +29,6 @@ type Kind = RechargeRow['kind']
 /** An unpaid top-up waits this long for the money. */
 export const RECHARGE_ORDER_MINUTES = 30
 export const MAX_PAGE_SIZE = 50
-/** 门诊预交金: 1 to 5,000 yuan a time. */
-export const CLINIC_LIMITS = { minFen: 100, maxFen: 500_000 }
-/** 住院预交金: 1 to 50,000 yuan a time. */
-export const INPATIENT_LIMITS = { minFen: 100, maxFen: 5_000_000 }
 /** The top-up choices of the deposit page when the hospital sets none (hospital_configs `recharge.amounts`, yuan, comma-separated). */
 export const DEFAULT_AMOUNTS_YUAN = [1000, 2000, 5000, 10000]
 export const AMOUNTS_CONFIG_KEY = 'recharge.amounts'
