@@ -2,6 +2,7 @@ import { makeAutoObservable, observable, runInAction } from 'mobx'
 import platform from '@/platform'
 import type { PayOutcome } from '@/platform'
 import * as api from '@/services/bills'
+import { getClinicBalance } from '@/services/recharge'
 import { getPayOrder } from '@/services/pay'
 import { SESSION, session } from '@/services/storage'
 import { PAYMENT_PAY_RETURN_URL } from '@/pageUrls'
@@ -53,6 +54,13 @@ export class BillStore {
   /** One key per choice of bills: a retry of an answer that never came pays the same order. */
   readonly attempt = new IdempotentAttempt()
   readonly payment = new OneAtATime()
+  /**
+   * How the chosen bills are paid (spec §2 payType): online in the cashier, or from the patient's hospital-card balance
+   * (门诊预交金), which pays at once without a cashier; the server refuses a balance that is short.
+   */
+  channel: 'cashier' | 'account' = 'cashier'
+  /** The chosen patient's hospital-card balance, for the choice of how to pay. */
+  readonly balance = new Loadable((hospitalCode: string, patientId: number) => getClinicBalance(hospitalCode, patientId))
 
   readonly records = new PagedList<BillPayment>(
     (q) => api.listPaidBillPayments({ hospitalCode: this.hospitalCode(), patientId: this.patients?.current?.id, ...q }),
@@ -84,6 +92,7 @@ export class BillStore {
       details: false,
       attempt: false,
       payment: false,
+      balance: false,
       records: false,
       record: false,
       queue: false,
@@ -175,7 +184,10 @@ export class BillStore {
    * Pays bills as one order: payment/init with the attempt's key and the return page, then the platform's channel
    * (the cashier on H5 leaves the page and comes back to the record). `renew` starts a new attempt (paying a record again).
    */
-  async payBills(input: { hospitalCode: string; patientId: number; billNos: string[]; sourceType?: 0 | 2 }, renew = false): Promise<PayResult | null> {
+  async payBills(
+    input: { hospitalCode: string; patientId: number; billNos: string[]; sourceType?: 0 | 2; channel?: 'cashier' | 'account' },
+    renew = false,
+  ): Promise<PayResult | null> {
     return this.payment.run(async () => {
       if (renew) this.attempt.renew()
       const start = await this.attempt.run((idempotencyKey) => api.payBills({ ...input, returnUrl: PAYMENT_PAY_RETURN_URL, idempotencyKey }))
@@ -192,7 +204,33 @@ export class BillStore {
     const hospitalCode = this.hospitalCode()
     const patient = this.patient
     if (!hospitalCode || !patient || !this.selected.length) return Promise.resolve(null)
-    return this.payBills({ hospitalCode, patientId: patient.id, billNos: [...this.selected] })
+    return this.payBills({ hospitalCode, patientId: patient.id, billNos: [...this.selected], channel: this.payChannel })
+  }
+
+  /** Reads the chosen patient's balance (the confirm page offers it when it covers the total). */
+  async loadBalance() {
+    const hospitalCode = this.hospitalCode()
+    const patient = this.patient
+    if (!hospitalCode || !patient) return
+    await this.balance.load(hospitalCode, patient.id).catch(() => undefined)
+  }
+
+  /** Whether the balance covers the chosen bills (false while it is not known). */
+  get balanceCovers(): boolean {
+    const b = this.balance.value
+    return !!b && b.patientId === this.patient?.id && b.balanceFen >= this.totalFen
+  }
+
+  /** How the chosen bills will be paid: the balance only while it covers them. */
+  get payChannel(): 'cashier' | 'account' {
+    return this.channel === 'account' && this.balanceCovers ? 'account' : 'cashier'
+  }
+
+  /** Another way to pay is another order: a new key, so the server does not answer the other way's order. */
+  chooseChannel(channel: 'cashier' | 'account') {
+    if (channel === this.channel) return
+    this.channel = channel
+    this.attempt.renew()
   }
 
   /**

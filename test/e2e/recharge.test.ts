@@ -77,7 +77,7 @@ describe('deposits in the browser', () => {
     await shot(page, 'recharge-1-daily')
   })
 
-  test('a patient tops up the outpatient account', async () => {
+  test('a patient tops up the outpatient account, then pays a bill from it without a cashier', async () => {
     const { page } = await newPhone()
     await page.goto(`/h5/palm/accountRecharge/index?hospitalCode=${HOSPITAL}`)
     await bindMobile(page, uniqueMobile())
@@ -89,15 +89,38 @@ describe('deposits in the browser', () => {
     const before = fenOf(await visible(page.locator('.account-recharge__value')).first().innerText())
 
     await visible(page.getByLabel('其他金额（元）')).first().click()
-    await page.keyboard.type('88.50')
-    await seeText(page, '充值金额 ¥88.50')
+    await page.keyboard.type('888.50')
+    await seeText(page, '充值金额 ¥888.50')
     await tapButton(page, '立即充值')
     await payInCashier(page)
 
     await waitForPath(page, '/h5/palm/accountRecharge/detail', (q) => !!q.get('id'))
     await seeText(page, '门诊预交金充值成功', WAIT_MS)
     const after = fenOf(await visible(page.locator('.recharge-detail__balance')).first().innerText())
-    assert.equal(after, before + 8_850)
+    assert.equal(after, before + 88_850)
     await shot(page, 'recharge-2-account')
+
+    // one of his unpaid bills, paid from the balance: 就诊卡余额, no cashier, straight to the paid record
+    await page.goto('/h5/palm/payment/list')
+    const boxes = visible(page.getByRole('checkbox'))
+    await boxes.first().waitFor()
+    const count = await boxes.count()
+    for (let i = 0; i < count; i++) {
+      const box = boxes.nth(i)
+      if (((await box.getAttribute('aria-checked')) === 'true') !== (i === 0)) await box.click()
+    }
+    await seeText(page, '已选1项')
+    await tapButton(page, '去缴费')
+    await waitForPath(page, '/h5/palm/payment/mergeList')
+    await visible(page.getByRole('radio', { name: /就诊卡余额/ })).first().click()
+    await tapButton(page, '余额支付')
+    await waitForPath(page, '/h5/pages/order/payment/detail')
+    await seeText(page, '已支付', WAIT_MS)
+    assert.doesNotMatch(page.url(), /sandbox/, 'no cashier')
+    await page.goto('/h5/palm/accountRecharge/index')
+    await seeText(page, '门诊预交金余额')
+    const left = fenOf(await visible(page.locator('.account-recharge__value')).first().innerText())
+    assert.ok(left < after, `the balance went down: ${after} -> ${left}`)
+    await shot(page, 'recharge-3-paid-from-account')
   })
 })

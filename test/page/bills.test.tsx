@@ -68,6 +68,8 @@ const freshVisits = (): UnpaidVisit[] => [
 
 let visits: UnpaidVisit[] = []
 let failing = new Set<string>()
+/** The patient's hospital-card balance (clinic/balance). */
+let balanceFen = 0
 let refundable = true
 let status: PayOrder['status'] = 'paid'
 
@@ -160,7 +162,13 @@ function serve() {
       if (!v || !b) return refuse(2999, '暂无权限')
       return ok({ ...b, visitNo: v.visitNo, visitDate: v.visitDate, deptName: v.deptName, doctorName: v.doctorName, status: 'unpaid', items: items[b.billNo] })
     }
+    if (path === '/dld-palm/api/payment/clinic/balance') return ok({ hospitalCode: HOSPITAL, patientId: Number(query.patientId), patientName: '张*', balanceFen })
     if (path === '/dld-palm/api/payment/init') {
+      // paid from the balance at once, no cashier; else the cashier
+      if (body.channel === 'account') {
+        status = 'paid'
+        return ok({ record: payment(78), action: null })
+      }
       status = 'created'
       const p = payment(78)
       return ok({ record: p, action: { kind: 'redirect', channel: 'sandbox', url: `/sandbox/pay/cashier?orderNo=${p.orderNo}` } })
@@ -205,6 +213,7 @@ beforeEach(() => {
   visits = freshVisits()
   failing = new Set()
   refundable = true
+  balanceFen = 0
   status = 'paid'
   pay = jest.spyOn(platform, 'pay').mockResolvedValue('left')
   serve()
@@ -294,6 +303,34 @@ describe('确认缴费 /palm/payment/mergeList', () => {
     expect(body.idempotencyKey!.length).toBeGreaterThanOrEqual(16)
     expect(body).not.toHaveProperty('sourceType')
     expect(pay).toHaveBeenCalledWith({ kind: 'redirect', channel: 'sandbox', url: '/sandbox/pay/cashier?orderNo=P202611230001' })
+  })
+
+  test('就诊卡余额 pays at once when the balance covers the total; a short balance cannot be chosen', async () => {
+    balanceFen = 5000 // ¥50.00: short of ¥51.00
+    testing.setRouter('/palm/payment/list')
+    const list = render(<PaymentList />)
+    await screen.findByRole('checkbox', { name: '西药处方 ¥31.00' })
+    list.unmount()
+    testing.setRouter('/palm/payment/mergeList')
+    const short = render(<MergeList />)
+    const account = await screen.findByRole('radio', { name: /就诊卡余额/ })
+    await screen.findByText('余额¥50.00，不足以支付')
+    expect(account.getAttribute('aria-disabled')).toBe('true')
+    fireEvent.click(account)
+    expect(screen.getByRole('radio', { name: /在线支付/ }).getAttribute('aria-checked')).toBe('true')
+    expect(screen.getByText('去充值就诊卡')).toBeTruthy()
+    short.unmount()
+
+    balanceFen = 10000
+    mockRoot.bills.balance.reset()
+    render(<MergeList />)
+    await screen.findByText('余额¥100.00')
+    fireEvent.click(screen.getByRole('radio', { name: /就诊卡余额/ }))
+    expect(screen.getByRole('radio', { name: /就诊卡余额/ }).getAttribute('aria-checked')).toBe('true')
+    fireEvent.click(screen.getByText('余额支付'))
+    await waitFor(() => expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/pages/order/payment/detail?source=pay&id=78' }))
+    expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ channel: 'account', billNos: 'B1,B2' })
+    expect(pay).not.toHaveBeenCalled()
   })
 
   test('nothing chosen (opened directly): says so and leads back to the list', async () => {

@@ -12,7 +12,7 @@ import { maskName } from '@/utils/mask'
 import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
 import { afterPay } from '../../pages/order/payment/afterPay'
-import { PAYMENT_LIST_URL } from '@/pageUrls'
+import { ACCOUNT_RECHARGE_URL, PAYMENT_LIST_URL } from '@/pageUrls'
 import './mergeList.scss'
 
 /**
@@ -28,6 +28,11 @@ function MergeList() {
   useEffect(() => {
     for (const no of chosenKey.split(',').filter(Boolean)) void bills.loadDetail(no)
   }, [chosenKey, bills])
+  const patientId = patient?.id
+  useEffect(() => {
+    if (patientId) void bills.loadBalance()
+  }, [patientId, bills])
+  const balance = bills.balance.value?.patientId === patientId ? bills.balance.value : null
 
   const pay = async () => {
     const result = await bills.payChosen().catch(() => null) // the request layer has shown the server's reason
@@ -73,9 +78,34 @@ function MergeList() {
             </View>
           )
         })}
+        <View className='merge__card' role='radiogroup' aria-label='支付方式'>
+          <Text className='merge__label'>支付方式</Text>
+          <Tappable role='radio' row checked={bills.payChannel === 'cashier'} className='merge__channel' onTap={() => bills.chooseChannel('cashier')}>
+            <Text>在线支付</Text>
+            <Text className='merge__line'>微信或支付宝</Text>
+          </Tappable>
+          <Tappable
+            role='radio'
+            row
+            checked={bills.payChannel === 'account'}
+            disabled={!bills.balanceCovers}
+            className='merge__channel'
+            onTap={() => bills.chooseChannel('account')}
+          >
+            <Text>就诊卡余额</Text>
+            <Text className='merge__line'>
+              {balance ? `余额${yuan(balance.balanceFen)}${bills.balanceCovers ? '' : '，不足以支付'}` : '余额查询中'}
+            </Text>
+          </Tappable>
+          {balance && !bills.balanceCovers && (
+            <Tappable role='link' inline className='merge__retry' onTap={() => void Taro.navigateTo({ url: ACCOUNT_RECHARGE_URL })}>
+              去充值就诊卡
+            </Tappable>
+          )}
+        </View>
         <ActionBar amount={{ label: '合计', value: yuan(bills.totalFen) }} note='支付成功后请按指引到相应窗口取药或检查'>
           <Button type='primary' block disabled={bills.payment.busy} onClick={() => void pay()}>
-            {bills.payment.busy ? '支付中...' : '确认支付'}
+            {bills.payment.busy ? '支付中...' : bills.payChannel === 'account' ? '余额支付' : '确认支付'}
           </Button>
         </ActionBar>
       </View>
