@@ -145,3 +145,9 @@ export const ACCOUNT_RECHARGE_URL = '/palm/accountRecharge/index'
 export const ACCOUNT_RECORDS_URL = '/palm/accountRecharge/list'
 export const accountDetailUrl = (id: number, source = 'list') => `/palm/accountRecharge/detail?source=${source}&id=${id}`
 export const accountPayReturnUrl = (id?: number) => `/h5/palm/accountRecharge/detail?source=pay${id ? `&id=${id}` : ''}`
+
+// 电子陪护证 and 扫码缴费
+/** One escort's electronic pass (电子陪护证), from the patient's escort list. */
+export const escortPassUrl = (patientId: number, escortId: number) => `/palm/hospitalization/escort/eleAttend?patientId=${patientId}&escortId=${escortId}`
+/** 扫码缴费: scan (or type) a bill's code, then the bill (waitPayUrl). */
+export const SCAN_PAY_URL = '/palm/scanCode/index'

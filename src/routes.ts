@@ -64,6 +64,8 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'payment/mergeList',
       'payment/waitPay',
       'priceDisclosure/index',
+      'hospitalization/escort/eleAttend',
+      'scanCode/index',
       'hospitalization/index',
       'hospitalization/recharge/recharge',
       'hospitalization/recharge/record',

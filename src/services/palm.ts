@@ -15,6 +15,7 @@ import type {
   UnbindPatientResult,
   UpdateAccompanyInput,
 } from '../../types/api/patient'
+import type { EscortPass } from '../../types/api/escortPass'
 
 /** `/dld-palm` (patients, escorts, the system dictionary) and the health-card authorisation of spec §7. */
 const PATIENT = '/dld-palm/api/patient'
@@ -63,3 +64,7 @@ export const getAccompany = (id: number) => get<Accompany>(`${ACCOMPANY}/${id}`)
 export const addAccompany = (input: AccompanyInput) => post<Accompany>(ACCOMPANY, input)
 export const updateAccompany = (input: UpdateAccompanyInput) => put<Accompany>(ACCOMPANY, input)
 export const unbindAccompany = (id: number) => post<{ id: number }>(`${ACCOMPANY}/${id}`)
+
+/** 电子陪护证: a signed pass for one escort while the patient is in hospital at the hospital (refusal shown by the page). */
+export const getEscortPass = (escortId: number, hospitalCode: string) =>
+  get<EscortPass>(`${ACCOMPANY}/pass`, { escortId, hospitalCode }, { noLoading: true, silent: true })

@@ -18,6 +18,8 @@ describe('which scanned codes open which page (扫一扫)', () => {
     ['internet/doctor/index?id=5', '/internet/doctor/index?id=5'],
     ['/h5/palm/register/index', '/palm/register/index'],
     ['  /pages/sys/knowledge/detail?id=3\n', '/pages/sys/knowledge/detail?id=3'],
+    // a bill's code (src/utils/billCode.ts): its page, to pay it
+    [`${ORIGIN}/h5/palm/payment/waitPay?billNo=B202611260000000001&source=scanCode`, '/palm/payment/waitPay?billNo=B202611260000000001&source=scanCode'],
   ])('%s opens %s', (text, page) => {
     expect(pageOfScannedCode(text, ORIGIN)).toBe(page)
   })
@@ -33,7 +35,7 @@ describe('which scanned codes open which page (扫一扫)', () => {
     `${ORIGIN}/h5x/internet/doctor/index`,
     `${ORIGIN}/sandbox/pay/cashier?orderNo=1`,
     // a page the app does not have (yet), or no page at all
-    `${ORIGIN}/h5/palm/payment/waitPay?source=scanCode`,
+    `${ORIGIN}/h5/palm/report/index?id=1`,
     '/pages/shop/list/index',
     '/internet/doctor/index/../../pages/sys/user/index',
     // other kinds of code

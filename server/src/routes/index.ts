@@ -26,6 +26,8 @@ import { consultationRoutes } from './patient/consultation'
 import { auditRoutes } from './patient/audit'
 import { accountRoutes } from './patient/account'
 import { healthToolRoutes } from './patient/healthTools'
+import { escortPassRoutes } from './patient/escortPass'
+import { escortPassDeskRoutes } from './workbench/escortPass'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -59,8 +61,10 @@ export async function registerRoutes(app: FastifyInstance) {
   await auditRoutes(app)
   await accountRoutes(app)
   await healthToolRoutes(app)
+  await escortPassRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
+  await escortPassDeskRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   // the sandboxes, each while its real service is not configured

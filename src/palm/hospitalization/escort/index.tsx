@@ -14,7 +14,7 @@ import { MSG } from '@/ui/messages'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Accompany } from '../../../../types/api/patient'
 import './index.scss'
-import { addEscortUrl, PATIENT_LIST_URL } from '@/pageUrls'
+import { addEscortUrl, escortPassUrl, PATIENT_LIST_URL } from '@/pageUrls'
 
 /** 陪护人 of one patient (spec §2 /palm/hospitalization/escort/index?patientId=): list, add, edit, unbind. */
 function Escorts() {
@@ -84,6 +84,9 @@ function Escorts() {
             <Text className='escort-card__line'>证件号码：{maskIdCard(e.idCard)}</Text>
             <Text className='escort-card__line'>手机号码：{maskMobile(e.mobile)}</Text>
             <View className='escort-card__actions'>
+              <Tappable inline className='escort-card__action' onTap={() => void Taro.navigateTo({ url: escortPassUrl(patientId, e.id) })}>
+                电子陪护证
+              </Tappable>
               <Tappable inline className='escort-card__action' onTap={() => void Taro.navigateTo({ url: addEscortUrl(patientId, e.id) })}>
                 编辑
               </Tappable>

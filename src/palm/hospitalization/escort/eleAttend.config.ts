@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '电子陪护证' })
