@@ -5,19 +5,24 @@
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
 //     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs.
-//  4. Chat: BENCH_CHAT_CLIENTS (1,000) WebSocket clients of our own chat service, doctors and patients: the server's
+//  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
+//     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
+//     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
+//  5. Chat: BENCH_CHAT_CLIENTS (1,000) WebSocket clients of our own chat service, doctors and patients: the server's
 //     heap per idle connection; delivery p50/p99 (sending to arrival on the doctor's connection) at a steady
 //     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
 
 const root = join(import.meta.dirname, '..', '..')
+/** The H5 build measured and served (config/index.ts puts it under BUILD_ROOT, dist by default). */
+const buildRoot = resolve(root, process.env.BUILD_ROOT ?? 'dist')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 /** CALLER_LIMITS.order.max of server/src/domain/limits.ts: the bookings one account may make in an hour. */
@@ -25,7 +30,7 @@ const ORDERS_PER_ACCOUNT = 100
 
 function startServer(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     const read = (chunk) => {
       out += chunk
@@ -150,7 +155,7 @@ async function firstLoad(port) {
   let js = 0
   let css = 0
   for (const path of assets) {
-    const bytes = gzipSync(readFileSync(join(root, 'dist', path)), { level: 9 }).length
+    const bytes = gzipSync(readFileSync(join(buildRoot, path)), { level: 9 }).length
     if (path.endsWith('.js')) js += bytes
     else css += bytes
   }
@@ -218,6 +223,89 @@ async function bookings(port, bookers, places) {
   return { rps: Math.round(booked / elapsed), booked, refused, reasons, p50: at(0.5), p99: at(0.99), exhausted: next >= jobs.length }
 }
 
+/** Percentiles of a list of latencies (ms), sorted in place. */
+function percentiles(latencies) {
+  latencies.sort((a, b) => a - b)
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
+  return { p50: at(0.5), p99: at(0.99) }
+}
+
+const api = async (port, token, path, body, form = false) => {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+    body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
+  })
+  return form ? { code: res.ok ? 200 : res.status } : res.json()
+}
+
+/**
+ * Outpatient bills: the unpaid list as fast as CONNECTIONS clients can for SECONDS (each request one of the payers),
+ * then each payer's bills paid as one order (init, then the sandbox cashier's confirm), CONNECTIONS in flight.
+ */
+async function bills(port, payers) {
+  const hospitalCode = '10392'
+  const list = (p) => api(port, p.token, '/dld-palm/api/payment/unpaid/list', { hospitalCode, patientId: p.patientId })
+  let latencies = []
+  let listed = 0
+  let errors = 0
+  let next = 0
+  const until = Date.now() + SECONDS * 1000
+  let started = Date.now()
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        const p = payers[next++ % payers.length]
+        const t0 = performance.now()
+        const env = await list(p)
+        latencies.push(performance.now() - t0)
+        if (env.code === 200) listed++
+        else errors++
+      }
+    }),
+  )
+  const listFigures = { rps: Math.round(listed / ((Date.now() - started) / 1000)), ...percentiles(latencies), errors }
+
+  // what each payer pays (not timed)
+  const jobs = []
+  for (const p of payers) {
+    const env = await list(p)
+    const billNos = (env.data ?? []).flatMap((v) => v.bills.filter((b) => !b.paying).map((b) => b.billNo))
+    if (billNos.length) jobs.push({ ...p, billNos })
+  }
+  latencies = []
+  let paid = 0
+  const reasons = new Map()
+  next = 0
+  started = Date.now()
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]
+        const t0 = performance.now()
+        const env = await api(port, job.token, '/dld-palm/api/payment/init', {
+          hospitalCode,
+          patientId: job.patientId,
+          billNos: job.billNos.join(','),
+          returnUrl: '/h5/pages/order/payment/detail?source=pay',
+          idempotencyKey: `bench-bill-${job.patientId}-${Date.now()}`,
+        })
+        if (env.code !== 200) {
+          reasons.set(env.msg, (reasons.get(env.msg) ?? 0) + 1)
+          continue
+        }
+        const q = new URL(env.data.action.url, 'http://x').searchParams
+        const confirmed = await api(port, null, '/sandbox/pay/cashier', { orderNo: q.get('orderNo'), returnUrl: q.get('returnUrl'), sign: q.get('sign'), action: 'confirm' }, true)
+        latencies.push(performance.now() - t0)
+        if (confirmed.code === 200) paid++
+        else reasons.set(`cashier HTTP ${confirmed.code}`, (reasons.get(`cashier HTTP ${confirmed.code}`) ?? 0) + 1)
+      }
+    }),
+  )
+  const elapsed = (Date.now() - started) / 1000
+  return { list: listFigures, pay: { rps: Math.round(paid / elapsed), paid, of: jobs.length, ...percentiles(latencies), reasons } }
+}
+
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
@@ -243,6 +331,10 @@ for (const [i, run] of runs.entries()) {
         `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
     )
     for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
+    const o = await bills(server.port, server.billPayers)
+    console.log(`  ${'unpaid bills list'.padEnd(18)} ${String(o.list.rps).padStart(7)} req/s   p50 ${o.list.p50} ms   p99 ${o.list.p99} ms   errors ${o.list.errors}`)
+    console.log(`  ${'bill payment'.padEnd(18)} ${String(o.pay.rps).padStart(7)} payments/s   p50 ${o.pay.p50} ms   p99 ${o.pay.p99} ms   (${o.pay.paid} of ${o.pay.of} paid: init and cashier)`)
+    for (const [msg, n] of o.pay.reasons) console.log(`    refused ${n}: ${msg}`)
     const c = await chat(server.port, server.chat)
     console.log(`  chat, ${c.clients} connected clients: ${c.heapPerConnectionKB} KB heap per idle connection`)
     console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)

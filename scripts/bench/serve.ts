@@ -1,5 +1,6 @@
 // A seeded server for the benchmarks, with one bare route beside the real ones. Prints one JSON line: its port and,
-// for the booking benchmark, signed-in bookers and the free places they can take.
+// for the booking benchmark, signed-in bookers and the free places they can take; for the bill benchmark, patients
+// with unpaid bills in the sandbox HIS.
 //
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
 // benchmark never leaves tables behind in a database someone uses.
@@ -18,9 +19,14 @@ import { bindPatient } from '../../server/src/domain/patient'
 import { doctors, hospitals, inquiries, patients, scheduleSlots, schedules, users } from '../../server/src/db/schema'
 import { localSig } from '../../server/src/plugins/providers/im'
 import { idCardCheckChar } from '../../src/utils/idCard'
+import { sandboxHis } from '../../server/src/plugins/providers/hisSandbox'
+import { priceCatalogue } from '../../server/src/seed/his'
+import { hospitalToday } from '../../server/src/domain/register'
 
 const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 100)
 const PATIENTS_PER_BOOKER = 5
+/** Catalogue items ordered for each bill payer (one bill per place they are dispensed or performed at). */
+const BILLS_PER_PAYER = 3
 
 /** Valid identity numbers (checksum right) for made-up people born in 1990. */
 function idCard(n: number): string {
@@ -30,7 +36,7 @@ function idCard(n: number): string {
 
 /** Signed-in users, each with patients bound through the same domain calls the app's requests reach. */
 async function bookers(db: Db, cipher: FieldCipher) {
-  const out: { token: string; patientIds: number[] }[] = []
+  const out: { token: string; patientIds: number[]; people: { id: number; name: string; idCard: string }[] }[] = []
   let person = 0
   for (let i = 0; i < BOOKERS; i++) {
     const session = await signIn(db, 'wechat', DEMO.both.appId, { subject: `bench-${randomBytes(8).toString('hex')}`, scope: 'snsapi_base' })
@@ -39,6 +45,7 @@ async function bookers(db: Db, cipher: FieldCipher) {
     await bindMobile(db, cipher, auth, { mobile, code: await createSmsCode(db, cipher, mobile, 'bind'), sourceType: 0 })
     const userId = (await resolveToken(db, session.token))!.userId!
     const patientIds: number[] = []
+    const people: { id: number; name: string; idCard: string }[] = []
     for (let p = 0; p < PATIENTS_PER_BOOKER; p++, person++) {
       const patientMobile = `136${String(person).padStart(8, '0')}`
       const code = await createSmsCode(db, cipher, patientMobile, 'patient')
@@ -51,8 +58,34 @@ async function bookers(db: Db, cipher: FieldCipher) {
         hospitalCode: DEMO.both.code,
       })
       patientIds.push(bound.id)
+      people.push({ id: bound.id, name: `测试${person}`, idCard: idCard(person) })
     }
-    out.push({ token: session.token, patientIds })
+    out.push({ token: session.token, patientIds, people })
+  }
+  return out
+}
+
+/**
+ * For the bill benchmark: each booker's first patient gets BILLS_PER_PAYER unpaid bills in the sandbox HIS (a doctor's
+ * orders of today, as the workbench console issues them); answers who pays what.
+ */
+async function billPayers(db: Db, cipher: FieldCipher, accounts: Awaited<ReturnType<typeof bookers>>) {
+  const his = sandboxHis(db, cipher)
+  const catalogue = priceCatalogue(DEMO.both.code)
+  const today = hospitalToday(new Date())
+  const out: { token: string; patientId: number }[] = []
+  for (const [i, a] of accounts.entries()) {
+    const who = a.people[0]!
+    await his.issueOrders({
+      hospitalCode: DEMO.both.code,
+      patient: { cardNo: null, idCard: who.idCard, name: who.name },
+      visitNo: `MZBENCH${String(i).padStart(5, '0')}`,
+      visitDate: today,
+      deptName: '呼吸内科',
+      doctorName: '门诊医生',
+      items: Array.from({ length: BILLS_PER_PAYER }, (_, k) => ({ code: catalogue[k * 7]!.code, quantity: 1 })),
+    })
+    out.push({ token: a.token, patientId: who.id })
   }
   return out
 }
@@ -143,7 +176,17 @@ async function main() {
   process.once('SIGINT', () => void stop())
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  console.log(JSON.stringify({ port, database: database.kind, bookers: await bookers(database.db, cipher), places: await freePlaces(database.db), chat: await chatClients(database.db, cipher, config.secret) }))
+  const accounts = await bookers(database.db, cipher)
+  console.log(
+    JSON.stringify({
+      port,
+      database: database.kind,
+      bookers: accounts,
+      places: await freePlaces(database.db),
+      billPayers: await billPayers(database.db, cipher, accounts),
+      chat: await chatClients(database.db, cipher, config.secret),
+    }),
+  )
 }
 
 main().catch((err) => {
