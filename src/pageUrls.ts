@@ -151,3 +151,11 @@ export const accountPayReturnUrl = (id?: number) => `/h5/palm/accountRecharge/de
 export const escortPassUrl = (patientId: number, escortId: number) => `/palm/hospitalization/escort/eleAttend?patientId=${patientId}&escortId=${escortId}`
 /** 扫码缴费: scan (or type) a bill's code, then the bill (waitPayUrl). */
 export const SCAN_PAY_URL = '/palm/scanCode/index'
+
+/** 排队叫号 (spec §2 Palm): today's queue numbers of the chosen patient. */
+export const CALL_REGISTER_URL = '/palm/callRegister/index'
+
+// self-service tests (自助开单)
+export const SELF_SERVICE_URL = '/palm/selfService/index'
+/** The chosen tests, the patient and the notices before paying (the choice is the self-service store's). */
+export const SELF_SERVICE_CONFIRM_URL = '/palm/selfService/confirm/index'

@@ -15,6 +15,7 @@ import { AssistantStore } from './AssistantStore'
 import { AddressStore } from './AddressStore'
 import { RegisterStore } from './RegisterStore'
 import { BillStore } from './BillStore'
+import { SelfServiceStore } from './SelfServiceStore'
 import { InsuranceStore } from './InsuranceStore'
 import { TriageStore } from './TriageStore'
 import { DoctorStore } from './DoctorStore'
@@ -39,6 +40,7 @@ export class RootStore {
   address = new AddressStore()
   register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   bills = new BillStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  selfService = new SelfServiceStore(() => this.hospital.hospital?.hospitalCode, this.patient, this.bills)
   insurance = new InsuranceStore()
   triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
   doctor = new DoctorStore(() => this.hospital.hospital?.hospitalCode)

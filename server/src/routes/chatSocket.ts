@@ -4,10 +4,13 @@ import websocket from '@fastify/websocket'
 import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
 import type { ChatServerFrame } from '../../../types/api/chat'
-import { AppError } from '../errors'
+import type { QueueChangedFrame } from '../../../types/api/queue'
+import { AppError, forbidden } from '../errors'
 import { holdsNul } from '../inputGuards'
 import { USER_SIG_TTL_S, verifyLocalSig } from '../plugins/providers/im'
 import * as chat from '../domain/chat'
+import { QUEUE_CHANNEL, queueKeyOf, todayQueue, type QueueRef } from '../domain/queue'
+import { PATIENT_PREFIX } from '@/utils/chatRules'
 
 /** Frames are small: a text message is at most 2,000 characters; pictures travel as upload urls. */
 const MAX_FRAME_BYTES = 16 * 1024
@@ -40,7 +43,26 @@ const frame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('history'), id: z.string().max(64), peer: z.string().min(1).max(64), before: z.string().max(20).optional(), limit: z.number().int().optional() }),
   z.object({ op: z.literal('conversations'), id: z.string().max(64) }),
   z.object({ op: z.literal('read'), id: z.string().max(64), peer: z.string().min(1).max(64) }),
+  // 排队叫号: the caller's own numbers today at a hospital, pushed again whenever one of their queues moves
+  z.object({ op: z.literal('queue'), id: z.string().max(64), hospitalCode: z.string().trim().min(1).max(32), patientId: z.number().int().positive().max(2 ** 31 - 1).optional() }),
+  z.object({ op: z.literal('unqueue'), id: z.string().max(64) }),
 ])
+
+/** A connection's queue subscription: whose numbers, and the queues (queueKeyOf) they wait in, as last read. */
+interface QueueSubscription {
+  ws: WebSocket
+  userId: number
+  hospitalCode: string
+  patientId?: number
+  keys: Set<string>
+}
+
+/** The user behind a patient's chat account (`0_` + user id); null for doctors and assistants. */
+const patientUserOf = (account: string): number | null => {
+  if (!account.startsWith(PATIENT_PREFIX)) return null
+  const n = Number(account.slice(PATIENT_PREFIX.length))
+  return Number.isSafeInteger(n) && n > 0 ? n : null
+}
 
 /** An account whose signatures were revoked (domain/chat.ts revokeChatSignatures). */
 interface Revocation {
@@ -69,7 +91,9 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   const db = () => app.ctx.db
   /** This process's connections by account; a patient may have the app open on two phones. */
   const online = new Map<string, Map<string, WebSocket>>()
-  const push = (ws: WebSocket, f: ChatServerFrame) => {
+  /** This process's queue subscriptions, by connection (one each: a new one replaces it). */
+  const queueSubs = new Map<string, QueueSubscription>()
+  const push = (ws: WebSocket, f: ChatServerFrame | QueueChangedFrame) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(f))
   }
 
@@ -102,8 +126,34 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     }
     deliver(a).catch((err) => app.log.error({ err }, 'chat delivery failed'))
   })
+  /** Reads the subscriber's numbers again and remembers which queues they now wait in. */
+  const readQueue = async (sub: QueueSubscription) => {
+    const today = await todayQueue(db(), cipher, sub.userId, { hospitalCode: sub.hospitalCode, patientId: sub.patientId }, new Date())
+    sub.keys = new Set(today.tickets.map((t) => queueKeyOf({ hospitalCode: today.hospitalCode, place: t.place, window: t.window })))
+    return today
+  }
+  // a number was called (on any process): the subscribers held here who wait in that queue get their numbers again
+  const stopQueueListening = await database.listen(QUEUE_CHANNEL, (payload) => {
+    let key: string
+    try {
+      key = queueKeyOf(JSON.parse(payload) as QueueRef)
+    } catch {
+      return
+    }
+    for (const [connection, sub] of queueSubs) {
+      if (!sub.keys.has(key)) continue
+      readQueue(sub)
+        .then((today) => push(sub.ws, { op: 'queueChanged', hospitalCode: today.hospitalCode, tickets: today.tickets }))
+        .catch((err: unknown) => {
+          // the patient was unbound meanwhile (2999): nothing more for this subscription
+          if (err instanceof AppError) queueSubs.delete(connection)
+          else app.log.error({ err }, 'queue push failed')
+        })
+    }
+  })
   app.addHook('onClose', async () => {
     await stopListening()
+    await stopQueueListening()
   })
   // before the websocket plugin's own preClose, which closes every socket without a code (1005: not a reconnect)
   app.addHook('preClose', async () => {
@@ -195,6 +245,17 @@ export async function chatSocketRoutes(app: FastifyInstance) {
           case 'read':
             await chat.markRead(db(), account, parsed.peer)
             return null
+          case 'queue': {
+            const userId = patientUserOf(account)
+            if (userId === null) throw forbidden()
+            const sub: QueueSubscription = { ws, userId, hospitalCode: parsed.hospitalCode, patientId: parsed.patientId, keys: new Set() }
+            const today = await readQueue(sub)
+            if (ws.readyState === ws.OPEN) queueSubs.set(connection, sub) // gone meanwhile: its close handler has run
+            return today
+          }
+          case 'unqueue':
+            queueSubs.delete(connection)
+            return null
         }
       }
       answer()
@@ -206,6 +267,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         })
     }
     ws.on('close', () => {
+      queueSubs.delete(connection)
       clearTimeout(expiry)
       clearInterval(heartbeat)
       const mine = online.get(account)

@@ -26,8 +26,10 @@ import { consultationRoutes } from './patient/consultation'
 import { auditRoutes } from './patient/audit'
 import { accountRoutes } from './patient/account'
 import { healthToolRoutes } from './patient/healthTools'
+import { selfServiceRoutes } from './patient/selfService'
 import { escortPassRoutes } from './patient/escortPass'
 import { escortPassDeskRoutes } from './workbench/escortPass'
+import { queueRoutes } from './patient/queue'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -61,7 +63,9 @@ export async function registerRoutes(app: FastifyInstance) {
   await auditRoutes(app)
   await accountRoutes(app)
   await healthToolRoutes(app)
+  await selfServiceRoutes(app)
   await escortPassRoutes(app)
+  await queueRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

@@ -20,6 +20,42 @@ export const calls = {
   logins: 0,
   /** Taro.scanCode calls, with their options. */
   scans: [] as { scanType?: string[] }[],
+  /** Taro.vibrateShort calls. */
+  vibrations: 0,
+}
+
+/** A socket the app opened (Taro.connectSocket): it opens when the test says so, records what the app sent, and takes pushes. */
+export interface SocketDouble {
+  url: string
+  sent: Record<string, unknown>[]
+  closed: boolean
+  open(): void
+  receive(frame: unknown): void
+}
+const sockets: SocketDouble[] = []
+
+function socketDouble(url: string) {
+  const on = { open: [] as (() => void)[], message: [] as ((m: { data: string }) => void)[], close: [] as ((c: { code: number; reason: string }) => void)[] }
+  const double: SocketDouble = {
+    url,
+    sent: [],
+    closed: false,
+    open: () => on.open.forEach((fn) => fn()),
+    receive: (frame) => on.message.forEach((fn) => fn({ data: JSON.stringify(frame) })),
+  }
+  sockets.push(double)
+  return {
+    onOpen: (fn: () => void) => void on.open.push(fn),
+    onMessage: (fn: (m: { data: string }) => void) => void on.message.push(fn),
+    onClose: (fn: (c: { code: number; reason: string }) => void) => void on.close.push(fn),
+    onError() {},
+    send: ({ data }: { data: string }) => void double.sent.push(JSON.parse(data) as Record<string, unknown>),
+    close: (o: { code?: number } = {}) => {
+      if (double.closed) return
+      double.closed = true
+      on.close.forEach((fn) => fn({ code: o.code ?? 1000, reason: '' }))
+    },
+  }
 }
 
 let handler: Handler = () => ({ statusCode: 200, data: { code: 200, msg: 'success', data: null } })
@@ -58,6 +94,8 @@ export const testing = {
   /** The page is hidden behind another (navigateTo) or shown again (navigateBack to it): useDidHide / useDidShow. */
   hidePage: () => pageHooks.hide.forEach((fn) => fn()),
   showPage: () => pageHooks.show.forEach((fn) => fn()),
+  /** The sockets the app opened, oldest first. */
+  sockets: () => sockets,
   reset() {
     storage.clear()
     calls.toasts.length = 0
@@ -71,6 +109,8 @@ export const testing = {
     scanHandler = noScanner
     shareHandler = null
     calls.scans.length = 0
+    calls.vibrations = 0
+    sockets.length = 0
     listeners.clear()
   },
 }
@@ -134,8 +174,11 @@ const Taro = {
     calls.scans.push(opts)
     return scanHandler(opts)
   },
-  /** A socket that never opens: pages under test have no chat service (the driver has its own tests). */
-  connectSocket: async (_o: { url: string }) => ({ onOpen() {}, onMessage() {}, onClose() {}, onError() {}, send() {}, close() {} }),
+  /** A socket that opens only when the test opens it (testing.sockets()): the chat driver has its own tests. */
+  connectSocket: async (o: { url: string }) => socketDouble(o.url),
+  async vibrateShort() {
+    calls.vibrations += 1
+  },
 }
 
 /** A page lifecycle hook as Taro's: the page's latest function, from mount to unmount. */

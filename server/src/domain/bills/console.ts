@@ -17,6 +17,7 @@ import type { StaffContext } from '../staff'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 import { hisPatientOf } from './his'
 import { toBillDetail } from './unpaid'
+import { announceQueueChange } from '../queue'
 
 /** Visits a doctor may still order for: booked within a week either side of today. */
 const VISIT_WINDOW_DAYS = 7
@@ -104,5 +105,8 @@ export async function consoleQueues(db: Db, his: SandboxHis, staff: StaffContext
 export async function consoleCallNext(db: Db, his: SandboxHis, staff: StaffContext, queueId: number, now: Date): Promise<HisCallResult> {
   const code = await hospitalCodeOf(db, staff)
   if (!(await his.queues(code)).some((q) => q.id === queueId)) throw forbidden()
-  return his.callNext(code, queueId, now)
+  const result = await his.callNext(code, queueId, now)
+  // every patient waiting there moved up one: their open queue pages are told (domain/queue.ts, chat socket)
+  await announceQueueChange(db, { hospitalCode: code, place: result.queue.place, window: result.queue.window })
+  return result
 }

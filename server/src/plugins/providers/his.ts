@@ -151,6 +151,18 @@ export interface HisAdmission {
   settlement: { returnedFen: number; owedFen: number } | null
 }
 
+/**
+ * Tests a patient orders without a doctor's visit (自助开单): the app has checked who may order them; the HIS makes
+ * the unpaid bills (one per place, as a doctor's orders would) for the visit `requestNo` stands for.
+ */
+export interface HisSelfServiceInput {
+  hospitalCode: string
+  patient: HisPatient
+  /** The app's number for this request (its idempotency key): the same number again answers the first bills. */
+  requestNo: string
+  items: { code: string; quantity: number }[]
+}
+
 export interface HisPriceQuery {
   hospitalCode: string
   keyword?: string
@@ -201,6 +213,12 @@ export interface HisPriceQuery {
  * - `POST /admissions/deposit` `{hospitalCode, accountNo: admissionNo, orderNo, amountFen, paidAt, channel, tradeNo}`
  *   -> `{admission: Admission}`: a deposit paid through the app, credited once per orderNo; refused after discharge
  *   (the app then refunds the order).
+ *
+ * Self-service tests (自助开单, issue 17).
+ * - `POST /orders/self-service` `{hospitalCode, patient: Patient, requestNo, items: [{code, quantity}]}` -> `{bills: Bill[]}`:
+ *   unpaid bills for catalogue items the patient ordered without a doctor (the app has checked its sex and age rules),
+ *   one bill per place, their visitNo the requestNo. The same requestNo again answers the bills first made for it,
+ *   whatever the items (the app compares them). An unknown code or a patient the HIS cannot identify: code != 0.
  */
 export interface HisProvider {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -218,6 +236,8 @@ export interface HisProvider {
   dailyCharges(input: { hospitalCode: string; patient: HisPatient; admissionNo: string; date: string }): Promise<HisChargeItem[] | null>
   /** Inside the transaction that records the deposit's payment; `accountNo` is the admission number. */
   deposit(tx: Tx, input: HisCreditInput): Promise<HisAdmission>
+  /** Self-service tests (自助开单): the unpaid bills for `requestNo`, made once. */
+  selfServiceOrder(input: HisSelfServiceInput): Promise<HisBill[]>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -241,6 +261,7 @@ export function disabledHis(): HisProvider {
     admissions: off,
     dailyCharges: off,
     deposit: off,
+    selfServiceOrder: off,
   }
 }
 
@@ -384,6 +405,9 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     },
     async deposit(_tx, input) {
       return (await call('/admissions/deposit', { ...input, paidAt: input.paidAt.toISOString() }, answers.admission)).admission
+    },
+    async selfServiceOrder({ hospitalCode, patient, requestNo, items }) {
+      return (await call('/orders/self-service', { hospitalCode, patient, requestNo, items }, answers.bills)).bills
     },
   }
 }

@@ -18,7 +18,7 @@ import {
 import { badInput, notFound } from '../../errors'
 import { hospitalToday } from '@/utils/hospitalClock'
 import { maskName } from '@/utils/mask'
-import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisPriceItem, HisProvider, HisTicket } from './his'
+import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisPriceItem, HisProvider, HisSelfServiceInput, HisTicket } from './his'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -47,6 +47,8 @@ export const HIS_PLACES: Readonly<Record<string, HisPlace>> = {
   针灸推拿治疗室: { kind: 'treatment', title: '针灸推拿治疗', location: '门诊楼4楼', prefix: 'A', windows: 2, action: '治疗' },
 }
 export const SERVICE_BILL_TITLE = '诊疗服务费'
+/** The department and doctor a self-service bill names: nobody ordered it but the patient. */
+export const SELF_SERVICE_DEPT = '自助开单'
 
 /** The catalogue's categories, with the sub-kinds the price list names (西药 and 中成药 are both `drug`). */
 export const CATEGORY_NAMES: Readonly<Record<string, { category: BillCategory; name: string }>> = {
@@ -116,6 +118,7 @@ export interface SandboxHis extends HisProvider {
   readonly kind: 'sandbox'
   /** A doctor's orders (items of the catalogue) for a patient's visit: one unpaid bill per place. */
   issueOrders(input: HisOrderInput, now?: Date): Promise<HisBill[]>
+  selfServiceOrder(input: HisSelfServiceInput, now?: Date): Promise<HisBill[]>
   queues(hospitalCode: string): Promise<HisQueueView[]>
   /** The next number of a queue is called: its bills count as dispensed or performed. Null when nobody waits. */
   callNext(hospitalCode: string, queueId: number, now?: Date): Promise<{ queue: HisQueueView; called: { ticketNo: string; patientName: string } | null }>
@@ -638,6 +641,72 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
         made = await attempt()
       }
       return toBills(db, made)
+    },
+
+    async selfServiceOrder(input, now = new Date()) {
+      const key = patientKey(input.hospitalCode, input.patient)
+      if (!key) throw badInput(NO_PATIENT_KEY)
+      // the request's visit: its bills, whatever became of them, answer the same request again
+      const madeFor = async () => {
+        const rows = await db
+          .select()
+          .from(hisBills)
+          .where(and(eq(hisBills.hospitalCode, input.hospitalCode), eq(hisBills.visitNo, input.requestNo), eq(hisBills.patientKey, key)))
+          .orderBy(asc(hisBills.id))
+        return rows.length ? toBills(db, rows) : null
+      }
+      const before = await madeFor()
+      if (before) return before
+      const lines = await pricedLines(input.hospitalCode, input.items)
+      const places = await db
+        .select({ code: hisPriceItems.code, place: hisPriceItems.place })
+        .from(hisPriceItems)
+        .where(and(eq(hisPriceItems.hospitalCode, input.hospitalCode), inArray(hisPriceItems.code, lines.map((l) => l.code))))
+      const byPlace = new Map<string, HisChargeItem[]>()
+      for (const line of lines) {
+        const place = places.find((p) => p.code === line.code)?.place ?? ''
+        byPlace.set(place, [...(byPlace.get(place) ?? []), line])
+      }
+      // each place's bill number follows from the request: two racing copies of one request collide on the unique
+      // bill number, and the second answers the first's bills
+      const billNoFor = (place: string) => {
+        const digest = Buffer.from(cipher.blindIndex(`his:self:${input.hospitalCode}:${input.requestNo}:${place}`), 'base64url')
+        return `B${hospitalToday(now).replace(/-/g, '')}${String(digest.readBigUInt64BE(0) % 10_000_000_000n).padStart(10, '0')}`
+      }
+      try {
+        await db.transaction(async (tx) => {
+          for (const [place, items] of byPlace) {
+            const [bill] = await tx
+              .insert(hisBills)
+              .values({
+                hospitalCode: input.hospitalCode,
+                billNo: billNoFor(place),
+                patientKey: key,
+                patientNameEnc: cipher.encrypt(input.patient.name),
+                visitNo: input.requestNo,
+                visitDate: hospitalToday(now),
+                deptName: SELF_SERVICE_DEPT,
+                doctorName: SELF_SERVICE_DEPT,
+                title: HIS_PLACES[place]?.title ?? SERVICE_BILL_TITLE,
+                category: items[0]!.category,
+                place,
+                amountFen: items.reduce((sum, l) => sum + l.amountFen, 0),
+                status: 'unpaid',
+                orderedAt: now,
+              })
+              .returning()
+            await tx.insert(hisBillItems).values(
+              items.map((l) => ({ billId: bill!.id, code: l.code, name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unitPriceFen: l.unitPriceFen, amountFen: l.amountFen })),
+            )
+          }
+        })
+      } catch (err) {
+        if (uniqueViolation(err) !== 'his_bills_bill_no_key') throw err
+        const raced = await madeFor()
+        if (raced) return raced
+        throw err
+      }
+      return (await madeFor())!
     },
 
     async queues(hospitalCode) {

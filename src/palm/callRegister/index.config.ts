@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '排队叫号', enablePullDownRefresh: false })
