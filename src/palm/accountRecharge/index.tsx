@@ -2,17 +2,15 @@ import { useEffect, useRef, useState } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
-import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import { LoadFailed, Loading, NoHospital } from '@/components/Empty'
-import ActionBar from '@/components/ActionBar'
 import PatientPicker from '@/components/PatientPicker'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import { useRecharge } from '../../pages/order/recharge/useRecharge'
-import AmountChoice from '../../pages/order/recharge/AmountChoice'
+import AmountChoice, { TopUpBar } from '../../pages/order/recharge/AmountChoice'
 import { ACCOUNT_RECORDS_URL, accountDetailUrl } from '@/pageUrls'
 import './index.scss'
 
@@ -55,7 +53,6 @@ function AccountRecharge() {
     const account = store.balance.value?.patientId === current.id ? store.balance.value : null
     if (!account && store.balance.state === 'failed') return <LoadFailed onRetry={() => void store.loadPatient()} />
     if (!account) return <Loading />
-    const amount = store.amountFen
     return (
       <>
         <View className='account-recharge__card account-recharge__balance'>
@@ -64,11 +61,7 @@ function AccountRecharge() {
           <Text className='account-recharge__note'>可用于门诊缴费，就诊人：{account.patientName}</Text>
         </View>
         <AmountChoice store={store} />
-        <ActionBar amount={{ label: '充值金额', value: amount === null ? '¥0.00' : yuan(amount) }} note={amount === null ? '请选择或输入充值金额' : null}>
-          <Button type='primary' block disabled={amount === null} loading={store.payment.busy} onClick={() => void pay()}>
-            立即充值
-          </Button>
-        </ActionBar>
+        <TopUpBar store={store} onPay={() => void pay()} />
       </>
     )
   }

@@ -1,6 +1,8 @@
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import Tappable from '@/components/Tappable'
+import ActionBar from '@/components/ActionBar'
+import { Button } from '@/components/Button'
 import { fenToYuan } from '@/utils/number'
 import { yuan } from '@/utils/register'
 import type { RechargeStore } from '@/stores/RechargeStore'
@@ -59,3 +61,17 @@ function AmountChoice({ store }: { store: RechargeStore }) {
 }
 
 export default observer(AmountChoice)
+
+/** The foot of a top-up page: the amount chosen and 立即充值 (paying is the page's: `onPay`). */
+function TopUpBarView({ store, onPay }: { store: RechargeStore; onPay: () => void }) {
+  const amount = store.amountFen
+  return (
+    <ActionBar amount={{ label: '充值金额', value: amount === null ? '¥0.00' : yuan(amount) }} note={amount === null ? '请选择或输入充值金额' : null}>
+      <Button type='primary' block disabled={amount === null} loading={store.payment.busy} onClick={onPay}>
+        立即充值
+      </Button>
+    </ActionBar>
+  )
+}
+
+export const TopUpBar = observer(TopUpBarView)

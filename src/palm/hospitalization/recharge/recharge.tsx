@@ -2,16 +2,14 @@ import { useEffect, useRef, useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
-import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
-import ActionBar from '@/components/ActionBar'
 import PatientPicker from '@/components/PatientPicker'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import { useRecharge } from '../../../pages/order/recharge/useRecharge'
-import AmountChoice from '../../../pages/order/recharge/AmountChoice'
+import AmountChoice, { TopUpBar } from '../../../pages/order/recharge/AmountChoice'
 import { HOSPITALIZATION_URL, rechargeDetailUrl } from '@/pageUrls'
 import { bedText } from '../../../pages/order/recharge/useRecharge'
 import './recharge.scss'
@@ -57,7 +55,6 @@ function InpatientRecharge() {
     if (stay.status !== 'in')
       return <Empty text='该住院已出院结算，无需缴纳住院预交金' action={{ label: '查看住院信息', onTap: () => void Taro.redirectTo({ url: HOSPITALIZATION_URL }) }} />
     if (!store.amounts.value && store.amounts.state === 'failed') return <LoadFailed onRetry={() => void store.loadAmounts()} />
-    const amount = store.amountFen
     return (
       <>
         <View className='inpatient-recharge__card'>
@@ -77,11 +74,7 @@ function InpatientRecharge() {
           )}
         </View>
         <AmountChoice store={store} />
-        <ActionBar amount={{ label: '充值金额', value: amount === null ? '¥0.00' : yuan(amount) }} note={amount === null ? '请选择或输入充值金额' : null}>
-          <Button type='primary' block disabled={amount === null} loading={store.payment.busy} onClick={() => void pay()}>
-            立即充值
-          </Button>
-        </ActionBar>
+        <TopUpBar store={store} onPay={() => void pay()} />
       </>
     )
   }
