@@ -127,6 +127,8 @@ export const paymentDetailUrl = (id: number, source = 'list') => `/pages/order/p
  * once payment/init has answered, so the detail finds it by the order number.
  */
 export const PAYMENT_PAY_RETURN_URL = '/h5/pages/order/payment/detail?source=pay'
+/** 医保支付 of a payment of bills (spec §2 /palm/chsPayment/index): the voucher, the split, the cash part. */
+export const billChsPaymentUrl = (id: number) => `/palm/chsPayment/index?source=payment&type=outpatient&id=${id}`
 export const PRICE_DISCLOSURE_URL = '/palm/priceDisclosure/index'
 
 // the inpatient deposit (住院预交金) and the outpatient account (门诊预交金)
@@ -159,3 +161,4 @@ export const CALL_REGISTER_URL = '/palm/callRegister/index'
 export const SELF_SERVICE_URL = '/palm/selfService/index'
 /** The chosen tests, the patient and the notices before paying (the choice is the self-service store's). */
 export const SELF_SERVICE_CONFIRM_URL = '/palm/selfService/confirm/index'
+

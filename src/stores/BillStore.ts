@@ -6,6 +6,7 @@ import { getClinicBalance } from '@/services/recharge'
 import { getPayOrder } from '@/services/pay'
 import { SESSION, session } from '@/services/storage'
 import { PAYMENT_PAY_RETURN_URL } from '@/pageUrls'
+import { isChsHospital } from '@/utils/insuranceRules'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
 import { Loadable, type LoadState } from './base/Loadable'
 import { OneAtATime } from './base/OneAtATime'
@@ -27,6 +28,9 @@ interface PendingPayment {
   id: number
   orderNo: string
 }
+
+/** How the chosen bills are paid: online, from the hospital-card balance, or with health insurance (医保支付). */
+export type BillPayChannel = 'cashier' | 'account' | 'insurance'
 
 /** What paying did: the payment record's id, and how the channel ended (null: nothing left to pay, e.g. paid already). */
 export interface PayResult {
@@ -56,9 +60,10 @@ export class BillStore {
   readonly payment = new OneAtATime()
   /**
    * How the chosen bills are paid (spec §2 payType): online in the cashier, or from the patient's hospital-card balance
-   * (门诊预交金), which pays at once without a cashier; the server refuses a balance that is short.
+   * (门诊预交金), which pays at once without a cashier; the server refuses a balance that is short; or with health
+   * insurance at a chsList hospital (spec §6), whose split and cash part the chsPayment page works out.
    */
-  channel: 'cashier' | 'account' = 'cashier'
+  channel: BillPayChannel = 'cashier'
   /** The chosen patient's hospital-card balance, for the choice of how to pay. */
   readonly balance = new Loadable((hospitalCode: string, patientId: number) => getClinicBalance(hospitalCode, patientId))
 
@@ -185,7 +190,7 @@ export class BillStore {
    * (the cashier on H5 leaves the page and comes back to the record). `renew` starts a new attempt (paying a record again).
    */
   async payBills(
-    input: { hospitalCode: string; patientId: number; billNos: string[]; sourceType?: 0 | 2; channel?: 'cashier' | 'account' },
+    input: { hospitalCode: string; patientId: number; billNos: string[]; sourceType?: 0 | 2; channel?: BillPayChannel },
     renew = false,
   ): Promise<PayResult | null> {
     return this.payment.run(async () => {
@@ -193,6 +198,7 @@ export class BillStore {
       const start = await this.attempt.run((idempotencyKey) => api.payBills({ ...input, returnUrl: PAYMENT_PAY_RETURN_URL, idempotencyKey }))
       const pending: PendingPayment = { id: start.record.id, orderNo: start.record.orderNo }
       session.set(SESSION.payment, pending)
+      // with insurance nothing goes to a channel here: the chsPayment page uploads the bills and takes the cash part
       if (!start.action) return { id: start.record.id, outcome: null }
       const outcome = await platform.pay(start.action)
       return { id: start.record.id, outcome }
@@ -221,13 +227,19 @@ export class BillStore {
     return !!b && b.patientId === this.patient?.id && b.balanceFen >= this.totalFen
   }
 
-  /** How the chosen bills will be paid: the balance only while it covers them. */
-  get payChannel(): 'cashier' | 'account' {
+  /** Whether the hospital takes health insurance online (spec §6 chsList): only then is 医保支付 offered. */
+  get insuranceOffered(): boolean {
+    return isChsHospital(this.hospitalCode())
+  }
+
+  /** How the chosen bills will be paid: the balance only while it covers them, insurance only where it is taken. */
+  get payChannel(): BillPayChannel {
+    if (this.channel === 'insurance') return this.insuranceOffered ? 'insurance' : 'cashier'
     return this.channel === 'account' && this.balanceCovers ? 'account' : 'cashier'
   }
 
   /** Another way to pay is another order: a new key, so the server does not answer the other way's order. */
-  chooseChannel(channel: 'cashier' | 'account') {
+  chooseChannel(channel: BillPayChannel) {
     if (channel === this.channel) return
     this.channel = channel
     this.attempt.renew()

@@ -19,6 +19,8 @@ let mockRoot: RootStore
 jest.mock('../../src/stores', () => ({ useStores: () => mockRoot }))
 
 const HOSPITAL = '10392'
+/** The hospital the app is at (10392 takes insurance, spec §6 chsList). */
+let hospitalAt = HOSPITAL
 
 const patient: Patient = {
   id: 1,
@@ -151,7 +153,7 @@ function serve() {
     const body = Object.fromEntries(new URLSearchParams(typeof data === 'string' ? data : ''))
     if (failing.has(path)) return refuse(500, '服务器开小差了')
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: 'wx10392demo00000', provider: 'wechat' })
-    if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 1, hospitalCode: HOSPITAL, hospitalName: '示范市第一人民医院', configDto: { isInternet: true, isPalm: true } })
+    if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 1, hospitalCode: hospitalAt, hospitalName: '示范市第一人民医院', configDto: { isInternet: true, isPalm: true } })
     if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: 'x', userSig: 's', expire: 1 })
     if (path === '/dld-palm/api/patient/list') return ok([patient])
@@ -167,6 +169,11 @@ function serve() {
       // paid from the balance at once, no cashier; else the cashier
       if (body.channel === 'account') {
         status = 'paid'
+        return ok({ record: payment(78), action: null })
+      }
+      // with insurance nothing goes to a channel: the chsPayment page works out the split
+      if (body.channel === 'insurance') {
+        status = 'created'
         return ok({ record: payment(78), action: null })
       }
       status = 'created'
@@ -211,6 +218,7 @@ beforeEach(() => {
   local.set(LOCAL.lifeData, { appId: 'wx10392demo00000', expire: Date.now() + 3_600_000 })
   mockRoot = new RootStore()
   visits = freshVisits()
+  hospitalAt = HOSPITAL
   failing = new Set()
   refundable = true
   balanceFen = 0
@@ -331,6 +339,36 @@ describe('确认缴费 /palm/payment/mergeList', () => {
     await waitFor(() => expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/pages/order/payment/detail?source=pay&id=78' }))
     expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ channel: 'account', billNos: 'B1,B2' })
     expect(pay).not.toHaveBeenCalled()
+  })
+
+  test('医保支付 at an insurance hospital: the order is made and the chsPayment page takes over, no cashier yet', async () => {
+    testing.setRouter('/palm/payment/list')
+    const list = render(<PaymentList />)
+    await screen.findByRole('checkbox', { name: '西药处方 ¥31.00' })
+    list.unmount()
+    testing.setRouter('/palm/payment/mergeList')
+    render(<MergeList />)
+    const insurance = await screen.findByRole('radio', { name: /医保支付/ })
+    expect(insurance.getAttribute('aria-checked')).toBe('false')
+    fireEvent.click(insurance)
+    expect(screen.getByRole('radio', { name: /医保支付/ }).getAttribute('aria-checked')).toBe('true')
+    fireEvent.click(screen.getByText('医保支付', { selector: 'taro-button-core, taro-button-core *, button, button *' }))
+    await waitFor(() => expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/palm/chsPayment/index?source=payment&type=outpatient&id=78' }))
+    expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ channel: 'insurance', billNos: 'B1,B2', hospitalCode: HOSPITAL })
+    expect(pay).not.toHaveBeenCalled()
+  })
+
+  test('医保支付 is not offered at a hospital outside chsList', async () => {
+    hospitalAt = '10600'
+    testing.setRouter('/palm/payment/list')
+    const list = render(<PaymentList />)
+    await screen.findByRole('checkbox', { name: '西药处方 ¥31.00' })
+    list.unmount()
+    testing.setRouter('/palm/payment/mergeList')
+    render(<MergeList />)
+    await screen.findByRole('radio', { name: /在线支付/ })
+    expect(screen.queryByRole('radio', { name: /医保支付/ })).toBeNull()
+    expect(screen.getByText('确认支付')).toBeTruthy()
   })
 
   test('nothing chosen (opened directly): says so and leads back to the list', async () => {

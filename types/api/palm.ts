@@ -102,9 +102,11 @@ export interface BillPayInput {
   sourceType?: 0 | 2
   /**
    * `cashier` (default): WeChat Pay, Alipay or the sandbox cashier; `account`: from the patient's outpatient account
-   * (就诊卡余额) at once, no cashier (refused with the balance when it is short).
+   * (就诊卡余额) at once, no cashier (refused with the balance when it is short); `insurance` (医保支付, spec §6 chsList
+   * hospitals only): the order is made and nothing goes to a channel (action null): the chsPayment page uploads the
+   * bills for the patient's insurance authorisation and the cash part is paid through `payment/yibao/init`.
    */
-  channel?: 'cashier' | 'account'
+  channel?: 'cashier' | 'account' | 'insurance'
 }
 
 /** A bill of a payment record. */

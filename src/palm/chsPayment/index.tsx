@@ -9,10 +9,11 @@ import HoldPay from '@/components/HoldPay'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import TestPerson from './TestPerson'
+import SplitRows from './SplitRows'
+import BillSettlement from './BillSettlement'
 
 import { toastError } from '@/ui/feedback'
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
-import type { InsuranceSplit } from '../../../types/api/insurance'
 import type { Registration } from '../../../types/api/register'
 import './index.scss'
 import { chsPaymentUrl, detailUrl, payReturnUrl } from '@/pageUrls'
@@ -183,29 +184,13 @@ function ChsPayment() {
   )
 }
 
-function SplitRows({ split }: { split: InsuranceSplit }) {
-  const rows: [string, number][] = [
-    ['统筹基金支付', split.fundFen],
-    ['个人账户支付', split.accountFen],
-  ]
-  return (
-    <>
-      <View className='chs__row'>
-        <Text className='chs__label'>参保类型</Text>
-        <Text className='chs__value'>{split.insuTypeName}</Text>
-      </View>
-      {rows.map(([label, fen]) => (
-        <View key={label} className='chs__row'>
-          <Text className='chs__label'>{label}</Text>
-          <Text className='chs__value'>{yuan(fen)}</Text>
-        </View>
-      ))}
-      <View className='chs__row'>
-        <Text className='chs__label'>个人自付</Text>
-        <Text className='chs__value chs__value--strong'>{yuan(split.cashFen)}</Text>
-      </View>
-    </>
-  )
+const RegisterChsPayment = observer(ChsPayment)
+
+/** One page for every order insurance settles: a payment of outpatient bills (`type=outpatient&id=`) has its own part. */
+function ChsPaymentPage() {
+  const { params } = useRouter()
+  if (params.type === 'outpatient') return <BillSettlement id={Number(params.id) || 0} authCode={params.authCode} />
+  return <RegisterChsPayment />
 }
 
-export default observer(ChsPayment)
+export default ChsPaymentPage

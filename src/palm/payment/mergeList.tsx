@@ -12,7 +12,7 @@ import { maskName } from '@/utils/mask'
 import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
 import { afterPay } from '../../pages/order/payment/afterPay'
-import { ACCOUNT_RECHARGE_URL, PAYMENT_LIST_URL } from '@/pageUrls'
+import { ACCOUNT_RECHARGE_URL, PAYMENT_LIST_URL, billChsPaymentUrl } from '@/pageUrls'
 import './mergeList.scss'
 
 /**
@@ -35,8 +35,11 @@ function MergeList() {
   const balance = bills.balance.value?.patientId === patientId ? bills.balance.value : null
 
   const pay = async () => {
+    const viaInsurance = bills.payChannel === 'insurance'
     const result = await bills.payChosen().catch(() => null) // the request layer has shown the server's reason
-    afterPay(result)
+    // insurance: the voucher, the split and the cash part on the chsPayment page
+    if (result && viaInsurance) void Taro.redirectTo({ url: billChsPaymentUrl(result.id) })
+    else afterPay(result)
   }
 
   const body = () => {
@@ -97,6 +100,12 @@ function MergeList() {
               {balance ? `余额${yuan(balance.balanceFen)}${bills.balanceCovers ? '' : '，不足以支付'}` : '余额查询中'}
             </Text>
           </Tappable>
+          {bills.insuranceOffered && (
+            <Tappable role='radio' row checked={bills.payChannel === 'insurance'} className='merge__channel' onTap={() => bills.chooseChannel('insurance')}>
+              <Text>医保支付</Text>
+              <Text className='merge__line'>医保电子凭证授权后结算，自付部分微信或支付宝支付</Text>
+            </Tappable>
+          )}
           {balance && !bills.balanceCovers && (
             <Tappable role='link' inline className='merge__retry' onTap={() => void Taro.navigateTo({ url: ACCOUNT_RECHARGE_URL })}>
               去充值就诊卡
@@ -105,7 +114,7 @@ function MergeList() {
         </View>
         <ActionBar amount={{ label: '合计', value: yuan(bills.totalFen) }} note='支付成功后请按指引到相应窗口取药或检查'>
           <Button type='primary' block disabled={bills.payment.busy} onClick={() => void pay()}>
-            {bills.payment.busy ? '支付中...' : bills.payChannel === 'account' ? '余额支付' : '确认支付'}
+            {bills.payment.busy ? '支付中...' : bills.payChannel === 'account' ? '余额支付' : bills.payChannel === 'insurance' ? '医保支付' : '确认支付'}
           </Button>
         </ActionBar>
       </View>

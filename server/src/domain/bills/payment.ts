@@ -13,10 +13,11 @@ import type { BillPayInput, BillPayStart, BillPayment } from '../../../../types/
 import type { AuthContext } from '../auth'
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
-import { hospitals, orders, outpatientBills, outpatientPayments } from '../../db/schema'
+import { hospitals, orders, outpatientBills, outpatientPayments, patients } from '../../db/schema'
 import { badInput, conflict, forbidden } from '../../errors'
 import type { PayProvidersOf } from '../../plugins/providers'
-import type { HisBill, HisProvider } from '../../plugins/providers/his'
+import type { HisBill, HisBillItem, HisProvider } from '../../plugins/providers/his'
+import type { FeeItem } from '../../plugins/providers/insurance'
 import {
   answerSameKeyRace,
   closeExpiredOrders,
@@ -28,9 +29,11 @@ import {
   startPayment,
   startRefund,
   submitRefund,
+  insurance,
   type OrderHandlers,
 } from '../payment'
-import { BILLS_PAYING, BILL_ORDER_MINUTES, BILL_STATUS_TEXT, SAME_KEY_OTHER_PAYMENT, hisOfKind, ownPatientAt, payableKind } from './his'
+import { isChsHospital } from '@/utils/insuranceRules'
+import { BILLS_PAYING, BILL_ORDER_MINUTES, BILL_STATUS_TEXT, SAME_KEY_OTHER_PAYMENT, hisOfKind, hisPatientOf, ownPatientAt, payableKind } from './his'
 import { livePayingClaims } from './unpaid'
 import { paymentView, requireOwnBillPayment } from './records'
 
@@ -78,10 +81,22 @@ async function heldElsewhere(db: Db, userId: number, patientId: number, hospital
   throw conflict(BILLS_PAYING)
 }
 
-/** The record and how to pay it (nothing to pay once it is paid, closed or cancelled). */
-async function answerWith(db: Db, cipher: FieldCipher, providers: PayProvidersOf, caller: AuthContext & { userId: number }, payment: PaymentRow, returnUrl: string, now: Date): Promise<BillPayStart> {
+/**
+ * The record and how to pay it (nothing to pay once it is paid, closed or cancelled). With insurance nothing goes to a
+ * channel yet: the fees are uploaded for the patient's authorisation first (chsPayment), then the cash part is paid.
+ */
+async function answerWith(
+  db: Db,
+  cipher: FieldCipher,
+  providers: PayProvidersOf,
+  caller: AuthContext & { userId: number },
+  payment: PaymentRow,
+  input: Pick<BillPayInput, 'returnUrl' | 'channel'>,
+  now: Date,
+): Promise<BillPayStart> {
+  const returnUrl = input.returnUrl
   let record = await paymentView(db, cipher, payment.id, now)
-  if (!record.payable) return { record, action: null }
+  if (!record.payable || input.channel === 'insurance') return { record, action: null }
   const action = await startPayment(db, providers, caller, { orderNo: record.orderNo, returnUrl })
   record = await paymentView(db, cipher, payment.id, now)
   return { record, action }
@@ -96,7 +111,10 @@ function checkPayable(bills: HisBill[], billNos: string[]): void {
 }
 
 /**
- * POST /payment/init. `channel: 'account'` pays from the patient's outpatient account (门诊预交金) with no cashier: the
+ * POST /payment/init. `channel: 'insurance'` (spec §6 chsList hospitals only) makes the order and holds the bills but
+ * sends nothing to a channel: the chsPayment page uploads the bills' lines for the patient's insurance authorisation
+ * (yibao/outpfeeupload, insuranceClaim below), and the patient pays the cash part (payment/yibao/init).
+ * `channel: 'account'` pays from the patient's outpatient account (门诊预交金) with no cashier: the
  * order is paid in the transaction that creates it, the HIS debiting the account as it settles the bills, and a short
  * balance refuses it all (nothing is made). Checks first (own patient, the bills are this patient's and unpaid at the HIS, none held by
  * another unpaid order), then in ONE transaction: lets go of claims whose order is over, creates the order
@@ -114,9 +132,14 @@ export async function payBills(
   const { patient, hospital, who } = await ownPatientAt(db, cipher, userId, input)
   // refused before anything is made: the order would otherwise wait for a payment that cannot start
   if (!isReturnUrl(input.returnUrl)) throw badInput('返回页面不正确')
+  if (input.channel === 'insurance') {
+    // spec §6 chsList; the insured person must be the patient, known by their identity number
+    if (!isChsHospital(hospital.code)) throw badInput(insurance.NOT_CHS_HOSPITAL)
+    if (!patient.idCardEnc) throw badInput(insurance.NEEDS_ID_CARD)
+  }
   const billNos = [...new Set(input.billNos)]
   const again = await byIdempotencyKey(db, userId, input, billNos)
-  if (again) return answerWith(db, cipher, providers, caller, again, input.returnUrl, now)
+  if (again) return answerWith(db, cipher, providers, caller, again, input, now)
 
   const fromAccount = input.channel === 'account'
   const bills = await providers.his.bills({ hospitalCode: hospital.code, patient: who, billNos })
@@ -124,7 +147,7 @@ export async function payBills(
   const held = await heldElsewhere(db, userId, patient.id, hospital.id, billNos, now)
   // paying from the account cannot take over an order waiting at a cashier: that one is cancelled first
   if (held && fromAccount) throw conflict(BILLS_PAYING)
-  if (held) return answerWith(db, cipher, providers, caller, held, input.returnUrl, now)
+  if (held) return answerWith(db, cipher, providers, caller, held, input, now)
 
   const amountFen = bills.reduce((sum, b) => sum + b.amountFen, 0)
   const depts = [...new Set(bills.map((b) => b.deptName))].join('、')
@@ -208,7 +231,7 @@ export async function payBills(
     if (uniqueViolation(err) === 'outpatient_bills_live_key') payment = await madeMeanwhile(conflict(BILLS_PAYING))
     else payment = await answerSameKeyRace(err, 'outpatient_payments_idempotency_key', SAME_KEY_OTHER_PAYMENT, madeMeanwhile)
   }
-  return answerWith(db, cipher, providers, caller, payment, input.returnUrl, now)
+  return answerWith(db, cipher, providers, caller, payment, input, now)
 }
 
 /** POST /payment/cancel: an unpaid payment is given up and its bills let go; one already over is answered as it is. */
@@ -251,6 +274,12 @@ export async function refundBillPayment(db: Db, cipher: FieldCipher, providers: 
   return paymentView(db, cipher, payment.id, now)
 }
 
+/** A bill's line as the insurance platform takes it: price and count where they make the amount, else the amount once. */
+function feeItemOf(i: HisBillItem): FeeItem {
+  const exact = Number.isInteger(i.quantity) && i.unitPriceFen * i.quantity === i.amountFen
+  return exact ? { code: i.code, name: i.name, fen: i.unitPriceFen, count: i.quantity } : { code: i.code, name: i.name, fen: i.amountFen, count: 1 }
+}
+
 // ---- the payment core's callbacks ---------------------------------------------------------------------------------
 
 /** What the payment core calls when an order of bills changes (inside the transaction that changes it). */
@@ -277,6 +306,29 @@ export const outpatientOrderHandlers: OrderHandlers = {
       tradeNo: order.tradeNo ?? '',
     })
     await tx.update(outpatientBills).set({ status: 'paid' }).where(eq(outpatientBills.paymentId, payment.id))
+  },
+  /**
+   * Any unpaid order of bills at a chsList hospital may settle with insurance before it goes to a channel: the lines
+   * uploaded are the bills' own, as the HIS has them now (with the codes the platform's catalogue knows), and must
+   * still add up to what the order charges.
+   */
+  async insuranceClaim(db, order, cipher) {
+    const [row] = await db
+      .select({ payment: outpatientPayments, patient: patients, hospitalCode: hospitals.code })
+      .from(outpatientPayments)
+      .innerJoin(patients, eq(patients.id, outpatientPayments.patientId))
+      .innerJoin(hospitals, eq(hospitals.id, outpatientPayments.hospitalId))
+      .where(and(eq(outpatientPayments.id, order.businessId), eq(outpatientPayments.orderId, order.id)))
+    if (!row || !isChsHospital(row.hospitalCode)) return null
+    const claims = await db.select().from(outpatientBills).where(eq(outpatientBills.paymentId, row.payment.id))
+    if (!claims.length || claims.some((c) => c.status !== 'holding')) return null
+    const billNos = claims.map((c) => c.billNo)
+    const who = await hisPatientOf(db, cipher, row.patient, row.payment.hospitalId)
+    const bills = await hisOfKind(row.payment.hisKind).bills({ hospitalCode: row.hospitalCode, patient: who, billNos })
+    checkPayable(bills, billNos)
+    const items = bills.flatMap((b) => b.items.map(feeItemOf))
+    if (items.reduce((sum, i) => sum + i.fen * i.count, 0) !== order.amountFen) throw badInput('缴费单已变化，请取消后重新选择')
+    return { patientId: row.payment.patientId, items }
   },
   async onClosed(tx, order) {
     await tx

@@ -11,6 +11,7 @@ import { isAppPagePath } from '../patientRules'
 import { handlersOf, lockOrder, type OrderRow } from './orders'
 import type { PayProvidersOf } from '../../plugins/providers'
 import { startPayment } from './checkout'
+import { isChsHospital } from '@/utils/insuranceRules'
 
 /**
  * Health insurance (医保移动支付) on the payment core: the patient's authorisation, the fee upload that splits an
@@ -18,8 +19,7 @@ import { startPayment } from './checkout'
  * when the order is paid, refunded with it, void when it closes unpaid (spec §6, §7 "Insurance").
  */
 
-/** spec §6 chsList: the hospitals that take health insurance online. */
-export const CHS_HOSPITALS: readonly string[] = ['10388', '10397', '10389', '10403', '10399', '10412', '10404', '10392']
+export { CHS_HOSPITALS } from '@/utils/insuranceRules'
 
 export const NOT_CHS_HOSPITAL = '该医院暂未开通医保移动支付'
 export const PERSON_MISMATCH = '医保授权人与就诊人信息不一致，请使用就诊人本人的医保电子凭证授权'
@@ -40,7 +40,7 @@ async function requireChsHospital(db: Db | Tx, where: { code: string } | { id: n
     .select()
     .from(hospitals)
     .where('code' in where ? eq(hospitals.code, where.code) : eq(hospitals.id, where.id))
-  if (!h || !CHS_HOSPITALS.includes(h.code)) throw badInput(NOT_CHS_HOSPITAL)
+  if (!h || !isChsHospital(h.code)) throw badInput(NOT_CHS_HOSPITAL)
   return h
 }
 
@@ -163,7 +163,7 @@ export async function uploadFees(db: Db, cipher: FieldCipher, providers: PayProv
   if (existing && existing.s.status !== 'void') return splitOf(order, existing.s, existing.insuTypeName)
   if (order.status !== 'created') throw badInput(order.status === 'paying' ? '该订单已发起支付，无法改用医保结算' : '订单状态不允许医保结算')
   const hospital = await requireChsHospital(db, { id: order.hospitalId })
-  const claim = await handlersOf(order.business).insuranceClaim?.(db, order)
+  const claim = await handlersOf(order.business).insuranceClaim?.(db, order, cipher)
   if (!claim) throw badInput(NOT_CLAIMABLE)
   const [patient] = await db.select().from(patients).where(and(eq(patients.id, claim.patientId), eq(patients.userId, userId)))
   if (!patient) throw forbidden()

@@ -5,6 +5,7 @@ import { uniqueViolation, type Db, type Tx } from '../../db'
 import { orderEvents, orders, refunds } from '../../db/schema'
 import { AppError, Code, badInput, conflict } from '../../errors'
 import type { FeeItem } from '../../plugins/providers/insurance'
+import type { FieldCipher } from '../../crypto'
 import { voidInsurance } from './insuranceState'
 import { hospitalToday } from '@/utils/hospitalClock'
 
@@ -34,7 +35,7 @@ export interface OrderHandlers {
    * What health insurance may settle of this order: its patient and fee items, or null when the patient did not
    * choose insurance (businesses that never take insurance leave it out).
    */
-  insuranceClaim?(db: Db | Tx, order: OrderRow): Promise<{ patientId: number; items: FeeItem[] } | null>
+  insuranceClaim?(db: Db | Tx, order: OrderRow, cipher: FieldCipher): Promise<{ patientId: number; items: FeeItem[] } | null>
 }
 
 /** The reason a payment that came for a closed or cancelled order is given back (money is never kept for nothing). */

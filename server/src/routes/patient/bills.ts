@@ -158,7 +158,8 @@ export async function billRoutes(app: FastifyInstance) {
       'Pay one or several unpaid bills of one patient as one order (business outpatient; sourceType 0 palm pages, 2 scan-to-pay), ' +
       'answered with the record and how to pay it. The same idempotencyKey answers the same payment; the same bills in an unpaid order of the caller answer that order; ' +
       'bills in another unpaid order are refused (409). Settled with the HIS on payment: all bills or none. ' +
-      'channel account pays from the outpatient account (就诊卡余额) at once, no cashier: refused with the balance when short, nothing made',
+      'channel account pays from the outpatient account (就诊卡余额) at once, no cashier: refused with the balance when short, nothing made; ' +
+      'channel insurance (chsList hospitals only) makes the order with no action: its fees go to yibao/outpfeeupload, its cash part to payment/yibao/init',
     auth: 'user',
     body: patientAt.extend({
       billNos,
@@ -170,7 +171,7 @@ export async function billRoutes(app: FastifyInstance) {
         .refine((n) => n === 0 || n === 2, '来源类型不正确')
         .transform((n) => n as 0 | 2)
         .optional(),
-      channel: z.enum(['cashier', 'account'], { error: '支付方式不正确' }).optional(),
+      channel: z.enum(['cashier', 'account', 'insurance'], { error: '支付方式不正确' }).optional(),
     }),
     data: z.object({ record: paymentDto, action: payActionDto.nullable() }),
     handler: async ({ body, auth }) => bills.payBills(db(), cipher, providers, auth, body, new Date()),
