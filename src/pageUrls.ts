@@ -162,3 +162,7 @@ export const SELF_SERVICE_URL = '/palm/selfService/index'
 /** The chosen tests, the patient and the notices before paying (the choice is the self-service store's). */
 export const SELF_SERVICE_CONFIRM_URL = '/palm/selfService/confirm/index'
 
+// satisfaction surveys (spec §2 /pages/survey/list, /index, /result)
+export const SURVEY_LIST_URL = '/pages/survey/list'
+export const surveyUrl = (id: number) => `/pages/survey/index?id=${id}`
+export const surveyResultUrl = (id: number) => `/pages/survey/result?id=${id}`

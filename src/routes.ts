@@ -43,6 +43,9 @@ export const MAIN_PAGES = [
   'pages/accessLog/index',
   'pages/privacy/index',
   'pages/webview/index',
+  'pages/survey/list',
+  'pages/survey/index',
+  'pages/survey/result',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [

@@ -872,3 +872,90 @@ async function start() {
   }
 }
 start()
+
+// ---- 满意度: the hospital's surveys, counts per option, the stars' mean, the newest words ----------------------------
+
+const surveyPanel = { current: null }
+const KIND_TEXT = { single: '单选', multiple: '多选', rating: '评分', text: '填空' }
+
+function hideSurvey() {
+  $('survey').hidden = true
+}
+// the other panels open over this one
+for (const id of ['his-open', 'ward-open']) $(id).addEventListener('click', hideSurvey)
+$('inquiry-list').addEventListener('click', hideSurvey, true)
+
+$('survey-open').addEventListener('click', () => {
+  state.current = null
+  $('detail').hidden = true
+  $('his').hidden = true
+  $('ward').hidden = true
+  $('survey').hidden = false
+  document.body.classList.add('has-detail')
+  loadSurveys().catch((err) => toast(err.message))
+})
+$('survey-back').addEventListener('click', () => {
+  hideSurvey()
+  document.body.classList.remove('has-detail')
+})
+$('survey-refresh').addEventListener('click', () => loadSurveys().catch((err) => toast(err.message)))
+
+async function loadSurveys() {
+  const surveys = await api('GET', '/surveys')
+  $('survey-list').replaceChildren(
+    ...(surveys.length === 0
+      ? [h('li', { class: 'muted' }, '本院暂无满意度调查')]
+      : surveys.map((s) =>
+          h(
+            'li',
+            {},
+            h('span', {}, s.title, h('br'), h('small', { class: 'muted' }, `${s.questionCount} 题 · ${s.answerCount} 人回答`)),
+            h('button', { type: 'button', onclick: (e) => act(e.currentTarget, () => openSurveyResults(s.id)) }, '查看结果'),
+          ),
+        )),
+  )
+  if (surveyPanel.current) await openSurveyResults(surveyPanel.current)
+}
+
+/** One bar: its label, a width in proportion to the largest count (plain CSS, no chart library), the count. */
+function bar(label, count, max) {
+  const fill = h('span', { class: 'survey-bar__fill' })
+  // set through the style object: the page's content security policy allows no inline style attribute
+  fill.style.width = `${max > 0 ? Math.round((count * 100) / max) : 0}%`
+  return h(
+    'div',
+    { class: 'survey-bar' },
+    h('span', { class: 'survey-bar__label' }, label),
+    h('span', { class: 'survey-bar__track', 'aria-hidden': 'true' }, fill),
+    h('span', { class: 'survey-bar__count' }, `${count} 人`),
+  )
+}
+
+async function openSurveyResults(id) {
+  const r = await api('GET', `/surveys/${id}`)
+  surveyPanel.current = id
+  $('survey-title').textContent = `${r.title}（${r.answerCount} 人回答）`
+  $('survey-results').replaceChildren(
+    ...r.questions.map((q, i) => {
+      const head = h('h4', {}, `第${i + 1}题 ${q.title}`, ' ', h('small', { class: 'muted' }, `${KIND_TEXT[q.kind]} · ${q.answered} 人作答`))
+      if (q.kind === 'text') {
+        return h(
+          'div',
+          { class: 'survey-question' },
+          head,
+          q.latest.length === 0
+            ? h('p', { class: 'muted' }, '暂无意见')
+            : h('ul', { class: 'survey-words' }, ...q.latest.map((w) => h('li', {}, w.text, h('br'), h('small', { class: 'muted' }, `${w.author} · ${time(w.answeredAt)}`)))),
+        )
+      }
+      const max = Math.max(0, ...q.options.map((o) => o.count))
+      return h(
+        'div',
+        { class: 'survey-question' },
+        head,
+        q.kind === 'rating' ? h('p', {}, `平均 ${q.average === null ? '—' : `${q.average} 星`}`) : null,
+        ...q.options.map((o) => bar(o.text, o.count, max)),
+      )
+    }),
+  )
+}

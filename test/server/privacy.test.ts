@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { addresses, auditLog, chatMessages, chatRevocations, identities, inquiries, medicalRecords, patients, smsCodes, users } from '../../server/src/db/schema'
+import { addresses, auditLog, chatMessages, chatRevocations, identities, inquiries, medicalRecords, patients, smsCodes, surveyAnswers, surveys, users } from '../../server/src/db/schema'
 import { createStaffAccount } from '../../server/src/domain/staff'
 import { insertMessage } from '../../server/src/domain/chat'
 import { patientImAccount } from '../../src/utils/chatRules'
@@ -207,6 +207,9 @@ describe('closing an account', () => {
   it('unbinds and clears the account, keeps the records the law requires, and none of it is reachable again', async () => {
     const { user, patientId, idCard, inquiry } = await fullAccount('冯桂芝')
     const bystander = await fullAccount('陈旁人')
+    // a survey answered with words of its own
+    const [survey] = await db().select().from(surveys).limit(1)
+    await db().insert(surveyAnswers).values({ surveyId: survey!.id, userId: user.userId, choices: {}, textsEnc: cipher().encrypt('{"q1":"候诊太久"}') })
     const code = await accountCode(user, 'close')
     const closed = await call('POST', `${U}/close`, { caller: user, body: { code } })
     assert.equal(closed.code, 200, closed.msg)
@@ -232,6 +235,8 @@ describe('closing an account', () => {
     const [address] = await db().select().from(addresses).where(eq(addresses.userId, user.userId))
     assert.ok(address!.deletedAt)
     assert.deepEqual([address!.nameEnc, address!.detailEnc], ['', ''])
+    const [answer] = await db().select().from(surveyAnswers).where(eq(surveyAnswers.userId, user.userId))
+    assert.equal(answer!.textsEnc, null, 'the survey answer keeps its choices, not the words')
     assert.equal((await db().select().from(inquiries).where(eq(inquiries.id, inquiry.id))).length, 1)
     assert.equal((await db().select().from(medicalRecords).where(eq(medicalRecords.inquiryId, inquiry.id))).length, 1)
     assert.equal((await db().select().from(chatMessages).where(eq(chatMessages.orderNo, inquiry.inquiryNo))).length, 4)

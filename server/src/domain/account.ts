@@ -13,7 +13,8 @@
  *   deleted automatically when a period ends: that is the hospital's decision under its own records policy.
  * - removed: the account's profile (nickname, avatar, mobile, declared real name and identity number, roles), the
  *   patients' own mobile numbers, escorts (陪护人), delivery addresses, followed doctors, message-centre notices, read
- *   marks, and the WeChat/Alipay nickname and avatar of every identity bound to it.
+ *   marks, the own words of survey answers (their choices stay in the counts, no longer anyone's words), and the
+ *   WeChat/Alipay nickname and avatar of every identity bound to it.
  * - unreachable: every identity is unbound (its sessions stay signed in as a WeChat/Alipay user with no account),
  *   the mobile is freed (binding it again makes a new, empty account), every patient is unbound and the chat
  *   signatures are revoked. The closed row keeps its id so that the kept records still join.
@@ -48,6 +49,7 @@ import {
   refunds,
   registrations,
   userMessages,
+  surveyAnswers,
   users,
 } from '../db/schema'
 import { conflict, unauthenticated } from '../errors'
@@ -155,6 +157,7 @@ export async function closeAccount(
     await tx.update(evaluations).set({ anonymous: true }).where(eq(evaluations.userId, userId))
     await tx.delete(doctorFans).where(eq(doctorFans.userId, userId))
     await tx.delete(userMessages).where(eq(userMessages.userId, userId))
+    await tx.update(surveyAnswers).set({ textsEnc: null }).where(eq(surveyAnswers.userId, userId))
     await tx.delete(chatReads).where(eq(chatReads.account, patientImAccount(userId)))
     await revokeChatSignatures(tx, patientImAccount(userId), now)
     await audit(tx, patientIds)

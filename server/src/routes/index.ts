@@ -30,6 +30,8 @@ import { selfServiceRoutes } from './patient/selfService'
 import { escortPassRoutes } from './patient/escortPass'
 import { escortPassDeskRoutes } from './workbench/escortPass'
 import { queueRoutes } from './patient/queue'
+import { surveyRoutes } from './patient/survey'
+import { surveyDeskRoutes } from './workbench/survey'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -66,9 +68,11 @@ export async function registerRoutes(app: FastifyInstance) {
   await selfServiceRoutes(app)
   await escortPassRoutes(app)
   await queueRoutes(app)
+  await surveyRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)
+  await surveyDeskRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   // the sandboxes, each while its real service is not configured

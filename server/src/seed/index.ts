@@ -10,6 +10,7 @@ import { seedInternet } from './internet'
 import { seedStaff } from './staff'
 import { seedHis } from './his'
 import { seedDictionaries } from './dictionaries'
+import { seedSurveys } from './survey'
 import { staffDemoPasswordOf, type Config } from '../config'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
@@ -72,6 +73,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   await seedHis(db, cipher, now)
   // the workbench accounts of the online doctors and assistants (none without a demo password)
   await seedStaff(db, staffPassword)
+  // the demo hospitals' satisfaction surveys
+  await seedSurveys(db)
   await ensureSchedules(db, hospitalToday(now), now)
   return empty
 }

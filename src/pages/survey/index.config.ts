@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '满意度调查' })
