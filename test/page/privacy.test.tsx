@@ -37,7 +37,7 @@ function serve() {
     }
     if (path === '/dld-user/user/export') {
       if (json.code !== codes.export) return refuse(400, '验证码错误')
-      return ok({ exportedAt: '2026-11-25T03:00:00.000Z', notice: '副本', account: { id: 7, mobile: '13812345678' }, patients: [{ patientId: 3, name: '韩淑珍', idCard: b64(ID_CARD) }], escorts: [], addresses: [], registrations: [], orders: [], consultations: [], chat: [], evaluations: [], gifts: [], followedDoctors: [], messages: [], files: [] })
+      return ok({ exportedAt: '2026-11-25T03:00:00.000Z', notice: '副本', account: { id: 7, mobile: '13812345678' }, patients: [{ patientId: 3, name: '韩淑珍', idCard: b64(ID_CARD) }], escorts: [], addresses: [], registrations: [], orders: [], consultations: [], chat: [], evaluations: [], gifts: [], followedDoctors: [], messages: [], files: [], surveys: [] })
     }
     if (path === '/dld-auth/token/smsBindCode') {
       codes.bind = '975310'

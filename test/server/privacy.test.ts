@@ -138,6 +138,8 @@ describe('POST /dld-user/user/export', () => {
   it('hands the holder everything held about the account, readable, and nothing of anyone else; the read is audited', async () => {
     const mine = await fullAccount('周秀兰')
     const theirs = await fullAccount('吴建国')
+    const [survey] = await db().select().from(surveys).limit(1)
+    await db().insert(surveyAnswers).values({ surveyId: survey!.id, userId: mine.user.userId, choices: { q1: ['a'] }, textsEnc: cipher().encrypt('{"q7":"导诊台很热情"}') })
     const code = await accountCode(mine.user, 'export')
     const env = await call<AccountExport>('POST', `${U}/export`, { caller: mine.user, body: { code } })
     assert.equal(env.code, 200, env.msg)
@@ -164,6 +166,11 @@ describe('POST /dld-user/user/export', () => {
     assert.deepEqual(
       copy.files.map((f) => f.url),
       [mine.picture],
+    )
+    // a survey answered, with its own words
+    assert.deepEqual(
+      copy.surveys.map((a) => [a.survey, a.choices, a.words]),
+      [[survey!.title, { q1: ['a'] }, { q7: '导诊台很热情' }]],
     )
     assert.equal((copy as unknown as Record<string, unknown>).patientIds, undefined, 'the audit’s list is not in the file')
     const text = JSON.stringify(copy)

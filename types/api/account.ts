@@ -31,6 +31,8 @@ export interface AccountExport {
   followedDoctors: Row[]
   messages: Row[]
   files: Row[]
+  /** Satisfaction surveys answered: the choices and the words (none once the account closed). */
+  surveys: Row[]
 }
 
 /** `POST /dld-user/user/modifyiIdentify`: the account holder's own real name and identity number (实名认证). */

@@ -50,6 +50,7 @@ import {
   registrations,
   userMessages,
   surveyAnswers,
+  surveys,
   users,
 } from '../db/schema'
 import { conflict, unauthenticated } from '../errors'
@@ -246,6 +247,12 @@ export async function exportAccount(
     .innerJoin(doctors, eq(doctors.id, doctorFans.doctorId))
     .where(eq(doctorFans.userId, userId))
   const notices = await db.select().from(userMessages).where(eq(userMessages.userId, userId)).orderBy(asc(userMessages.id))
+  const answers = await db
+    .select({ title: surveys.title, choices: surveyAnswers.choices, textsEnc: surveyAnswers.textsEnc, at: surveyAnswers.createdAt })
+    .from(surveyAnswers)
+    .innerJoin(surveys, eq(surveys.id, surveyAnswers.surveyId))
+    .where(eq(surveyAnswers.userId, userId))
+    .orderBy(asc(surveyAnswers.id))
   const uploads = ids.length ? await db.select().from(files).where(inArray(files.identityId, ids.map((i) => i.id))).orderBy(asc(files.id)) : []
   const insured = patientIds.length
     ? await db
@@ -362,6 +369,7 @@ export async function exportAccount(
     followedDoctors: follows.map((f) => ({ doctorName: f.doctorName, since: f.at.toISOString() })),
     messages: notices.map((n) => ({ title: n.title, content: n.content, createdAt: n.createdAt.toISOString(), readAt: iso(n.readAt) })),
     files: uploads.map((f) => ({ url: `/dld-file/files/${f.storedName}`, name: f.originalName, mime: f.mime, size: f.size, createdAt: f.createdAt.toISOString() })),
+    surveys: answers.map((a) => ({ survey: a.title, choices: a.choices, words: a.textsEnc ? (JSON.parse(dec(a.textsEnc)) as unknown) : null, answeredAt: a.at.toISOString() })),
     patientIds,
   }
 }

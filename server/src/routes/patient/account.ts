@@ -73,6 +73,7 @@ export async function accountRoutes(app: FastifyInstance) {
       followedDoctors: rows,
       messages: rows,
       files: rows,
+      surveys: rows,
     }),
     handler: async ({ auth, body, req }) => {
       const { patientIds, ...copy } = await exportAccount(db(), cipher, auth.userId, body.code)
