@@ -150,8 +150,13 @@ describe('the health tools in the browser', () => {
     const { page } = await newPhone()
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32 } })
-    await page.goto(`${HB_TEST}?hospitalCode=${HOSPITAL}`)
+    // signed in first (the silent authorisation leaves the page and comes back): the home, then the tools
+    await page.goto(`/h5/?hospitalCode=${HOSPITAL}`)
+    await waitForPath(page, HOME)
+    await see(page, '.home__group-title', '健康工具')
+    await page.goto(HB_TEST)
     await waitForPath(page, HB_TEST)
+    await seeText(page, '对照检验单，选择每一项的结果')
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--text-scale').trim()), '2')
 
     const pages: [string, string][] = [
