@@ -8,12 +8,13 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
-import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
+import { localTime, yuan } from '@/utils/register'
 import { toastError } from '@/ui/feedback'
 import { afterPay } from '../../pages/order/payment/afterPay'
 import { PAYMENT_PAY_RETURN_URL, billChsPaymentUrl, paymentDetailUrl } from '@/pageUrls'
 import type { BillPaymentDetail } from '../../../types/api/palm'
 import SplitRows from './SplitRows'
+import SettledOrder from './SettledOrder'
 import TestPerson from './TestPerson'
 
 /** An unpaid payment of bills that has not gone to a channel yet: its split is worked out here. */
@@ -116,52 +117,7 @@ function BillSettlement({ id, authCode }: { id: number; authCode?: string }) {
             )}
           </>
         ) : (
-          <>
-            <View className='chs__card'>
-              {insurance.split && insurance.split.status !== 'void' ? (
-                <SplitRows split={insurance.split} />
-              ) : (
-                <>
-                  <View className='chs__row'>
-                    <Text className='chs__label'>医保支付</Text>
-                    <Text className='chs__value'>{yuan(order.insuranceFen)}</Text>
-                  </View>
-                  <View className='chs__row'>
-                    <Text className='chs__label'>个人自付</Text>
-                    <Text className='chs__value chs__value--strong'>{yuan(order.selfPayFen)}</Text>
-                  </View>
-                </>
-              )}
-              {order.refundedFen > 0 && (
-                <View className='chs__row'>
-                  <Text className='chs__label'>已退款</Text>
-                  <Text className='chs__value'>{yuan(order.refundedFen)}</Text>
-                </View>
-              )}
-            </View>
-            <View className='chs__card'>
-              <View className='chs__row'>
-                <Text className='chs__label'>订单状态</Text>
-                <Text className='chs__value'>{ORDER_STATUS_TEXT[order.status] ?? order.status}</Text>
-              </View>
-              {order.channel && (
-                <View className='chs__row'>
-                  <Text className='chs__label'>支付方式</Text>
-                  <Text className='chs__value'>{CHANNEL_TEXT[order.channel] ?? order.channel}</Text>
-                </View>
-              )}
-              {order.paidAt && (
-                <View className='chs__row'>
-                  <Text className='chs__label'>支付时间</Text>
-                  <Text className='chs__value'>{localTime(order.paidAt)}</Text>
-                </View>
-              )}
-              <View className='chs__row'>
-                <Text className='chs__label'>订单号</Text>
-                <Text className='chs__value'>{order.orderNo}</Text>
-              </View>
-            </View>
-          </>
+          <SettledOrder order={order} split={insurance.split} />
         )}
         <Text className='chs__note'>医保支付部分由医保基金结算，个人自付部分通过所选支付方式支付；退款时各部分原路退回。</Text>
       </View>

@@ -10,10 +10,11 @@ import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import TestPerson from './TestPerson'
 import SplitRows from './SplitRows'
+import SettledOrder from './SettledOrder'
 import BillSettlement from './BillSettlement'
 
 import { toastError } from '@/ui/feedback'
-import { CHANNEL_TEXT, ORDER_STATUS_TEXT, localTime, yuan } from '@/utils/register'
+import { yuan } from '@/utils/register'
 import type { Registration } from '../../../types/api/register'
 import './index.scss'
 import { chsPaymentUrl, detailUrl, payReturnUrl } from '@/pageUrls'
@@ -125,52 +126,7 @@ function ChsPayment() {
             )}
           </>
         ) : (
-          <>
-            <View className='chs__card'>
-              {insurance.split && insurance.split.status !== 'void' ? (
-                <SplitRows split={insurance.split} />
-              ) : (
-                <>
-                  <View className='chs__row'>
-                    <Text className='chs__label'>医保支付</Text>
-                    <Text className='chs__value'>{yuan(order.insuranceFen)}</Text>
-                  </View>
-                  <View className='chs__row'>
-                    <Text className='chs__label'>个人自付</Text>
-                    <Text className='chs__value chs__value--strong'>{yuan(order.selfPayFen)}</Text>
-                  </View>
-                </>
-              )}
-              {order.refundedFen > 0 && (
-                <View className='chs__row'>
-                  <Text className='chs__label'>已退款</Text>
-                  <Text className='chs__value'>{yuan(order.refundedFen)}</Text>
-                </View>
-              )}
-            </View>
-            <View className='chs__card'>
-              <View className='chs__row'>
-                <Text className='chs__label'>订单状态</Text>
-                <Text className='chs__value'>{ORDER_STATUS_TEXT[order.status] ?? order.status}</Text>
-              </View>
-              {order.channel && (
-                <View className='chs__row'>
-                  <Text className='chs__label'>支付方式</Text>
-                  <Text className='chs__value'>{CHANNEL_TEXT[order.channel] ?? order.channel}</Text>
-                </View>
-              )}
-              {order.paidAt && (
-                <View className='chs__row'>
-                  <Text className='chs__label'>支付时间</Text>
-                  <Text className='chs__value'>{localTime(order.paidAt)}</Text>
-                </View>
-              )}
-              <View className='chs__row'>
-                <Text className='chs__label'>订单号</Text>
-                <Text className='chs__value'>{order.orderNo}</Text>
-              </View>
-            </View>
-          </>
+          <SettledOrder order={order} split={insurance.split} />
         )}
         <Text className='chs__note'>医保支付部分由医保基金结算，个人自付部分通过所选支付方式支付；退款时各部分原路退回。</Text>
       </View>
