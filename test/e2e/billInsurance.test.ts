@@ -5,57 +5,12 @@
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Page } from 'playwright-core'
-import { WAIT_MS, baseUrl, bindMobile, bindPatient, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { DEMO_DOCTOR, WAIT_MS, bookVisit, deskCall, bindMobile, bindPatient, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
 const LIST = '/h5/palm/payment/list'
 const DETAIL = '/h5/pages/order/payment/detail'
 const CHS = '/h5/palm/chsPayment/index'
-
-/** A doctor of the hospital at the workbench (the demo seed's account and password). */
-const DOCTOR = { login: '10392001', password: 'demo1234' }
-
-/** A workbench call, as the workbench page makes it: JSON, the staff token. */
-async function desk<T>(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/dld-doctor/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const env = (await res.json()) as { code: number; msg: string; data: T }
-  assert.equal(env.code, 200, `${path}: ${env.msg}`)
-  return env.data
-}
-
-/** The patient books the first free place of 心血管内科 and pays for it in the cashier (as the registration test does). */
-async function bookVisit(page: Page) {
-  await page.goto(`/h5/palm/register/index?hospitalCode=${HOSPITAL}`)
-  await seeText(page, '挂号须知')
-  await visible(page.getByText('我已阅读并同意')).first().click()
-  await tapButton(page, '开始挂号')
-  await waitForPath(page, '/h5/palm/register/deptList/index')
-  await visible(page.getByText('心血管内科', { exact: true })).first().click()
-  await waitForPath(page, '/h5/palm/register/deptSchedule/index')
-  await visible(page.getByText('按医生', { exact: true })).first().click()
-  await visible(page.locator('.dept-schedule__doctor', { hasText: '医师' })).first().click()
-  await waitForPath(page, '/h5/palm/register/rowSchedule/index')
-  await visible(page.locator('.schedule-grid__cell--open')).first().click()
-  await waitForPath(page, '/h5/palm/register/confirm/index')
-  await visible(page.locator('.confirm__range', { hasNotText: '已约满' })).first().click()
-  await tapButton(page, '确认挂号')
-  await tapButton(page, '去支付')
-  await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
-  await page.getByText('确认支付', { exact: true }).click()
-  await seeText(page, '预约成功', WAIT_MS)
-  // its number, as his registration records give it
-  return page.evaluate(async () => {
-    const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
-    const token = typeof stored === 'string' ? stored : stored?.data
-    const answer = await (await fetch('/dld-palm/api/register/list?page=1&size=1', { headers: { Authorization: `Bearer ${token}` } })).json()
-    return answer.data.records[0].regNo as string
-  })
-}
 
 describe('outpatient payment with health insurance in the browser', () => {
   before(setup, { timeout: 60_000 })
@@ -76,14 +31,14 @@ describe('outpatient payment with health insurance in the browser', () => {
     await bindPatient(page, HOSPITAL, person, '13811113001')
 
     // a visit, and the doctor's orders for it: a test and a medicine, two bills
-    const regNo = await bookVisit(page)
-    const { token } = await desk<{ token: string }>('', 'POST', '/login', DOCTOR)
-    const [visit] = await desk<{ registrationId: number }[]>(token, 'GET', `/his/visits?regNo=${regNo}`)
+    const regNo = await bookVisit(page, HOSPITAL)
+    const { token } = await deskCall<{ token: string }>('', 'POST', '/login', DEMO_DOCTOR)
+    const [visit] = await deskCall<{ registrationId: number }[]>(token, 'GET', `/his/visits?regNo=${regNo}`)
     assert.ok(visit, 'the booked visit is on the console')
     const find = async (keyword: string) =>
-      (await desk<{ records: { code: string; name: string }[] }>(token, 'GET', `/his/catalogue?keyword=${encodeURIComponent(keyword)}`)).records[0]!
+      (await deskCall<{ records: { code: string; name: string }[] }>(token, 'GET', `/his/catalogue?keyword=${encodeURIComponent(keyword)}`)).records[0]!
     const [lab, drug] = [await find('血常规'), await find('阿莫西林')]
-    const ordered = await desk<{ bills: { title: string }[] }>(token, 'POST', '/his/orders', {
+    const ordered = await deskCall<{ bills: { title: string }[] }>(token, 'POST', '/his/orders', {
       registrationId: visit.registrationId,
       items: [
         { code: lab.code, quantity: 1 },

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { WAIT_MS, baseUrl, bindMobile, bindPatient, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { DEMO_DOCTOR, WAIT_MS, bookVisit, deskCall, bindMobile, bindPatient, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
 const LIST = '/h5/palm/payment/list'
@@ -13,43 +13,6 @@ const DETAIL = '/h5/pages/order/payment/detail'
 const QUEUE = '/h5/palm/callRegister/index'
 /** The identity-card photo's 张三丰 (README, demo people). */
 const ZHANG = { name: '张三丰', idCard: '11010519800512001X' }
-const DOCTOR = { login: '10392001', password: 'demo1234' }
-
-async function desk<T>(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/dld-doctor/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const env = (await res.json()) as { code: number; msg: string; data: T }
-  assert.equal(env.code, 200, `${path}: ${env.msg}`)
-  return env.data
-}
-
-/** The patient books the first free place of 心血管内科 and pays for it (as the bills test does). */
-async function bookVisit(page: Page): Promise<string> {
-  await page.goto(`/h5/palm/register/index?hospitalCode=${HOSPITAL}`)
-  await seeText(page, '挂号须知')
-  await visible(page.getByText('我已阅读并同意')).first().click()
-  await tapButton(page, '开始挂号')
-  await waitForPath(page, '/h5/palm/register/deptList/index')
-  await visible(page.getByText('心血管内科', { exact: true })).first().click()
-  await waitForPath(page, '/h5/palm/register/deptSchedule/index')
-  await visible(page.getByText('按医生', { exact: true })).first().click()
-  await visible(page.locator('.dept-schedule__doctor', { hasText: '医师' })).first().click()
-  await waitForPath(page, '/h5/palm/register/rowSchedule/index')
-  await visible(page.locator('.schedule-grid__cell--open')).first().click()
-  await waitForPath(page, '/h5/palm/register/confirm/index')
-  await visible(page.locator('.confirm__range', { hasNotText: '已约满' })).first().click()
-  await tapButton(page, '确认挂号')
-  await tapButton(page, '去支付')
-  await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
-  await page.getByText('确认支付', { exact: true }).click()
-  await seeText(page, '预约成功', WAIT_MS)
-  // the booking's number (预约号): the console finds the visit by it among the day's many
-  return (await visible(page.getByText(/^G[A-Z]*\d{12,}$/)).first().innerText()).trim()
-}
-
 /** The newest visit's unpaid bills, paid in the cashier. */
 async function payNewest(page: Page) {
   await page.goto(LIST)
@@ -74,18 +37,18 @@ describe('queue calling in the browser', () => {
     await bindMobile(page, uniqueMobile())
     await waitForPath(page, LIST)
     await bindPatient(page, HOSPITAL, ZHANG, '13811112017')
-    const regNo = await bookVisit(page)
+    const regNo = await bookVisit(page, HOSPITAL)
 
-    const { token } = await desk<{ token: string }>('', 'POST', '/login', DOCTOR)
-    const visits = await desk<{ registrationId: number; patientName: string }[]>(token, 'GET', `/his/visits?regNo=${regNo}`)
+    const { token } = await deskCall<{ token: string }>('', 'POST', '/login', DEMO_DOCTOR)
+    const visits = await deskCall<{ registrationId: number; patientName: string }[]>(token, 'GET', `/his/visits?regNo=${regNo}`)
     const visit = visits.find((v) => v.patientName === '张*丰')
     assert.ok(visit, `his booked visit is on the console: ${JSON.stringify(visits).slice(0, 300)}`)
-    const mri = (await desk<{ records: { code: string; name: string }[] }>(token, 'GET', `/his/catalogue?keyword=${encodeURIComponent('磁共振')}`)).records
+    const mri = (await deskCall<{ records: { code: string; name: string }[] }>(token, 'GET', `/his/catalogue?keyword=${encodeURIComponent('磁共振')}`)).records
     assert.ok(mri.length >= 2, 'two MRI items in the catalogue')
     // the MRI room has one window: two orders paid one after the other wait there one behind the other
-    await desk(token, 'POST', '/his/orders', { registrationId: visit.registrationId, items: [{ code: mri[0]!.code, quantity: 1 }] })
+    await deskCall(token, 'POST', '/his/orders', { registrationId: visit.registrationId, items: [{ code: mri[0]!.code, quantity: 1 }] })
     await payNewest(page)
-    await desk(token, 'POST', '/his/orders', { registrationId: visit.registrationId, items: [{ code: mri[1]!.code, quantity: 1 }] })
+    await deskCall(token, 'POST', '/his/orders', { registrationId: visit.registrationId, items: [{ code: mri[1]!.code, quantity: 1 }] })
     await payNewest(page)
 
     await page.goto(QUEUE)
@@ -102,10 +65,10 @@ describe('queue calling in the browser', () => {
       if (new URL(r.url()).pathname === '/dld-palm/api/queue/today') requests.push(r.url())
     })
 
-    const queues = await desk<{ id: number; place: string; waiting: number }[]>(token, 'GET', '/his/queues')
+    const queues = await deskCall<{ id: number; place: string; waiting: number }[]>(token, 'GET', '/his/queues')
     const room = queues.find((q) => q.place === '放射科磁共振室')
     assert.ok(room)
-    await desk(token, 'POST', `/his/queues/${room.id}/call`, {})
+    await deskCall(token, 'POST', `/his/queues/${room.id}/call`, {})
 
     // pushed: the first is called with where to go, the second has nobody ahead
     await see(page, '.call-register__card', '已叫号')

@@ -302,3 +302,50 @@ export async function bindPatient(page: Page, hospitalCode: string, person: { na
 export async function confirmModal(page: Page, button = '确定') {
   await visible(page.locator('.taro-modal__foot, .nut-dialog-footer').getByText(button, { exact: true })).first().click()
 }
+
+/** A doctor of 10392 at the workbench: the demo seed's account and password. */
+export const DEMO_DOCTOR = { login: '10392001', password: 'demo1234' }
+
+/** A workbench call as the workbench page makes it (JSON, the staff token); answers the data of a 200 envelope. */
+export async function deskCall<T>(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/dld-doctor/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const env = (await res.json()) as { code: number; msg: string; data: T }
+  assert.equal(env.code, 200, `${path}: ${env.msg}`)
+  return env.data
+}
+
+/**
+ * The phone's patient books the first free place of 心血管内科 at a hospital and pays for it in the cashier (as the
+ * registration test does); answers the booking's number, by which the workbench console finds the visit.
+ */
+export async function bookVisit(page: Page, hospitalCode: string): Promise<string> {
+  await page.goto(`/h5/palm/register/index?hospitalCode=${hospitalCode}`)
+  await seeText(page, '挂号须知')
+  await visible(page.getByText('我已阅读并同意')).first().click()
+  await tapButton(page, '开始挂号')
+  await waitForPath(page, '/h5/palm/register/deptList/index')
+  await visible(page.getByText('心血管内科', { exact: true })).first().click()
+  await waitForPath(page, '/h5/palm/register/deptSchedule/index')
+  await visible(page.getByText('按医生', { exact: true })).first().click()
+  await visible(page.locator('.dept-schedule__doctor', { hasText: '医师' })).first().click()
+  await waitForPath(page, '/h5/palm/register/rowSchedule/index')
+  await visible(page.locator('.schedule-grid__cell--open')).first().click()
+  await waitForPath(page, '/h5/palm/register/confirm/index')
+  await visible(page.locator('.confirm__range', { hasNotText: '已约满' })).first().click()
+  await tapButton(page, '确认挂号')
+  await tapButton(page, '去支付')
+  await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
+  await page.getByText('确认支付', { exact: true }).click()
+  await seeText(page, '预约成功', WAIT_MS)
+  return page.evaluate(async () => {
+    const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
+    const token = typeof stored === 'string' ? stored : stored?.data
+    const answer = await (await fetch('/dld-palm/api/register/list?page=1&size=1', { headers: { Authorization: `Bearer ${token}` } })).json()
+    return answer.data.records[0].regNo as string
+  })
+}
+
