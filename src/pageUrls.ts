@@ -28,6 +28,8 @@ export const CHOOSE_LOCATION_URL = '/pages/chooseLocation/index'
 export const knowledgeArticleUrl = (id: number) => `/pages/sys/knowledge/detail?id=${id}`
 export const aboutTopicUrl = (key: string) => `/pages/about/rich?key=${key}`
 export const ABOUT_URL = '/pages/about/index'
+/** 用户协议与隐私政策: agreeing (again) before going on. */
+export const CONSENT_URL = '/pages/about/consent'
 export const PRIVACY_URL = '/pages/privacy/index'
 export const HEALTH_CARD_URL = '/pages/healthPatient/index'
 /** One patient's card at the current hospital (number, QR code, 建档 information). */

@@ -19,6 +19,7 @@ export const MAIN_PAGES = [
   'pages/hospitalConfig/index',
   'pages/about/index',
   'pages/about/rich',
+  'pages/about/consent',
   'pages/editUser/index',
   'pages/patient/index',
   'pages/healthPatient/index',

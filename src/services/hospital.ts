@@ -1,4 +1,3 @@
-import { get } from './request'
 import type {
   Article,
   ArticleSummary,
@@ -12,11 +11,13 @@ import type {
   HospitalSettingInput,
   MenuEntry,
   Page,
+  ProtocolConsent,
+  Protocols,
   PublicHospitalSetting,
 } from '../../types/api/hospital'
 import type { HospitalCard } from '../../types/api/patient'
 import type { ClientErrorReport } from '@/utils/clientErrors'
-import { post, put, request } from './request'
+import { get, post, put, request } from './request'
 import type { Address, AddressInput } from '../../types/api/address'
 
 /** `/dld-hospital` and the hospital parts of `/dld-palm`. */
@@ -31,6 +32,11 @@ export const getMenuConfig = (hospitalId: number) =>
 /** Reports an error of the app to the server's log; quiet and without a loading mask, whatever happens. */
 export const reportClientError = (report: ClientErrorReport) =>
   post<null>('/dld-hospital/common/debugLog', report, { json: true, silent: true, noLoading: true })
+/** The platform's user agreement and privacy policy in force, with their versions (spec §7 common/getProtocol). */
+export const getProtocols = () => post<Protocols>('/dld-hospital/common/getProtocol', undefined, { json: true, noLoading: true })
+/** Records the account's agreement to the texts of these versions (not in the spec: PIPL asks that consent be kept). */
+export const consentToProtocols = (consent: ProtocolConsent) =>
+  post<{ consentedAt: string }>('/dld-hospital/common/protocol/consent', consent, { json: true })
 export const getTextConfig = (hospitalId: number) => get<Record<string, string>>(`/dld-hospital/common/textConfig/${hospitalId}`, undefined, { noLoading: true })
 export const listArticles = (q: { page: number; size: number; category?: string; hospitalCode?: string }) =>
   get<Page<ArticleSummary>>('/dld-hospital/api/patient/article/list', q, { noLoading: true })

@@ -26,7 +26,7 @@ import { EvaluationStore } from './EvaluationStore'
 import { RecordStore } from './RecordStore'
 import { RoomToolsStore } from './RoomToolsStore'
 import { PreferencesStore } from './PreferencesStore'
-import { loginUrl } from '@/pageUrls'
+import { CONSENT_URL, loginUrl } from '@/pageUrls'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -130,7 +130,8 @@ export class RootStore {
 
   /**
    * Every page calls this on entry: startup (except login and about pages), then the login gate of spec §4:
-   * a page that is not open needs a bound user, else the bind page with the page's sourceType.
+   * a page that is not open needs a bound user, else the bind page with the page's sourceType; and a bound user
+   * who has not agreed to the agreement and policy in force agrees first (the consent page, then back here).
    */
   async enterPage(url: string, query: Record<string, string | undefined>): Promise<StartupResult> {
     if (skipsStartup(url)) return 'ready'
@@ -139,6 +140,12 @@ export class RootStore {
     if (!isOpenPage(url) && !this.user.isLoggedIn) {
       this.user.rememberRedirect(url)
       await Taro.redirectTo({ url: loginUrl(sourceTypeFor(url)) })
+      return 'redirecting'
+    }
+    // PIPL: a bound account agrees to the platform's agreement and policy as they now read before going on
+    if (this.user.consentNeeded) {
+      this.user.rememberRedirect(url)
+      await Taro.redirectTo({ url: CONSENT_URL })
       return 'redirecting'
     }
     return 'ready'

@@ -2,11 +2,13 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import platform from '@/platform'
 import * as auth from '@/services/auth'
 import * as account from '@/services/user'
+import * as hospitalApi from '@/services/hospital'
 import { LOCAL, SESSION, local, session, type LifeData } from '@/services/storage'
 import { MSG } from '@/ui/messages'
 import { toastError } from '@/ui/feedback'
 import type { Session, UserInfo } from '../../types/api/auth'
 import type { AccountClosure, DeclaredIdentity, IdentityInput } from '../../types/api/account'
+import type { Protocols } from '../../types/api/hospital'
 import { isStaffOf as rolesMakeStaff } from '@/utils/staffRules'
 import { OneAtATime } from './base/OneAtATime'
 
@@ -35,6 +37,11 @@ export class UserStore {
   /** Staff of this hospital (or a platform administrator): 医院设置 is theirs (server: requireStaff). */
   isStaffOf(hospitalCode: string | undefined): boolean {
     return this.isLoggedIn && !!hospitalCode && rolesMakeStaff(this.user?.roles ?? [], hospitalCode)
+  }
+
+  /** The bound account has not agreed to the platform's agreement and policy as they now read (server: domain/protocol.ts). */
+  get consentNeeded() {
+    return this.isLoggedIn && !!this.user?.consentNeeded
   }
 
   /** The real name and identity number the signed-in account declared (userinfo), masked; null when none. */
@@ -163,6 +170,17 @@ export class UserStore {
     local.set(LOCAL.user, user)
     local.set(LOCAL.roles, user.roles)
     return user
+  }
+
+  /** The platform's user agreement and privacy policy as they are in force. */
+  loadProtocols() {
+    return hospitalApi.getProtocols()
+  }
+
+  /** Records that the account agreed to these texts (their versions), and reads the account again. */
+  async agreeToProtocols(protocols: Protocols) {
+    await hospitalApi.consentToProtocols({ userAgreementVersion: protocols.userAgreement.version, privacyPolicyVersion: protocols.privacyPolicy.version })
+    return this.loadUser()
   }
 
   async bind(mobile: string, code: string, sourceType: number) {

@@ -14,6 +14,7 @@ export const OPEN_PAGES = [
   '/pages/hospital/index',
   '/pages/about/index',
   '/pages/about/rich',
+  '/pages/about/consent',
   '/pages/introduce/index',
   '/pages/introduce/html',
   '/pages/introduce/doctor',
@@ -30,7 +31,7 @@ export const OPEN_PAGES = [
  * Pages that run without the startup check (spec §2: login and about), and the no-permission page: it is where
  * a 2999 answer leads, so it must not depend on the calls of startup, which may be the ones answering 2999.
  */
-export const NO_STARTUP_PAGES = ['/pages/login/index', '/pages/login/login', '/pages/about/index', '/pages/about/rich', '/pages/permission']
+export const NO_STARTUP_PAGES = ['/pages/login/index', '/pages/login/login', '/pages/about/index', '/pages/about/rich', '/pages/about/consent', '/pages/permission']
 
 /** The page path of a URL, without its query and without the H5 base /h5 that Taro's router reports. */
 export const pathOf = (url: string) => {

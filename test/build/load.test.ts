@@ -44,7 +44,7 @@ const MENUS: MenuEntry[] = [
   { name: '智能导诊', icon: 'guide', url: '/palm/ds/index', role: 'all', group: '门诊服务' },
   { name: '在线问诊', icon: 'inquiry', url: '/internet/doctorList/index', role: 'internet', group: '互联网医院' },
 ]
-const USER: UserInfo = { id: 7, nickname: '王小明', wechatAvatar: '', mobile: '138****0000', roles: [], appId: APP_ID, provider: 'wechat', identity: null }
+const USER: UserInfo = { id: 7, nickname: '王小明', wechatAvatar: '', mobile: '138****0000', roles: [], appId: APP_ID, provider: 'wechat', identity: null, consentNeeded: false }
 
 const ok = (data: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data } })
 const NOT_FOUND = { statusCode: 404, data: { code: 404, msg: 'Not Found' } }

@@ -111,8 +111,15 @@ describe('app shell in the browser', () => {
     await page.goto('/h5/pages/editUser/index')
     await waitForPath(page, '/h5/pages/login/index', (q) => q.get('sourceType') === '8')
     await seeText(page, '为保障就医安全，请先绑定本人手机号')
+    // the texts agreed to on binding can be read from the bind page
+    await visible(page.getByRole('link', { name: '《隐私政策》' })).first().click()
+    await waitForPath(page, '/h5/pages/about/rich', (q) => q.get('key') === 'privacyPolicy')
+    await seeText(page, /个人信息/)
+    await page.goBack()
+    await waitForPath(page, '/h5/pages/login/index')
     const mobile = uniqueMobile()
     await bindMobile(page, mobile)
+    // straight back, not to the consent page: the consent given on the bind page was recorded for the new account
     await waitForPath(page, '/h5/pages/editUser/index')
     await seeText(page, masked(mobile))
     assert.equal(await countVisibleText(page, mobile), 0, 'the full mobile is never shown')

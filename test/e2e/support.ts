@@ -257,7 +257,7 @@ export const uniqueMobile = () => `139${String(process.pid % 10_000).padStart(4,
 
 /**
  * On the bind page (/pages/login/index): types the mobile, asks for a code, reads `devCode` from the
- * POST /dld-auth/token/smsBindCode answer (NODE_ENV=test), types it and taps 绑定并登录.
+ * POST /dld-auth/token/smsBindCode answer (NODE_ENV=test), types it, agrees to the agreement and policy and taps 绑定并登录.
  */
 export async function bindMobile(page: Page, mobile: string): Promise<void> {
   await waitForPath(page, '/h5/pages/login/index')
@@ -276,6 +276,9 @@ export async function bindMobile(page: Page, mobile: string): Promise<void> {
   const codeInput = visible(page.getByPlaceholder('请输入验证码')).first()
   await codeInput.click()
   await codeInput.pressSequentially(devCode!)
+  // PIPL: the agreement and the policy are agreed to before binding (the consent is recorded for the account)
+  const agree = visible(page.getByRole('checkbox', { name: '我已阅读并同意用户协议和隐私政策' })).first()
+  if ((await agree.getAttribute('aria-checked')) !== 'true') await agree.click()
   await tapButton(page, '绑定并登录')
 }
 

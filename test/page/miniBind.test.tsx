@@ -21,6 +21,11 @@ const ORIGIN = 'https://api.hospital.example'
 const g = globalThis as unknown as { API_BASE: string }
 let sandbox = true
 let bound: Record<string, string>[] = []
+let consents: unknown[] = []
+const PROTOCOLS = {
+  userAgreement: { title: '用户协议', content: '本平台为您提供在线就医服务。', version: '0123456789abcdef' },
+  privacyPolicy: { title: '隐私政策', content: '我们仅在必需的范围内收集您的个人信息。', version: 'fedcba9876543210' },
+}
 
 function serve() {
   testing.answer(({ url, data }) => {
@@ -32,7 +37,13 @@ function serve() {
       bound.push(q)
       return ok({ userId: 9, nickname: '微信用户' })
     }
-    if (path === '/dld-hospital/userinfo') return ok({ id: bound.length ? 9 : 0, nickname: '微信用户', wechatAvatar: '', mobile: '199****0001', roles: [], appId: 'wxdemo0000000000', provider: 'wechat' })
+    if (path === '/dld-hospital/userinfo')
+      return ok({ id: bound.length ? 9 : 0, nickname: '微信用户', wechatAvatar: '', mobile: '199****0001', roles: [], appId: 'wxdemo0000000000', provider: 'wechat', consentNeeded: !consents.length })
+    if (path === '/dld-hospital/common/getProtocol') return ok(PROTOCOLS)
+    if (path === '/dld-hospital/common/protocol/consent') {
+      consents.push(data)
+      return ok({ consentedAt: '2026-11-27T08:00:00.000Z' })
+    }
     return { statusCode: 404, data: '' }
   })
 }
@@ -47,6 +58,7 @@ beforeEach(() => {
   testing.reset()
   window.sessionStorage.clear()
   bound = []
+  consents = []
   holder.current = miniProgram('weapp', 'wechat')
   mockRoot = new RootStore()
   testing.setRouter('/pages/login/index', { sourceType: '5' })
@@ -54,6 +66,7 @@ beforeEach(() => {
 })
 
 const phoneButton = () => screen.getByRole('button', { name: '微信手机号一键绑定' })
+const agree = () => fireEvent.click(screen.getByRole('checkbox', { name: '我已阅读并同意用户协议和隐私政策' }))
 
 test('WeChat’s phone-number button binds without an SMS code and goes back where the patient was', async () => {
   sandbox = true
@@ -61,18 +74,29 @@ test('WeChat’s phone-number button binds without an SMS code and goes back whe
   render(<Login />)
   expect(await screen.findByText('或使用短信验证码绑定')).toBeTruthy()
   phoneButton().dataset.detail = JSON.stringify({ errMsg: 'getPhoneNumber:ok', code: 'wx-sheet-code' })
+  // not before the person has agreed to the agreement and the policy
+  fireEvent.click(phoneButton())
+  await waitFor(() => expect(calls.toasts.map((t) => t.title)).toContain('请先阅读并同意用户协议和隐私政策'))
+  expect(bound).toEqual([])
+
+  agree()
+  expect(screen.getByRole('checkbox', { name: '我已阅读并同意用户协议和隐私政策' }).getAttribute('aria-checked')).toBe('true')
   fireEvent.click(phoneButton())
   await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'reLaunch', url: '/internet/doctorList/index' }]))
   // the sandbox cannot redeem WeChat's code: its own stands in for this phone
   expect(bound).toEqual([{ code: 'sbx-phone-1', sourceType: '5' }])
+  // the consent names the versions of the texts the page was showing
+  expect(consents).toEqual([{ userAgreementVersion: '0123456789abcdef', privacyPolicyVersion: 'fedcba9876543210' }])
   expect(calls.toasts.map((t) => t.title)).toContain('绑定成功')
   expect(mockRoot.user.isLoggedIn).toBe(true)
+  expect(mockRoot.user.consentNeeded).toBe(false)
 })
 
 test('on a real server the code of WeChat’s sheet is sent; declining sends nothing and the SMS binding stays', async () => {
   sandbox = false
   render(<Login />)
   await screen.findByText('或使用短信验证码绑定')
+  agree()
   phoneButton().dataset.detail = JSON.stringify({ errMsg: 'getPhoneNumber:fail user deny' })
   fireEvent.click(phoneButton())
   await waitFor(() => expect((phoneButton() as HTMLButtonElement).disabled).toBe(false))

@@ -14,14 +14,14 @@ const hospitals: Record<string, { isInternet: boolean; isPalm: boolean }> = {
 }
 
 /** The real server's answers for the calls startup makes, reduced to what the rules read; `extra` answers others first. */
-function serve(userId: number, extra?: (url: string, data: unknown) => object | undefined) {
+function serve(userId: number, extra?: (url: string, data: unknown) => object | undefined, consentNeeded = false) {
   testing.answer(({ url, data }) => {
     const own = extra?.(url, data)
     if (own) return { statusCode: 200, data: own }
     const ok = (d: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: d } })
     const q = (data ?? {}) as Record<string, string>
     if (url.startsWith('/dld-auth/oauth/')) return ok({ url: `/sandbox/wechat/authorize?scope=${q.scope}&state=${q.state}` })
-    if (url === '/dld-hospital/userinfo') return ok({ id: userId, nickname: '张三', wechatAvatar: '', mobile: '', roles: [], appId: q.appId, provider: 'wechat' })
+    if (url === '/dld-hospital/userinfo') return ok({ id: userId, nickname: '张三', wechatAvatar: '', mobile: '', roles: [], appId: q.appId, provider: 'wechat', consentNeeded })
     if (url === '/dld-hospital/hospital/getByAppId') {
       const code = q.hospitalCode ?? (q.appId === 'wx10388demo00000' ? '10388' : null)
       return ok(code ? { id: 1, hospitalCode: code, hospitalName: `医院${code}`, configDto: hospitals[code] } : null)
@@ -154,6 +154,19 @@ describe('login gate (spec §4)', () => {
     serve(9)
     expect(await new RootStore().enterPage('/pages/editUser/index', {})).toBe('ready')
     expect(calls.navigations).toHaveLength(0)
+  })
+
+  test('a bound user who has not agreed to the texts in force agrees first, then comes back; the consent page itself passes', async () => {
+    serve(9, undefined, true)
+    signedIn('wx10392demo00000')
+    const root = new RootStore()
+    expect(await root.enterPage('/pages/sys/index', {})).toBe('redirecting')
+    expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/about/consent' }])
+    expect(root.user.takeRedirect()).toBe('/pages/sys/index')
+    expect(await root.enterPage('/pages/about/consent', {})).toBe('ready')
+    // an unbound visitor has nothing to agree to yet: the bind page asks before binding
+    serve(0, undefined, true)
+    expect(await new RootStore().enterPage('/pages/sys/knowledge/index', {})).toBe('ready')
   })
 })
 

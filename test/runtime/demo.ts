@@ -42,7 +42,7 @@ export const HOME_CONFIG: HomePageConfig = {
 }
 
 /** A patient who has bound a mobile (a user id other than 0). */
-export const USER: UserInfo = { id: 27, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: APP_ID, provider: 'wechat', identity: null }
+export const USER: UserInfo = { id: 27, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: APP_ID, provider: 'wechat', identity: null, consentNeeded: false }
 
 /** What the patient's WeChat sign-in left in storage: a token for this app id that has not expired. */
 export function signIn() {

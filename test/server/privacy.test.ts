@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { addresses, auditLog, chatMessages, chatRevocations, identities, inquiries, medicalRecords, patients, smsCodes, surveyAnswers, surveys, users } from '../../server/src/db/schema'
+import { addresses, auditLog, protocolConsents, chatMessages, chatRevocations, identities, inquiries, medicalRecords, patients, smsCodes, surveyAnswers, surveys, users } from '../../server/src/db/schema'
 import { createStaffAccount } from '../../server/src/domain/staff'
 import { insertMessage } from '../../server/src/domain/chat'
 import { patientImAccount } from '../../src/utils/chatRules'
@@ -140,6 +140,7 @@ describe('POST /dld-user/user/export', () => {
     const theirs = await fullAccount('吴建国')
     const [survey] = await db().select().from(surveys).limit(1)
     await db().insert(surveyAnswers).values({ surveyId: survey!.id, userId: mine.user.userId, choices: { q1: ['a'] }, textsEnc: cipher().encrypt('{"q7":"导诊台很热情"}') })
+    await db().insert(protocolConsents).values({ userId: mine.user.userId, userAgreementVersion: '0123456789abcdef', privacyPolicyVersion: 'fedcba9876543210' })
     const code = await accountCode(mine.user, 'export')
     const env = await call<AccountExport>('POST', `${U}/export`, { caller: mine.user, body: { code } })
     assert.equal(env.code, 200, env.msg)
@@ -171,6 +172,11 @@ describe('POST /dld-user/user/export', () => {
     assert.deepEqual(
       copy.surveys.map((a) => [a.survey, a.choices, a.words]),
       [[survey!.title, { q1: ['a'] }, { q7: '导诊台很热情' }]],
+    )
+    // the versions of the agreement and policy agreed to
+    assert.deepEqual(
+      copy.consents.map((c) => [c.userAgreementVersion, c.privacyPolicyVersion]),
+      [['0123456789abcdef', 'fedcba9876543210']],
     )
     assert.equal((copy as unknown as Record<string, unknown>).patientIds, undefined, 'the audit’s list is not in the file')
     const text = JSON.stringify(copy)

@@ -33,6 +33,8 @@ export interface AccountExport {
   files: Row[]
   /** Satisfaction surveys answered: the choices and the words (none once the account closed). */
   surveys: Row[]
+  /** The versions of the user agreement and privacy policy agreed to, and when. */
+  consents: Row[]
 }
 
 /** `POST /dld-user/user/modifyiIdentify`: the account holder's own real name and identity number (实名认证). */

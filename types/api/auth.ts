@@ -18,6 +18,8 @@ export interface UserInfo {
   provider: 'wechat' | 'alipay'
   /** 实名认证 as the account holder declared it (masked); null until they have. */
   identity: DeclaredIdentity | null
+  /** The platform's user agreement or privacy policy has not been agreed to in its current version. */
+  consentNeeded: boolean
 }
 
 export interface UserSig {

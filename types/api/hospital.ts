@@ -121,3 +121,22 @@ export interface PublicHospitalSetting {
   key: string
   value: string | null
 }
+
+/** One of the platform's agreements as the person reads it; `version` names this exact text (its hash). */
+export interface ProtocolText {
+  title: string
+  content: string
+  version: string
+}
+
+/** spec §7 common/getProtocol: the texts a person agrees to at first sign-in (and again when one changes). */
+export interface Protocols {
+  userAgreement: ProtocolText
+  privacyPolicy: ProtocolText
+}
+
+/** What the person agreed to: the versions of the texts they were shown. */
+export interface ProtocolConsent {
+  userAgreementVersion: string
+  privacyPolicyVersion: string
+}

@@ -57,6 +57,7 @@ import { conflict, unauthenticated } from '../errors'
 import { maskMobile } from '@/utils/mask'
 import { consumeSmsCode, createSmsCode } from './auth'
 import { revokeChatSignatures } from './chat'
+import { consentsOf } from './protocol'
 import { DOCTOR_PREFIX, patientImAccount } from '@/utils/chatRules'
 import { hospitalToday } from './register/rules'
 
@@ -370,6 +371,7 @@ export async function exportAccount(
     messages: notices.map((n) => ({ title: n.title, content: n.content, createdAt: n.createdAt.toISOString(), readAt: iso(n.readAt) })),
     files: uploads.map((f) => ({ url: `/dld-file/files/${f.storedName}`, name: f.originalName, mime: f.mime, size: f.size, createdAt: f.createdAt.toISOString() })),
     surveys: answers.map((a) => ({ survey: a.title, choices: a.choices, words: a.textsEnc ? (JSON.parse(dec(a.textsEnc)) as unknown) : null, answeredAt: a.at.toISOString() })),
+    consents: await consentsOf(db, userId),
     patientIds,
   }
 }

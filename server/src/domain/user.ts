@@ -6,6 +6,7 @@ import { badInput, unauthenticated } from '../errors'
 import { isValidIdCard } from '@/utils/idCard'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
+import { consentNeeded } from './protocol'
 
 /** The signed-in person as the app sees them; id 0 until a mobile number is bound. */
 export async function userInfo(db: Db, cipher: FieldCipher, auth: AuthContext) {
@@ -22,6 +23,8 @@ export async function userInfo(db: Db, cipher: FieldCipher, auth: AuthContext) {
     provider: auth.provider,
     /** 实名认证 as the account holder declared it, masked; null until they have. */
     identity: user?.realNameEnc && user.idCardEnc ? declared(cipher.decrypt(user.realNameEnc), cipher.decrypt(user.idCardEnc)) : null,
+    /** The platform's agreement or policy changed (or was never agreed to): the app asks before going on. */
+    consentNeeded: await consentNeeded(db, user?.id ?? 0),
   }
 }
 

@@ -5,7 +5,7 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import { LoadFailed, NoHospital } from '@/components/Empty'
-import Tappable from '@/components/Tappable'
+import AgreeCheck from '@/components/AgreeCheck'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 
@@ -60,10 +60,11 @@ function RegisterNotice() {
               {freeForElderly && <Text className='register-notice__fact'>敬老服务：本院老年人预约普通号免挂号费，确认挂号时按就诊人年龄自动减免</Text>}
             </View>
           </View>
-          <Tappable className='register-notice__agree' role='checkbox' checked={agreed} onTap={() => setAgreed((a) => !a)}>
-            <View className={`register-notice__box${agreed ? ' register-notice__box--on' : ''}`} />
-            <Text>我已阅读并同意</Text>
-          </Tappable>
+          <View className='register-notice__agree'>
+            <AgreeCheck checked={agreed} onChange={setAgreed}>
+              我已阅读并同意
+            </AgreeCheck>
+          </View>
           <View className='register-notice__next'>
             <Button type='primary' block disabled={!agreed} onClick={() => void Taro.navigateTo({ url: DEPT_LIST_URL })}>
               开始挂号

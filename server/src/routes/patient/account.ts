@@ -74,6 +74,7 @@ export async function accountRoutes(app: FastifyInstance) {
       messages: rows,
       files: rows,
       surveys: rows,
+      consents: rows,
     }),
     handler: async ({ auth, body, req }) => {
       const { patientIds, ...copy } = await exportAccount(db(), cipher, auth.userId, body.code)

@@ -4,6 +4,7 @@ import { route } from '../../route'
 import { hospitalCode, hospitalDto, idParam, menuEntry, appId, pageNo, pageSize } from '../schemas'
 import * as hospital from '../../domain/hospital'
 import * as user from '../../domain/user'
+import * as protocol from '../../domain/protocol'
 import { MESSAGE_MAX, PAGE_MAX, STACK_MAX, scrubClientText } from '@/utils/clientErrors'
 
 const homeConfig = z.object({
@@ -112,6 +113,29 @@ export async function hospitalRoutes(app: FastifyInstance) {
     },
   })
 
+  const protocolText = z.object({ title: z.string(), content: z.string(), version: z.string() })
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/common/getProtocol',
+    summary: 'The platform’s user agreement and privacy policy in force, each with its version (the hash of its text)',
+    auth: 'none',
+    data: z.object({ userAgreement: protocolText, privacyPolicy: protocolText }),
+    handler: async () => protocol.currentProtocols(db()),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: '/dld-hospital/common/protocol/consent',
+    summary: 'Records that the account agreed to the agreement and policy of these versions (refused unless they are in force)',
+    auth: 'user',
+    body: z.object({
+      userAgreementVersion: z.string().regex(/^[0-9a-f]{16}$/, '协议版本不正确'),
+      privacyPolicyVersion: z.string().regex(/^[0-9a-f]{16}$/, '协议版本不正确'),
+    }),
+    data: z.object({ consentedAt: z.string() }),
+    handler: async ({ auth, body }) => protocol.recordConsent(db(), auth.userId, body),
+  })
+
   route(app, {
     method: 'GET',
     url: '/dld-hospital/common/textConfig/:id',
@@ -168,6 +192,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
       appId: z.string(),
       provider: z.enum(['wechat', 'alipay']),
       identity: z.object({ name: z.string(), idCard: z.string(), verified: z.boolean() }).nullable(),
+      consentNeeded: z.boolean(),
     }),
     handler: async ({ auth }) => user.userInfo(app.ctx.db, app.ctx.cipher, auth),
   })

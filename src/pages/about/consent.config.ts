@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '用户协议与隐私政策' })
