@@ -131,7 +131,7 @@ export class FeverStore {
     if (this.depts.state === 'loading' || this.depts.state === 'idle') return '接诊科室加载中'
     if (this.depts.state === 'failed') return '接诊科室加载失败'
     if (!this.form.patient) return '请先添加就诊人'
-    if (this.form.uploading) return '图片上传中'
+    if (this.form.photos.uploading) return '图片上传中'
     return null
   }
 

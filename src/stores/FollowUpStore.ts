@@ -86,7 +86,7 @@ export class FollowUpStore {
     if (!doctor) return '医生信息加载中'
     if (!doctor.online || this.priceFen === null) return DOCTOR_OFFLINE
     if (!this.form.patient) return '请先添加就诊人'
-    if (this.form.uploading) return '图片上传中'
+    if (this.form.photos.uploading) return '图片上传中'
     return null
   }
 

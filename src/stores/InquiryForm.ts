@@ -1,9 +1,8 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import Taro from '@tarojs/taro'
-import { uploadFile } from '@/services/auth'
 import { searchDiseases } from '@/services/inquiry'
 import { toastError } from '@/ui/feedback'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
+import { PictureList } from './base/PictureList'
 import { KeywordSearch } from './KeywordSearch'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
@@ -16,11 +15,7 @@ export { DESCRIPTION_MAX, PICTURES_MAX }
 export const CONSENT_TEXT = '我已阅读并同意《互联网诊疗知情同意书》'
 export const NO_CONSENT = '请阅读并同意《互联网诊疗知情同意书》'
 
-/** A picture of the attempt: the server's url and what the phone shows meanwhile. */
-export interface InquiryPicture {
-  url: string
-  preview: string
-}
+export type { FormPicture as InquiryPicture } from './base/PictureList'
 
 /** How a diagnosis of several diseases is written: 原发性高血压、2型糖尿病. */
 export const DIAGNOSIS_SEPARATOR = '、'
@@ -87,8 +82,8 @@ export class DiseasePicker {
  */
 export class InquiryForm {
   description = ''
-  pictures: InquiryPicture[] = []
-  uploading = false
+  /** Up to 9 pictures of the illness (病情资料). */
+  readonly photos = new PictureList(PICTURES_MAX)
   agreed = false
   /** One key per attempt: a retry of an answer that never came sends the same key, so the server orders once. */
   readonly attempt = new IdempotentAttempt()
@@ -102,13 +97,13 @@ export class InquiryForm {
     /** How long the description may be on this form. */
     readonly descriptionMax = DESCRIPTION_MAX,
   ) {
-    makeAutoObservable<InquiryForm, 'patients'>(this, { patients: false, descriptionMax: false, attempt: false, diseases: false })
+    makeAutoObservable<InquiryForm, 'patients'>(this, { patients: false, descriptionMax: false, attempt: false, diseases: false, photos: false })
   }
 
   /** A new attempt with its own key, nothing written yet. */
   reset() {
     this.description = ''
-    this.pictures = []
+    this.photos.clear()
     this.agreed = false
     this.created = null
     this.attempt.renew()
@@ -121,7 +116,7 @@ export class InquiryForm {
   }
 
   get pictureUrls(): string[] {
-    return this.pictures.map((p) => p.url)
+    return this.photos.urls
   }
 
   setDescription(text: string) {
@@ -132,35 +127,6 @@ export class InquiryForm {
   setAgreed(on: boolean) {
     if (this.created) return
     this.agreed = on
-  }
-
-  /** Chooses pictures and uploads them one by one, up to 9 in all; one that fails stops the rest (the reason is shown). */
-  async addPictures() {
-    const room = PICTURES_MAX - this.pictures.length
-    if (room <= 0 || this.uploading || this.created) return
-    const chosen = await Taro.chooseImage({ count: room, sizeType: ['compressed'], sourceType: ['album', 'camera'] }).catch(() => null)
-    const paths = (chosen?.tempFilePaths ?? []).slice(0, room)
-    if (!paths.length) return
-    this.uploading = true
-    try {
-      for (const path of paths) {
-        const { url } = await uploadFile(path)
-        runInAction(() => {
-          if (this.pictures.length < PICTURES_MAX) this.pictures.push({ url, preview: path })
-        })
-      }
-    } catch {
-      // the request layer has shown why
-    } finally {
-      runInAction(() => {
-        this.uploading = false
-      })
-    }
-  }
-
-  removePicture(index: number) {
-    if (this.created) return
-    this.pictures.splice(index, 1)
   }
 
   /**
@@ -183,6 +149,7 @@ export class InquiryForm {
     const inquiry = await this.attempt.run(order)
     runInAction(() => {
       this.created = inquiry
+      this.photos.locked = true
     })
     return inquiry
   }

@@ -371,11 +371,11 @@ describe('图文问诊 /internet/inquiry/index', () => {
     describeIllness('胸闷两周，活动后加重')
     expect(screen.getByText('10/500')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: '添加图片' }))
-    await waitFor(() => expect(document.querySelectorAll('.inquiry__picture img')).toHaveLength(2))
+    await waitFor(() => expect(document.querySelectorAll('.picture-picker__item img')).toHaveLength(2))
     expect(choose).toHaveBeenCalledWith(expect.objectContaining({ count: 9 }))
     // one of the two taken back out
     fireEvent.click(screen.getByRole('button', { name: '删除第1张图片' }))
-    expect(Array.from(document.querySelectorAll<HTMLImageElement>('.inquiry__picture img')).map((i) => i.getAttribute('src'))).toEqual(['blob:photo-1'])
+    expect(Array.from(document.querySelectorAll<HTMLImageElement>('.picture-picker__item img')).map((i) => i.getAttribute('src'))).toEqual(['blob:photo-1'])
     agree()
     submit()
 
@@ -511,12 +511,12 @@ describe('图文问诊 /internet/inquiry/index', () => {
     choose.mockImplementation((async ({ count }: { count: number }) => ({ tempFilePaths: Array.from({ length: count }, (_, i) => `blob:p${uploads + i}`) })) as never)
     await open()
     fireEvent.click(screen.getByRole('button', { name: '添加图片' }))
-    await waitFor(() => expect(document.querySelectorAll('.inquiry__picture img')).toHaveLength(9))
+    await waitFor(() => expect(document.querySelectorAll('.picture-picker__item img')).toHaveLength(9))
     expect(screen.queryByRole('button', { name: '添加图片' })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: '删除第9张图片' }))
     choose.mockClear()
     fireEvent.click(screen.getByRole('button', { name: '添加图片' }))
-    await waitFor(() => expect(document.querySelectorAll('.inquiry__picture img')).toHaveLength(9))
+    await waitFor(() => expect(document.querySelectorAll('.picture-picker__item img')).toHaveLength(9))
     expect(choose).toHaveBeenCalledWith(expect.objectContaining({ count: 1 }))
   })
 

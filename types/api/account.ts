@@ -35,6 +35,8 @@ export interface AccountExport {
   surveys: Row[]
   /** The versions of the user agreement and privacy policy agreed to, and when. */
   consents: Row[]
+  /** Complaints and suggestions sent to hospitals, with their answers (the words gone once the account closed). */
+  suggestions: Row[]
 }
 
 /** `POST /dld-user/user/modifyiIdentify`: the account holder's own real name and identity number (实名认证). */

@@ -50,6 +50,7 @@ import {
   registrations,
   userMessages,
   surveyAnswers,
+  userSuggestions,
   surveys,
   users,
 } from '../db/schema'
@@ -160,6 +161,7 @@ export async function closeAccount(
     await tx.delete(doctorFans).where(eq(doctorFans.userId, userId))
     await tx.delete(userMessages).where(eq(userMessages.userId, userId))
     await tx.update(surveyAnswers).set({ textsEnc: null }).where(eq(surveyAnswers.userId, userId))
+    await tx.update(userSuggestions).set({ contentEnc: null, pictures: [] }).where(eq(userSuggestions.userId, userId))
     await tx.delete(chatReads).where(eq(chatReads.account, patientImAccount(userId)))
     await revokeChatSignatures(tx, patientImAccount(userId), now)
     await audit(tx, patientIds)
@@ -179,7 +181,8 @@ function parsed(text: string): unknown {
 /**
  * Everything the hospital holds about the account, readable (decrypted), for the holder to keep (PIPL art. 45):
  * the profile, patients with their cards, escorts, addresses, bookings, orders with refunds, consultations with
- * their medical records and chat, evaluations, gifts, followed doctors, notices and uploaded files. The code was
+ * their medical records and chat, evaluations, gifts, followed doctors, notices, uploaded files, survey answers, consents
+ * to the agreement and policy, and complaints with their answers. The code was
  * spent by the caller.
  */
 export async function exportAccount(
@@ -254,6 +257,12 @@ export async function exportAccount(
     .innerJoin(surveys, eq(surveys.id, surveyAnswers.surveyId))
     .where(eq(surveyAnswers.userId, userId))
     .orderBy(asc(surveyAnswers.id))
+  const feedback = await db
+    .select({ s: userSuggestions, hospitalName: hospitals.name })
+    .from(userSuggestions)
+    .innerJoin(hospitals, eq(hospitals.id, userSuggestions.hospitalId))
+    .where(eq(userSuggestions.userId, userId))
+    .orderBy(asc(userSuggestions.id))
   const uploads = ids.length ? await db.select().from(files).where(inArray(files.identityId, ids.map((i) => i.id))).orderBy(asc(files.id)) : []
   const insured = patientIds.length
     ? await db
@@ -372,6 +381,15 @@ export async function exportAccount(
     files: uploads.map((f) => ({ url: `/dld-file/files/${f.storedName}`, name: f.originalName, mime: f.mime, size: f.size, createdAt: f.createdAt.toISOString() })),
     surveys: answers.map((a) => ({ survey: a.title, choices: a.choices, words: a.textsEnc ? (JSON.parse(dec(a.textsEnc)) as unknown) : null, answeredAt: a.at.toISOString() })),
     consents: await consentsOf(db, userId),
+    suggestions: feedback.map(({ s, hospitalName }) => ({
+      hospitalName,
+      kind: s.kind,
+      content: dec(s.contentEnc),
+      pictures: s.pictures,
+      answer: s.answer,
+      createdAt: s.createdAt.toISOString(),
+      answeredAt: iso(s.answeredAt),
+    })),
     patientIds,
   }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db'
-import { files } from '../db/schema'
+import { files, identities } from '../db/schema'
 import { badInput } from '../errors'
 
 /** What patients upload: photos (illness, identity card, avatar) and PDF reports. Type is read from the bytes, not the name. */
@@ -16,6 +17,23 @@ const KINDS: { mime: string; ext: string; magic: (b: Buffer) => boolean }[] = [
 
 /** The stored name inside a URL that POST /dld-file/files-upload answered for a picture. */
 export const UPLOADED_PICTURE = /^\/dld-file\/files\/([A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp))$/
+
+export const PICTURE_NOT_UPLOADED = '图片请先上传'
+
+/** Every picture (at most `max`) is a file one of the caller's identities uploaded to this server. */
+export async function requireOwnUploads(db: Db, userId: number, pictures: string[], max: number) {
+  if (pictures.length > max) throw badInput(`最多上传${max}张图片`)
+  const names = pictures.map((url) => UPLOADED_PICTURE.exec(url)?.[1])
+  if (names.some((n) => !n)) throw badInput(PICTURE_NOT_UPLOADED)
+  if (!names.length) return
+  const found = await db
+    .select({ name: files.storedName })
+    .from(files)
+    .innerJoin(identities, eq(identities.id, files.identityId))
+    .where(and(inArray(files.storedName, names as string[]), eq(identities.userId, userId)))
+  const have = new Set(found.map((f) => f.name))
+  if (names.some((n) => !have.has(n!))) throw badInput(PICTURE_NOT_UPLOADED)
+}
 
 export const kindOfName = (name: string) => KINDS.find((k) => name.endsWith(`.${k.ext}`))!
 

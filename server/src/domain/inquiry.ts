@@ -15,12 +15,12 @@ import type { Page } from '../../../types/api/hospital'
 import type { Inquiry, InquiryInput, InquiryIntake, InquiryIntakeInput, InquiryKind, InquiryStatus } from '../../../types/api/inquiry'
 import type { Db, Tx } from '../db'
 import { open, type FieldCipher } from '../crypto'
-import { consultations, departments, doctors, evaluations, files, hospitals, identities, inquiries, onlineDoctorServices, onlineDoctors, orders, patients } from '../db/schema'
+import { consultations, departments, doctors, evaluations, hospitals, inquiries, onlineDoctorServices, onlineDoctors, orders, patients } from '../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../errors'
 import { maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
 import { requireCompletePatient, requireOwnPatient } from './patient'
-import { UPLOADED_PICTURE } from './file'
+import { PICTURE_NOT_UPLOADED, requireOwnUploads } from './file'
 import { doctorImAccount, textServiceOfDoctor } from './internetDoctors'
 import { doctorAvatarUrl } from './register/catalogue'
 import {
@@ -53,7 +53,7 @@ const SERVICE_NAME = '图文问诊'
 export const KIND_NAMES: Record<InquiryKind, string> = { inquiry: SERVICE_NAME, quick: '快速问诊', chronic: '复诊续方' }
 
 export const DOCTOR_OFFLINE = '该医生暂不接诊，请选择其他医生'
-export const PICTURE_NOT_UPLOADED = '图片请先上传'
+export { PICTURE_NOT_UPLOADED }
 export const ALREADY_ACCEPTED = '医生已接诊，无法取消问诊'
 export const NOT_IN_PROGRESS = '问诊未在进行中，无法结束'
 export const NOT_PAID_COMPLAINT = '未支付的问诊无法投诉'
@@ -254,22 +254,6 @@ async function requireAcceptingDoctor(db: Db, doctorId: number) {
   return { hospitalId: row.online.hospitalId, doctorName: row.name, priceFen: row.priceFen }
 }
 
-/** Every picture is a file one of the caller's identities uploaded to this server. */
-async function requireUploadedPictures(db: Db, userId: number, pictures: string[]) {
-  if (pictures.length > PICTURES_MAX) throw badInput(`最多上传${PICTURES_MAX}张图片`)
-  const names = pictures.map((url) => UPLOADED_PICTURE.exec(url)?.[1])
-  if (names.some((n) => !n)) throw badInput(PICTURE_NOT_UPLOADED)
-  if (!names.length) return
-  const found = await db
-    .select({ name: files.storedName })
-    .from(files)
-    .innerJoin(identities, eq(identities.id, files.identityId))
-    .where(and(inArray(files.storedName, names as string[]), eq(identities.userId, userId)))
-  const have = new Set(found.map((f) => f.name))
-  if (names.some((n) => !have.has(n!))) throw badInput(PICTURE_NOT_UPLOADED)
-}
-
-
 /** What differs between the kinds of inquiry that share createInquiry (domain/consultationHistory: quick, chronic). */
 export interface InquiryKindOptions {
   kind?: InquiryKind
@@ -301,7 +285,7 @@ export async function createInquiry(
   if (!description) throw badInput('请描述您的病情')
   if (description.length > DESCRIPTION_MAX) throw badInput(`病情描述不能超过${DESCRIPTION_MAX}个字`)
   const pictures = input.pictures ?? []
-  await requireUploadedPictures(db, userId, pictures)
+  await requireOwnUploads(db, userId, pictures, PICTURES_MAX)
   const doctor = await requireAcceptingDoctor(db, input.doctorId)
 
   const madeMeanwhile = answerWithMadeMeanwhile(async () => {

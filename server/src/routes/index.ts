@@ -31,6 +31,7 @@ import { escortPassRoutes } from './patient/escortPass'
 import { escortPassDeskRoutes } from './workbench/escortPass'
 import { queueRoutes } from './patient/queue'
 import { surveyRoutes } from './patient/survey'
+import { suggestionRoutes } from './patient/suggestion'
 import { surveyDeskRoutes } from './workbench/survey'
 
 /**
@@ -69,6 +70,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await escortPassRoutes(app)
   await queueRoutes(app)
   await surveyRoutes(app)
+  await suggestionRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

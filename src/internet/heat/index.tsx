@@ -127,7 +127,7 @@ function FeverClinic() {
           placeholder='如最高体温、发热几天、已用过的药物等'
           onInput={(text) => form.setDescription(text)}
         />
-        <PictureField pictures={form.pictures} uploading={form.uploading} locked={locked} onAdd={() => void form.addPictures()} onRemove={(i) => form.removePicture(i)} />
+        <PictureField photos={form.photos} locked={locked} />
 
         {created ? (
           <View className='heat__matched' role='status' aria-label='接诊医生'>

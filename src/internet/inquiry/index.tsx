@@ -50,7 +50,7 @@ function InquiryPage() {
           placeholder='请详细描述症状、持续时间、做过的检查和用药情况，以便医生了解您的病情'
           onInput={(text) => form.setDescription(text)}
         />
-        <PictureField pictures={form.pictures} uploading={form.uploading} locked={locked} onAdd={() => void form.addPictures()} onRemove={(i) => form.removePicture(i)} />
+        <PictureField photos={form.photos} locked={locked} />
         <ConsentLine agreed={form.agreed} locked={locked} onToggle={(on) => form.setAgreed(on)} />
         <SubmitBar
           created={created}

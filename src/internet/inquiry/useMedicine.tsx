@@ -122,7 +122,7 @@ function RenewalPage() {
           placeholder='请描述目前的病情、用药后的情况及需要续方的原因'
           onInput={(text) => form.setDescription(text)}
         />
-        <PictureField pictures={form.pictures} uploading={form.uploading} locked={locked} onAdd={() => void form.addPictures()} onRemove={(i) => form.removePicture(i)} />
+        <PictureField photos={form.photos} locked={locked} />
 
         {followUp.refusal && (
           <View className='inquiry__refusal' role='alert'>

@@ -75,6 +75,7 @@ export async function accountRoutes(app: FastifyInstance) {
       files: rows,
       surveys: rows,
       consents: rows,
+      suggestions: rows,
     }),
     handler: async ({ auth, body, req }) => {
       const { patientIds, ...copy } = await exportAccount(db(), cipher, auth.userId, body.code)

@@ -14,6 +14,7 @@ import { diseaseCodeDto, medicalRecordDto } from '../patient/medical'
 import { intakeDto } from '../patient/inquiry'
 import { readUpload, uploadDto } from '../patient/file'
 import { hisConsoleRoutes } from './his'
+import { suggestionDeskRoutes } from './suggestion'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 
 declare module 'fastify' {
@@ -262,6 +263,8 @@ export async function workbenchRoutes(app: FastifyInstance) {
         return desk.uploadDeskPicture(db(), config.uploadDir, staff, bytes, filename)
       },
     })
+
+    await suggestionDeskRoutes(scope, staffOf)
 
     // the sandbox HIS's console: only on a server whose HIS is the sandbox
     if (providers.his.kind === 'sandbox') await hisConsoleRoutes(scope, providers.his as SandboxHis, staffOf)

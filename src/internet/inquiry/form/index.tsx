@@ -3,14 +3,15 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react'
 
 import CountedTextarea from '@/components/CountedTextarea'
 import PatientPicker from '@/components/PatientPicker'
 import { INCOMPLETE_TEXT, usePatientCompletion } from '@/components/PatientCompletion'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
-import { PICTURES_MAX, type InquiryPicture } from '@/stores/InquiryForm'
+import { PICTURES_MAX } from '@/stores/InquiryForm'
+import type { PictureList } from '@/stores/base/PictureList'
+import PicturePicker from '@/components/PicturePicker'
 import { inquiryPrice } from '@/stores/InquiryStore'
 
 import { assetUrl } from '@/ui/assets'
@@ -90,37 +91,15 @@ export function DescriptionField(p: { title: string; value: string; max: number;
   )
 }
 
-/** 图片资料: up to 9 pictures, each removable until the inquiry is ordered (an observer: it reads the list itself). */
-export const PictureField = observer(function PictureField(p: {
-  pictures: InquiryPicture[]
-  uploading: boolean
-  locked: boolean
-  onAdd: () => void
-  onRemove: (index: number) => void
-}) {
+/** 图片资料: up to 9 pictures, each removable until the inquiry is ordered. */
+export function PictureField({ photos, locked }: { photos: PictureList; locked: boolean }) {
   return (
     <FormCard title='图片资料'>
       <Text className='inquiry__note'>检查报告、患处照片等，最多{PICTURES_MAX}张，仅医生可见</Text>
-      <View className='inquiry__pictures'>
-        {p.pictures.map((pic, i) => (
-          <View key={pic.url} className='inquiry__picture'>
-            <Image className='inquiry__thumb' src={pic.preview} nativeProps={{ alt: `第${i + 1}张图片` }} />
-            {!p.locked && (
-              <Tappable className='inquiry__remove' label={`删除第${i + 1}张图片`} onTap={() => p.onRemove(i)}>
-                ×
-              </Tappable>
-            )}
-          </View>
-        ))}
-        {!p.locked && p.pictures.length < PICTURES_MAX && (
-          <Tappable className='inquiry__picture inquiry__picture--add' label='添加图片' onTap={p.onAdd}>
-            {p.uploading ? '上传中' : '+'}
-          </Tappable>
-        )}
-      </View>
+      <PicturePicker photos={photos} locked={locked} />
     </FormCard>
   )
-})
+}
 
 /** Parameters Taro's H5 router adds to every page. */
 const ROUTER_PARAMS = ['$taroTimestamp', 'stamp']
