@@ -28,6 +28,8 @@ export const CHOOSE_LOCATION_URL = '/pages/chooseLocation/index'
 export const knowledgeArticleUrl = (id: number) => `/pages/sys/knowledge/detail?id=${id}`
 export const aboutTopicUrl = (key: string) => `/pages/about/rich?key=${key}`
 export const ABOUT_URL = '/pages/about/index'
+/** 投诉建议: a complaint, suggestion or praise to the hospital, and the answers. */
+export const COMMENT_URL = '/pages/comment/index'
 /** 用户协议与隐私政策: agreeing (again) before going on. */
 export const CONSENT_URL = '/pages/about/consent'
 export const PRIVACY_URL = '/pages/privacy/index'

@@ -20,6 +20,7 @@ export const MAIN_PAGES = [
   'pages/about/index',
   'pages/about/rich',
   'pages/about/consent',
+  'pages/comment/index',
   'pages/editUser/index',
   'pages/patient/index',
   'pages/healthPatient/index',

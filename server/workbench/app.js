@@ -882,7 +882,7 @@ function hideSurvey() {
   $('survey').hidden = true
 }
 // the other panels open over this one
-for (const id of ['his-open', 'ward-open']) $(id).addEventListener('click', hideSurvey)
+for (const id of ['his-open', 'ward-open', 'feedback-open']) $(id).addEventListener('click', hideSurvey)
 $('inquiry-list').addEventListener('click', hideSurvey, true)
 
 $('survey-open').addEventListener('click', () => {
@@ -958,4 +958,49 @@ async function openSurveyResults(id) {
       )
     }),
   )
+}
+
+// ---- 投诉建议: the hospital's complaints, suggestions and praise, answered once ---------------------------------------
+
+const FEEDBACK_KIND = { complaint: '投诉', suggestion: '建议', praise: '表扬' }
+
+function hideFeedback() {
+  $('feedback').hidden = true
+}
+for (const id of ['his-open', 'ward-open', 'survey-open']) $(id).addEventListener('click', hideFeedback)
+$('inquiry-list').addEventListener('click', hideFeedback, true)
+
+$('feedback-open').addEventListener('click', () => {
+  state.current = null
+  for (const id of ['detail', 'his', 'ward', 'survey']) $(id).hidden = true
+  $('feedback').hidden = false
+  document.body.classList.add('has-detail')
+  loadFeedback().catch((err) => toast(err.message))
+})
+$('feedback-back').addEventListener('click', () => {
+  hideFeedback()
+  document.body.classList.remove('has-detail')
+})
+$('feedback-refresh').addEventListener('click', () => loadFeedback().catch((err) => toast(err.message)))
+
+async function loadFeedback() {
+  const items = await api('GET', '/suggestions')
+  $('feedback-list').replaceChildren(...(items.length === 0 ? [h('li', { class: 'muted' }, '暂无投诉建议')] : items.map(feedbackItem)))
+}
+
+function feedbackItem(s) {
+  const head = h('p', {}, h('strong', {}, FEEDBACK_KIND[s.kind]), ' ', h('small', { class: 'muted' }, `${s.mobile} · ${time(s.createdAt)}`))
+  const pictures = s.pictures.length
+    ? h('p', {}, ...s.pictures.map((url, i) => h('a', { href: url, target: '_blank', rel: 'noopener' }, `图片${i + 1} `)))
+    : null
+  if (s.status === 'answered') {
+    return h('li', {}, head, h('p', {}, s.content), pictures, h('p', { class: 'feedback-answer' }, `已回复：${s.answer}`, h('br'), h('small', { class: 'muted' }, time(s.answeredAt))))
+  }
+  const box = h('textarea', { rows: '2', maxlength: '500', 'aria-label': '回复内容', placeholder: '回复内容（患者在消息中心收到）' })
+  const send = h('button', { type: 'button', onclick: (e) => act(e.currentTarget, async () => {
+    await api('POST', `/suggestions/${s.id}/answer`, { answer: box.value })
+    toast('已回复')
+    await loadFeedback()
+  }) }, '回复')
+  return h('li', {}, head, h('p', {}, s.content), pictures, box, send)
 }

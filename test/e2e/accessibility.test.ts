@@ -112,6 +112,8 @@ describe('accessibility of every page (axe-core, WCAG 2.2 A/AA)', () => {
       '/pages/medicalHistory/index',
       '/pages/accessLog/index',
       '/pages/privacy/index',
+      '/pages/about/consent',
+      '/pages/comment/index',
       '/palm/register/deptList/search',
     ])
       await visit(page, path)

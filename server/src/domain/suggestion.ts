@@ -18,15 +18,14 @@ import type { FieldCipher } from '../crypto'
 import { userSuggestions, users } from '../db/schema'
 import { AppError, Code, conflict, forbidden, notFound } from '../errors'
 import { maskMobile } from '@/utils/mask'
+import { SUGGESTION_MAX, SUGGESTION_MIN, SUGGESTION_PICTURES_MAX } from '@/utils/suggestionRules'
 import { requireOwnUploads } from './file'
 import { requireHospitalByCode } from './hospital'
 import { addUserMessage } from './userMessage'
 import type { StaffContext } from './staff'
 import { hospitalInstant, hospitalToday } from '@/utils/hospitalClock'
 
-export const SUGGESTION_MIN = 5
-export const SUGGESTION_MAX = 500
-export const SUGGESTION_PICTURES_MAX = 4
+export { SUGGESTION_MAX, SUGGESTION_MIN, SUGGESTION_PICTURES_MAX }
 export const SUGGESTIONS_PER_DAY = 5
 export const ANSWER_MAX = 500
 export const TOO_MANY_TODAY = '今日提交次数已达上限，请明天再试'

@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
-import { Articles, Comment, Doctor, Footprint, Health, List, Location, Message, More, Notice, Order, Retweet, Setting, ShieldCheck, ToPay, User as UserIcon, Wallet } from '@nutui/icons-react-taro'
+import { Articles, Comment, Doctor, Feedback, Footprint, Health, List, Location, Message, More, Notice, Order, Retweet, Setting, ShieldCheck, ToPay, User as UserIcon, Wallet } from '@nutui/icons-react-taro'
 import { observer } from 'mobx-react'
 import PageShell, { openPage } from '@/components/PageShell'
 import Toggle from '@/components/Toggle'
@@ -11,7 +11,7 @@ import { useStores } from '@/stores'
 
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
-import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
+import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, COMMENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
 
 const ENTRIES = [
   { title: '就诊人管理', url: PATIENT_LIST_URL, Icon: UserIcon },
@@ -26,6 +26,7 @@ const ENTRIES = [
   { title: '收货地址', url: ADDRESS_LIST_URL, Icon: Location },
   { title: '消息中心', url: MESSAGE_CENTRE_URL, Icon: Notice },
   { title: '满意度调查', url: SURVEY_LIST_URL, Icon: Comment },
+  { title: '投诉建议', url: COMMENT_URL, Icon: Feedback },
   { title: '访问记录', url: ACCESS_LOG_URL, Icon: Footprint },
   { title: '账号与隐私', url: PRIVACY_URL, Icon: ShieldCheck },
   { title: '切换医院', url: HOSPITAL_LIST_URL, Icon: Retweet },
