@@ -55,6 +55,8 @@ export const confirmUrl = (scheduleId: number) => `/palm/register/confirm/index?
 export const doctorUrl = (id: number) => `/palm/doctor/index?id=${id}`
 export const introduceDoctorUrl = (id: number) => `/pages/introduce/doctor?id=${id}`
 export const introduceDeptUrl = (id: number) => `/pages/introduce/dept?id=${id}`
+/** A page of the hospital's rich text (就医指南...): its textConfig key and its title. */
+export const introduceHtmlUrl = (key: string, title: string) => `/pages/introduce/html?key=${key}&title=${encodeURIComponent(title)}`
 export const chsPaymentUrl = (id: number) => `/palm/chsPayment/index?source=register&type=register&id=${id}`
 
 // registration records

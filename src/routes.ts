@@ -29,6 +29,8 @@ export const MAIN_PAGES = [
   'pages/address/add',
   'pages/chooseLocation/index',
   'pages/openLocation/index',
+  'pages/introduce/index',
+  'pages/introduce/html',
   'pages/introduce/doctor',
   'pages/introduce/dept',
   'pages/order/register/index',

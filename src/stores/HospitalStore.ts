@@ -186,7 +186,10 @@ export class HospitalStore {
     return api.listHospitals(keyword)
   }
 
-  /** A text the hospital configures (agreements, notices): of the current hospital, else the first one. */
+  /**
+   * A text the hospital configures (agreements, notices; rich text under keys ending in Html, sanitised by the
+   * server): of the current hospital, else the first one.
+   */
   async textConfig(key: string): Promise<string> {
     const id = this.hospital?.id ?? (await api.listHospitals())[0]?.id
     return id ? ((await api.getTextConfig(id))[key] ?? '') : ''

@@ -114,6 +114,8 @@ describe('accessibility of every page (axe-core, WCAG 2.2 A/AA)', () => {
       '/pages/privacy/index',
       '/pages/about/consent',
       '/pages/comment/index',
+      '/pages/introduce/index',
+      `/pages/introduce/html?key=guideHtml&title=${encodeURIComponent('就医指南')}`,
       '/palm/register/deptList/search',
     ])
       await visit(page, path)

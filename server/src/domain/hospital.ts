@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ilike, isNull, or, sql, count } from 'drizzle-orm'
 import type { Db } from '../db'
+import { isRichTextKey, sanitizeRichText } from './richText'
 import type { FieldCipher } from '../crypto'
 import { articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, inquiries, type HomePageConfig } from '../db/schema'
 import { conversations as chatConversations, unreadTotal } from './chat'
@@ -54,6 +55,12 @@ export async function requireHospital(db: Db, id: number) {
   const [row] = await db.select().from(hospitals).where(eq(hospitals.id, id)).limit(1)
   if (!row) throw notFound('医院')
   return row
+}
+
+/** The texts a hospital configures, by key; rich text (keys ending in Html) as sanitised HTML. */
+export async function hospitalTexts(db: Db, id: number): Promise<Record<string, string>> {
+  const texts = (await requireHospital(db, id)).textConfig
+  return Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, isRichTextKey(k) ? sanitizeRichText(v) : v]))
 }
 
 /** The hospital whose own official account is `appId`; null for the platform's shared account (main mode). */
@@ -179,7 +186,7 @@ export async function readArticle(db: Db, id: number) {
     .where(eq(articles.id, id))
     .returning()
   if (!row) throw notFound('文章')
-  return row
+  return { ...row, content: sanitizeRichText(row.content) }
 }
 
 /**

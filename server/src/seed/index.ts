@@ -11,6 +11,7 @@ import { seedStaff } from './staff'
 import { seedHis } from './his'
 import { seedDictionaries } from './dictionaries'
 import { seedSurveys } from './survey'
+import { introductionTexts, seedIntroductions } from './introduce'
 import { staffDemoPasswordOf, type Config } from '../config'
 
 /** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
@@ -33,6 +34,7 @@ const palmMenus: MenuEntry[] = [
   { name: '住院服务', icon: 'inpatient', url: '/palm/hospitalization/index', role: 'palm', group: '住院服务' },
   { name: '体检预约', icon: 'physical', url: '/palm/reservePhysical/reserveList', role: 'palm', group: '健康管理' },
   { name: '价格公示', icon: 'price', url: '/palm/priceDisclosure/index', role: 'palm', group: '便民服务' },
+  { name: '医院介绍', icon: 'introduce', url: '/pages/introduce/index', role: 'all', group: '便民服务' },
   { name: '智能导诊', icon: 'ai', url: '/palm/ds/index', role: 'palm', group: '便民服务' },
   { name: '就诊人管理', icon: 'patient', url: '/pages/patient/index', role: 'all', group: '便民服务' },
 ]
@@ -53,6 +55,7 @@ const texts = (name: string): Record<string, string> => ({
   about: `${name}是集医疗、教学、科研、预防保健为一体的综合性医院，提供预约挂号、门诊缴费、报告查询、互联网诊疗等线上服务。`,
   userAgreement: '本平台为您提供在线就医服务。请确保所填写的就诊人信息真实有效，因信息错误导致的就诊问题由使用者承担。',
   privacyPolicy: '我们仅在提供医疗服务所必需的范围内收集您的个人信息，身份证号等敏感信息加密存储，不会向第三方提供。',
+  ...introductionTexts(name),
 })
 
 /**
@@ -75,6 +78,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   await seedStaff(db, staffPassword)
   // the demo hospitals' satisfaction surveys
   await seedSurveys(db)
+  // the introduction and guide of a demo database made before they existed
+  await seedIntroductions(db)
   await ensureSchedules(db, hospitalToday(now), now)
   return empty
 }

@@ -143,7 +143,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
     auth: 'none',
     params: idParam,
     data: z.record(z.string(), z.string()),
-    handler: async ({ params }) => (await hospital.requireHospital(db(), params.id)).textConfig,
+    handler: async ({ params }) => hospital.hospitalTexts(db(), params.id),
   })
 
   route(app, {
