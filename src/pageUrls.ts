@@ -53,6 +53,8 @@ export const rowScheduleUrl = (deptId: number, doctorId: number | null) =>
   `/palm/register/rowSchedule/index?deptId=${deptId}${doctorId === null ? '' : `&doctorId=${doctorId}`}`
 export const confirmUrl = (scheduleId: number) => `/palm/register/confirm/index?scheduleId=${scheduleId}`
 export const doctorUrl = (id: number) => `/palm/doctor/index?id=${id}`
+/** 医生文章: what one doctor wrote. */
+export const doctorArticlesUrl = (doctorId: number, name: string) => `/internet/doctorArticle/index?doctorId=${doctorId}&name=${encodeURIComponent(name)}`
 export const introduceDoctorUrl = (id: number) => `/pages/introduce/doctor?id=${id}`
 export const introduceDeptUrl = (id: number) => `/pages/introduce/dept?id=${id}`
 /** A page of the hospital's rich text (就医指南...): its textConfig key and its title. */

@@ -85,7 +85,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'scanCode/index',
     ],
   },
-  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail'] },
+  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index'] },
   { root: 'custom', pages: [] },
 ]
 

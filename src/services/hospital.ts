@@ -38,7 +38,7 @@ export const getProtocols = () => post<Protocols>('/dld-hospital/common/getProto
 export const consentToProtocols = (consent: ProtocolConsent) =>
   post<{ consentedAt: string }>('/dld-hospital/common/protocol/consent', consent, { json: true })
 export const getTextConfig = (hospitalId: number) => get<Record<string, string>>(`/dld-hospital/common/textConfig/${hospitalId}`, undefined, { noLoading: true })
-export const listArticles = (q: { page: number; size: number; category?: string; hospitalCode?: string }) =>
+export const listArticles = (q: { page: number; size: number; category?: string; hospitalCode?: string; doctorId?: number }) =>
   get<Page<ArticleSummary>>('/dld-hospital/api/patient/article/list', q, { noLoading: true })
 export const getArticle = (id: number) => get<Article>(`/dld-hospital/api/patient/article/${id}`)
 export const listConsultations = (hospitalCode?: string) =>

@@ -200,6 +200,11 @@ export class HospitalStore {
     return api.listArticles({ ...q, hospitalCode: this.hospital?.hospitalCode })
   }
 
+  /** 医生文章: a page of what one doctor wrote, newest first. */
+  listDoctorArticles(doctorId: number, q: { page: number; size: number }) {
+    return api.listArticles({ ...q, doctorId })
+  }
+
   getArticle(id: number) {
     return api.getArticle(id)
   }

@@ -122,7 +122,7 @@ describe('accessibility of every page (axe-core, WCAG 2.2 A/AA)', () => {
 
     // the knowledge list and an article from it
     await visit(page, '/pages/sys/knowledge/index', 'knowledge')
-    await visible(page.locator('.knowledge__item')).first().click()
+    await visible(page.locator('.article-list__item')).first().click()
     await waitForPath(page, '/h5/pages/sys/knowledge/detail')
     await check(page, 'knowledge article')
 

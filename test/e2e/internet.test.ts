@@ -126,6 +126,19 @@ describe('finding a doctor online in the browser', () => {
     await see(page, '.doctor-card__name', name)
     assert.equal(await visible(page.locator('.doctor-card')).count(), 1)
     await shot(page, 'internet-3-my-doctors')
+
+    // 医生文章: from a doctor's home page to one of their articles (the server names a doctor who wrote some)
+    const written = await page.evaluate(async () => {
+      const res = await (await fetch('/dld-hospital/api/patient/article/list?hospitalCode=10392&size=50')).json()
+      return (res.data.records as { doctorId: number | null; title: string }[]).find((a) => a.doctorId !== null)!
+    })
+    await page.goto(`/h5/internet/doctor/index?id=${written.doctorId}`)
+    await visible(page.getByRole('link', { name: '医生文章 ›' })).first().click()
+    await waitForPath(page, '/h5/internet/doctorArticle/index', (q) => q.get('doctorId') === String(written.doctorId))
+    await visible(page.locator('.article-list__item', { hasText: written.title })).first().click()
+    await waitForPath(page, '/h5/pages/sys/knowledge/detail')
+    await seeText(page, written.title)
+    await shot(page, 'internet-4-doctor-article')
   })
 
   test('the internet home: a visitor sees 热门医生 without signing in; signed in, 为您推荐 and then 问诊过的医生 too', async () => {

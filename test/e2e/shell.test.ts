@@ -143,9 +143,9 @@ describe('app shell in the browser', () => {
     const { page } = await signedInPhone('/pages/sys/knowledge/index')
     const title = '高血压患者在家怎样正确测血压'
     await seeText(page, title)
-    assert.ok((await visible(page.locator('.knowledge__item')).count()) >= 2, 'several articles')
+    assert.ok((await visible(page.locator('.article-list__item')).count()) >= 2, 'several articles')
 
-    await visible(page.locator('.knowledge__item', { hasText: title })).first().click()
+    await visible(page.locator('.article-list__item', { hasText: title })).first().click()
     await waitForPath(page, '/h5/pages/sys/knowledge/detail', (q) => /^\d+$/.test(q.get('id') ?? ''))
     await seeText(page, title)
     await seeText(page, /测量前30分钟内不要吸烟/)
@@ -155,7 +155,7 @@ describe('app shell in the browser', () => {
     await waitForPath(page, '/h5/pages/sys/knowledge/index')
     await seeText(page, title)
     // scroll to the bottom: the list ends with 没有更多了, in view, once every article of the server is shown
-    const more = visible(page.locator('.knowledge__more')).first()
+    const more = visible(page.locator('.article-list__more')).first()
     const inView = async () => {
       const box = await more.boundingBox()
       return !!box && box.y >= 0 && box.y + box.height <= page.viewportSize()!.height
@@ -169,7 +169,7 @@ describe('app shell in the browser', () => {
     assert.ok(await inView(), 'the end of the list is on screen')
     const res = await fetch(`${baseUrl}/dld-hospital/api/patient/article/list?page=1&size=50`)
     const { data } = (await res.json()) as { data: { total: number } }
-    assert.equal(await visible(page.locator('.knowledge__item')).count(), data.total, 'every article of the server is listed')
+    assert.equal(await visible(page.locator('.article-list__item')).count(), data.total, 'every article of the server is listed')
     await shot(page, '4-knowledge-list-end')
   })
 

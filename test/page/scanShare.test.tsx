@@ -73,6 +73,7 @@ const ARTICLE: Article = {
   cover: '/static/covers/3.png',
   category: '慢病管理',
   author: '营养科',
+  doctorId: null,
   views: 120,
   publishedAt: '2026-03-01T08:00:00Z',
   content: '<p>每日食盐不超过5克。</p>',

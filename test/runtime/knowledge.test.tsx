@@ -23,6 +23,7 @@ const ARTICLES: ArticleSummary[] = [
   cover: '',
   category: category!,
   author: author!,
+  doctorId: null,
   views: 1200 - i * 97,
   publishedAt: `2026-11-${String(20 - i).padStart(2, '0')}T08:00:00.000Z`,
 }))

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { consultations, hospitals } from '../../server/src/db/schema'
+import { eq, isNotNull } from 'drizzle-orm'
+import { articles, consultations, doctors, hospitals } from '../../server/src/db/schema'
 import { startTestApp, signInWechat, signInUser, envelopeOf, DEMO, type TestApp } from './harness'
 
 let t: TestApp
@@ -358,6 +359,21 @@ describe('GET /dld-hospital/api/patient/article/list', () => {
     const env = await get('/dld-hospital/api/patient/article/list', { category: '慢病管理' })
     assert.equal(env.data.total, 2)
     assert.ok(env.data.records.every((r: { category: string }) => r.category === '慢病管理'))
+  })
+  it('answers one doctor’s articles (医生文章), which the hospital’s knowledge list shows too', async () => {
+    assert.equal((await get('/dld-hospital/api/patient/article/list', { doctorId: 'x' })).code, 400)
+    const [authored] = await t.database.db.select({ doctorId: articles.doctorId }).from(articles).where(isNotNull(articles.doctorId)).limit(1)
+    const doctorId = authored!.doctorId!
+    const mine = await get('/dld-hospital/api/patient/article/list', { doctorId: String(doctorId) })
+    assert.equal(mine.code, 200)
+    assert.ok(mine.data.total >= 1)
+    assert.ok(mine.data.records.every((r: { doctorId: number }) => r.doctorId === doctorId))
+    const none = await get('/dld-hospital/api/patient/article/list', { doctorId: '999999' })
+    assert.deepEqual([none.data.records, none.data.total], [[], 0])
+    const [h] = await t.database.db.select({ code: hospitals.code }).from(doctors).innerJoin(hospitals, eq(hospitals.id, doctors.hospitalId)).where(eq(doctors.id, doctorId))
+    const knowledge = await get('/dld-hospital/api/patient/article/list', { hospitalCode: h!.code, size: '50' })
+    const ids = new Set(knowledge.data.records.map((r: { id: number }) => r.id))
+    assert.ok(mine.data.records.every((r: { id: number }) => ids.has(r.id)))
   })
 })
 

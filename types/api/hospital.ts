@@ -43,6 +43,8 @@ export interface ArticleSummary {
   cover: string
   category: string
   author: string
+  /** The doctor who wrote it (医生文章); null for the hospital's and the platform's own. */
+  doctorId: number | null
   views: number
   publishedAt: string
 }

@@ -152,12 +152,19 @@ export async function publicHospitalConfig(db: Db, hospitalCode: string, key: st
   return { key, value: row?.value ?? null }
 }
 
-export async function listArticles(db: Db, opts: { page: number; size: number; category?: string; hospitalCode?: string }) {
-  const h = opts.hospitalCode ? await findHospitalByCode(db, opts.hospitalCode) : null
+/**
+ * Articles, newest first: one doctor's (医生文章), or else a hospital's own with the platform's shared ones (健康知识;
+ * the platform's only, without a hospital).
+ */
+export async function listArticles(db: Db, opts: { page: number; size: number; category?: string; hospitalCode?: string; doctorId?: number }) {
+  const h = opts.hospitalCode && !opts.doctorId ? await findHospitalByCode(db, opts.hospitalCode) : null
   const where = and(
     opts.category ? eq(articles.category, opts.category) : undefined,
-    // a hospital's own articles and the platform's shared ones
-    h ? or(eq(articles.hospitalId, h.id), isNull(articles.hospitalId)) : isNull(articles.hospitalId),
+    opts.doctorId
+      ? eq(articles.doctorId, opts.doctorId)
+      : h
+        ? or(eq(articles.hospitalId, h.id), isNull(articles.hospitalId))
+        : isNull(articles.hospitalId),
   )
   const [total] = await db.select({ n: count() }).from(articles).where(where)
   const records = await db
@@ -168,6 +175,7 @@ export async function listArticles(db: Db, opts: { page: number; size: number; c
       cover: articles.cover,
       category: articles.category,
       author: articles.author,
+      doctorId: articles.doctorId,
       views: articles.views,
       publishedAt: articles.publishedAt,
     })

@@ -7,6 +7,7 @@ import { ARTICLES } from './articles'
 import { seedRegions } from './regions'
 import { ensureSchedules, seedRegistration } from './register'
 import { seedInternet } from './internet'
+import { seedDoctorArticles } from './doctorArticles'
 import { seedStaff } from './staff'
 import { seedHis } from './his'
 import { seedDictionaries } from './dictionaries'
@@ -72,6 +73,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   // also for a database seeded before registration existed; each part is skipped once done
   await seedRegistration(db, cipher)
   await seedInternet(db)
+  // what the demo online doctors wrote (医生文章)
+  await seedDoctorArticles(db)
   // the sandbox HIS of the palm hospitals: price catalogue, queues, the demo people's unpaid bills
   await seedHis(db, cipher, now)
   // the workbench accounts of the online doctors and assistants (none without a demo password)

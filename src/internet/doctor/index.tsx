@@ -1,4 +1,4 @@
-import { useRouter } from '@tarojs/taro'
+import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
@@ -7,7 +7,7 @@ import { LevelStars, priceText } from '@/components/OnlineDoctorCard'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { useShare } from '@/platform'
-import { onlineDoctorUrl } from '@/pageUrls'
+import { doctorArticlesUrl, onlineDoctorUrl } from '@/pageUrls'
 import { assetUrl } from '@/ui/assets'
 
 import { averageReplyTime } from '@/utils/time'
@@ -83,6 +83,9 @@ function OnlineDoctorHome() {
           <Text className='online-doctor__text'>{doctor.speciality || '暂无'}</Text>
           <Text className='online-doctor__heading'>医生简介</Text>
           <Text className='online-doctor__text'>{doctor.intro || '暂无'}</Text>
+          <Tappable role='link' className='online-doctor__articles' onTap={() => void Taro.navigateTo({ url: doctorArticlesUrl(doctor.id, doctor.doctorName) })}>
+            医生文章 ›
+          </Tappable>
         </View>
         <View className='online-doctor__section'>
           <Text className='online-doctor__heading'>问诊服务</Text>

@@ -192,11 +192,16 @@ export const articles = pgTable(
     summary: text('summary').notNull().default(''),
     cover: text('cover').notNull().default(''),
     author: text('author').notNull().default(''),
+    /**
+     * The doctor who wrote it (医生文章, /internet/doctorArticle/index); null for the hospital's and the platform's
+     * own. A doctor id of register.ts, kept without a foreign key there: that schema file imports this one.
+     */
+    doctorId: integer('doctor_id'),
     content: text('content').notNull(),
     views: integer('views').notNull().default(0),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('articles_published_idx').on(t.publishedAt)],
+  (t) => [index('articles_published_idx').on(t.publishedAt), index('articles_doctor_idx').on(t.doctorId, t.publishedAt)],
 )
 
 /** A patient's online consultation as listed on the "my consultations" tab; filled by the consultation service. */

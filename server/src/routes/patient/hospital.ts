@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
-import { hospitalCode, hospitalDto, idParam, menuEntry, appId, pageNo, pageSize } from '../schemas'
+import { hospitalCode, hospitalDto, id, idParam, menuEntry, appId, pageNo, pageSize } from '../schemas'
 import * as hospital from '../../domain/hospital'
 import * as user from '../../domain/user'
 import * as protocol from '../../domain/protocol'
@@ -24,6 +24,7 @@ const articleSummary = z.object({
   cover: z.string(),
   category: z.string(),
   author: z.string(),
+  doctorId: z.number().nullable(),
   views: z.number(),
   publishedAt: z.date(),
 })
@@ -217,13 +218,14 @@ export async function hospitalRoutes(app: FastifyInstance) {
   route(app, {
     method: 'GET',
     url: '/dld-hospital/api/patient/article/list',
-    summary: 'Health-knowledge articles, newest first, paged',
+    summary: 'Articles, newest first, paged: one doctor’s (doctorId), or a hospital’s with the platform’s (health knowledge)',
     auth: 'none',
     query: z.object({
       page: pageNo,
       size: pageSize(50),
       category: z.string().trim().max(20).optional(),
       hospitalCode: hospitalCode.optional(),
+      doctorId: id.optional(),
     }),
     data: z.object({ records: z.array(articleSummary), total: z.number(), page: z.number(), size: z.number() }),
     handler: async ({ query }) => hospital.listArticles(db(), query),
