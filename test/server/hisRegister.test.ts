@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
+import pg from 'pg'
 import type { AddressInfo } from 'node:net'
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Tx } from '../../server/src/db'
@@ -21,6 +22,38 @@ function plusDays(date: string, n: number) {
   return d.toISOString().slice(0, 10)
 }
 
+let serial = 0
+/** A department of its own with a doctor and one schedule the day after tomorrow: `perRange` places in each range. */
+async function makeScheduleIn(t: TestApp, perRange: number, ranges = ['08:00-08:30', '08:30-09:00']) {
+  const db = t.database.db
+  const [h] = await db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, H))
+  const [group] = await db
+    .select({ id: departments.id })
+    .from(departments)
+    .where(and(eq(departments.hospitalId, h!.id), isNull(departments.parentId)))
+    .limit(1)
+  serial += 1
+  const [dept] = await db.insert(departments).values({ hospitalId: h!.id, parentId: group!.id, name: `号源测试科${serial}` }).returning()
+  const [doctor] = await db.insert(doctors).values({ hospitalId: h!.id, deptId: dept!.id, name: `号源医生${serial}`, title: '主治医师' }).returning()
+  const [s] = await db
+    .insert(schedules)
+    .values({
+      hospitalId: h!.id,
+      deptId: dept!.id,
+      doctorId: doctor!.id,
+      visitDate: plusDays(today(), 2),
+      segment: 'am',
+      registerType: '专家号',
+      feeFen: 2500,
+      totalSlots: ranges.length * perRange,
+    })
+    .returning()
+  await db
+    .insert(scheduleSlots)
+    .values(ranges.flatMap((timeRange, r) => Array.from({ length: perRange }, (_, k) => ({ scheduleId: s!.id, seq: r * perRange + k + 1, timeRange }))))
+  return { schedule: s!, dept: dept!, doctor: doctor! }
+}
+
 // ---- the sandbox HIS, through the provider the app calls ----------------------------------------------------------
 
 describe('the sandbox HIS: schedules, places and hospital cards', () => {
@@ -33,36 +66,7 @@ describe('the sandbox HIS: schedules, places and hospital cards', () => {
   })
   after(() => t.close())
 
-  let serial = 0
-  /** A department of its own with a doctor and one schedule: `perRange` places in each range. */
-  async function makeSchedule(perRange: number, ranges = ['08:00-08:30', '08:30-09:00'], day = 2) {
-    const [h] = await db().select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, H))
-    const [group] = await db()
-      .select({ id: departments.id })
-      .from(departments)
-      .where(and(eq(departments.hospitalId, h!.id), isNull(departments.parentId)))
-      .limit(1)
-    serial += 1
-    const [dept] = await db().insert(departments).values({ hospitalId: h!.id, parentId: group!.id, name: `号源测试科${serial}` }).returning()
-    const [doctor] = await db().insert(doctors).values({ hospitalId: h!.id, deptId: dept!.id, name: `号源医生${serial}`, title: '主治医师' }).returning()
-    const [s] = await db()
-      .insert(schedules)
-      .values({
-        hospitalId: h!.id,
-        deptId: dept!.id,
-        doctorId: doctor!.id,
-        visitDate: plusDays(today(), day),
-        segment: 'am',
-        registerType: '专家号',
-        feeFen: 2500,
-        totalSlots: ranges.length * perRange,
-      })
-      .returning()
-    await db()
-      .insert(scheduleSlots)
-      .values(ranges.flatMap((timeRange, r) => Array.from({ length: perRange }, (_, k) => ({ scheduleId: s!.id, seq: r * perRange + k + 1, timeRange }))))
-    return { schedule: s!, dept: dept!, doctor: doctor! }
-  }
+  const makeSchedule = (perRange: number, ranges?: string[]) => makeScheduleIn(t, perRange, ranges)
   const who = { cardNo: null, idCard: '110105199003071234', name: '张三丰' }
   const lock = (tx: Tx, scheduleId: number, timeRange: string, bookingId: number) =>
     his.lockPlace(tx, { hospitalCode: H, scheduleId, timeRange, bookingId, regNo: `GH${bookingId}`, patient: who, holdUntil: new Date(Date.now() + 900_000) })
@@ -428,5 +432,60 @@ describe('the HIS adapter (httpHis): registration and cards against a stand-in o
     } finally {
       standIn.state.malformed = false
     }
+  })
+})
+
+// ---- what a booking costs ---------------------------------------------------------------------------------------
+
+describe('a booking’s round trips to the database (PostgreSQL)', () => {
+  let t: TestApp
+  before(async () => {
+    t = await startTestApp()
+  })
+  after(() => t.close())
+
+  /** Statements sent to PostgreSQL while `run` runs (every statement goes through pg's Client#query). */
+  async function statements(run: () => Promise<unknown>): Promise<number> {
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }
+    const original = proto.query
+    let n = 0
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      n += 1
+      return original.apply(this, args)
+    }
+    try {
+      await run()
+    } finally {
+      proto.query = original
+    }
+    return n
+  }
+
+  it('a paid booking takes no more statements than before registration went through the HIS', async (ctx) => {
+    if (!process.env.TEST_DATABASE_URL) return
+    const { schedule } = await makeScheduleIn(t, 5, ['08:00-08:30'])
+    const user = await signInUser(t.app)
+    const book = async (patientId: number) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${A}/register`,
+        headers: user.headers,
+        remoteAddress: randomIp(),
+        payload: { scheduleId: schedule.id, patientId, timeRange: '08:00-08:30', idempotencyKey: newKey('k') },
+      })
+      const env = envelopeOf<{ status: string }>(res)
+      assert.deepEqual([env.code, env.data?.status], [200, 'holding'], env.msg)
+    }
+    // warm: the first request of an app prepares what every later one reuses
+    await book(await addPatient(t, user.userId, { name: '预热', sex: 1, birthday: '1985-11-03', mobile: '13800001110' }))
+    const first = await addPatient(t, user.userId, { name: '李晓明', sex: 1, birthday: '1986-01-02', mobile: '13800001112' })
+    const filing = await statements(() => book(first))
+    const second = await addPatient(t, user.userId, { name: '王建国', sex: 1, birthday: '1987-01-02', mobile: '13800001113' })
+    await fileAtHospital(t.database.db, t.app.ctx.cipher, t.app.ctx.providers.his, user.userId, second, H)
+    const filed = await statements(() => book(second))
+    ctx.diagnostic(`booking statements: ${filing} for a patient filed on the way, ${filed} for one already filed`)
+    // measured before registration went through the HIS (same request, same data): 29 and 25
+    assert.ok(filing <= 29, `${filing} statements`)
+    assert.ok(filed <= 25, `${filed} statements`)
   })
 })
