@@ -11,7 +11,7 @@ import { departments, doctors, hospitals, patientCards, patients, registrations,
 import { fileAtHospital, patientRecordInfo } from '../../server/src/domain/patient'
 import { HIS_CARD_OFF, HIS_REGISTER_OFF, disabledHis, httpHis, type HisCardHolder, type HisProvider, type HisSchedule } from '../../server/src/plugins/providers/his'
 import { startTestApp, signInUser, envelopeOf, randomIp, idCardFor, type TestApp } from './harness'
-import { addPatient, newKey } from './fixtures'
+import { addPatient, confirmAtCashier, newKey } from './fixtures'
 
 const H = '10392'
 const A = '/dld-palm/api'
@@ -262,7 +262,7 @@ describe('registration on a server without a HIS (disabledHis)', () => {
  * signature of every body, keeps one schedule with two places and a card register in memory, and records what it was
  * asked. With `malformed` set it answers every call without its fields.
  */
-function standInHis(appId: string, secret: string) {
+function standInHis(appId: string, secret: string, over: Partial<HisSchedule> = {}) {
   const calls: { path: string; body: Record<string, unknown> }[] = []
   const state = { malformed: false }
   const schedule: HisSchedule = {
@@ -280,6 +280,7 @@ function standInHis(appId: string, secret: string) {
     remaining: 2,
     stopped: false,
     timeRanges: [{ timeRange: '08:00-08:30', remaining: 2 }],
+    ...over,
   }
   /** placeId -> bookingId */
   const places = new Map<number, number | null>([
@@ -296,10 +297,10 @@ function standInHis(appId: string, secret: string) {
         const remaining = [...places.values()].filter((b) => b === null).length
         const live = { ...schedule, remaining, timeRanges: [{ timeRange: '08:00-08:30', remaining }] }
         const ids = body.scheduleIds as number[] | null
-        return ok({ schedules: (ids ? ids.includes(7001) : body.deptId === 12) ? [live] : [] })
+        return ok({ schedules: (ids ? ids.includes(schedule.scheduleId) : body.deptId === schedule.deptId) ? [live] : [] })
       }
       case '/register/lock': {
-        if (body.scheduleId !== 7001) return refuse('号源不存在')
+        if (body.scheduleId !== schedule.scheduleId) return refuse('号源不存在')
         const mine = [...places].find(([, b]) => b === body.bookingId)
         const free = mine ?? [...places].find(([, b]) => b === null)
         if (!free) return ok({ place: null })
@@ -348,6 +349,7 @@ function standInHis(appId: string, secret: string) {
     calls,
     state,
     places,
+    schedule,
     async start() {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}/his`
@@ -487,5 +489,85 @@ describe('a booking’s round trips to the database (PostgreSQL)', () => {
     // measured before registration went through the HIS (same request, same data): 29 and 25
     assert.ok(filing <= 29, `${filing} statements`)
     assert.ok(filed <= 25, `${filed} statements`)
+  })
+})
+
+describe('registration on a hospital’s real HIS (httpHis): booked, paid and cancelled through the contract', () => {
+  const cfg = { appId: 'app-h5', secret: 'his-secret-0123456789' }
+  // an id our own schedule tables do not have: the booking refers to the HIS's schedule only
+  const standIn = standInHis(cfg.appId, cfg.secret, { scheduleId: 2_000_000_001, visitDate: plusDays(today(), 2), doctorId: null, doctorName: null })
+  let t: TestApp
+  before(async () => {
+    const url = await standIn.start()
+    t = await startTestApp({ providers: { his: httpHis({ url, ...cfg }) } })
+    const [dept] = await t.database.db
+      .select({ id: departments.id, name: departments.name })
+      .from(departments)
+      .innerJoin(hospitals, eq(hospitals.id, departments.hospitalId))
+      .where(and(eq(hospitals.code, H), sql`${departments.parentId} is not null`))
+      .limit(1)
+    Object.assign(standIn.schedule, { deptId: dept!.id, deptName: dept!.name })
+  })
+  after(async () => {
+    await t.close()
+    await standIn.close()
+  })
+
+  const call = async <T>(caller: { headers: Record<string, string> }, method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) =>
+    envelopeOf<T>(await t.app.inject({ method, url, headers: caller.headers, remoteAddress: randomIp(), ...(body ? { payload: body } : {}) }))
+  const lastCall = (path: string) => standIn.calls.filter((c) => c.path === path).at(-1)
+
+  it('shows the HIS’s schedule, files the card and holds a place at the HIS, confirms it when paid and gives it back on cancel', async () => {
+    const schedule = standIn.schedule
+    const user = await signInUser(t.app)
+    const days = await call<{ days: { items: { scheduleId: number; remaining: number; doctorName: string }[] }[] }>(user, 'POST', `${A}/schedule-dept`, {
+      hospitalCode: H,
+      deptId: schedule.deptId,
+    })
+    assert.equal(days.code, 200, days.msg)
+    assert.deepEqual(
+      days.data.days.flatMap((d) => d.items),
+      [{ ...days.data.days.flatMap((d) => d.items)[0]!, scheduleId: schedule.scheduleId, remaining: 2, doctorName: '普通门诊' }],
+    )
+    const patientId = await addPatient(t, user.userId, { name: '王小明', sex: 1, birthday: '1985-11-03', mobile: '13800001111', idCard: '310104198511030034' })
+    const booked = await call<{ id: number; regNo: string; status: string; seq: number; registerType: string; timeRange: string }>(user, 'POST', `${A}/register`, {
+      scheduleId: schedule.scheduleId,
+      patientId,
+      timeRange: '08:00-08:30',
+      idempotencyKey: newKey('k'),
+    })
+    assert.equal(booked.code, 200, booked.msg)
+    const { id, regNo } = booked.data
+    assert.deepEqual([booked.data.status, booked.data.seq, booked.data.registerType, booked.data.timeRange], ['holding', 1, '专家号', '08:00-08:30'])
+    const filed = lastCall('/cards/file')!.body as { patient: HisCardHolder }
+    assert.deepEqual(filed.patient, { name: '王小明', idCard: '310104198511030034', sex: 1, birthday: '1985-11-03', mobile: '13800001111', guardianName: null, guardianIdCard: null })
+    const lock = lastCall('/register/lock')!.body
+    assert.deepEqual({ ...lock, holdUntil: typeof lock.holdUntil }, {
+      hospitalCode: H,
+      scheduleId: schedule.scheduleId,
+      timeRange: '08:00-08:30',
+      bookingId: id,
+      regNo,
+      patient: { cardNo: `${H}00000001`, idCard: '310104198511030034', name: '王小明' },
+      holdUntil: 'string',
+    })
+    assert.equal(standIn.places.get(1), id)
+    const [row] = await t.database.db.select().from(registrations).where(eq(registrations.id, id))
+    assert.deepEqual([row!.scheduleId, row!.slotId, row!.registerType], [schedule.scheduleId, 1, '专家号'])
+
+    // paid at the cashier: the HIS is told in the payment's transaction
+    const action = await call<{ url: string }>(user, 'POST', `${A}/register/pay`, { id, returnUrl: '/h5/pages/order/register/detail?source=register' })
+    assert.equal(action.code, 200, action.msg)
+    assert.equal((await confirmAtCashier(t, action.data.url)).statusCode, 303)
+    const confirmed = await call<{ status: string; order: { orderNo: string } }>(user, 'POST', `${A}/confirm/${id}`)
+    assert.equal(confirmed.data.status, 'booked')
+    assert.deepEqual(lastCall('/register/confirm')!.body, { hospitalCode: H, bookingId: id, regNo, placeId: 1, orderNo: confirmed.data.order.orderNo, amountFen: 2500 })
+
+    // cancelled before the deadline: the place goes back to the HIS with the booking's cancellation
+    const cancelled = await call<{ status: string }>(user, 'POST', `${A}/cancel`, { id })
+    assert.equal(cancelled.code, 200, cancelled.msg)
+    assert.equal(cancelled.data.status, 'cancelled')
+    assert.deepEqual(lastCall('/register/cancel')!.body, { hospitalCode: H, bookingId: id, placeId: 1, reason: '患者取消预约' })
+    assert.equal(standIn.places.get(1), null)
   })
 })

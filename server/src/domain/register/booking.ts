@@ -190,61 +190,80 @@ interface BookingPlan {
   now: Date
 }
 
-/** The booking transaction; answers the registration id, or null when the time range has no free place. */
+/**
+ * The booking transaction; answers the registration id, or null when the time range has no free place. When it fails
+ * after the HIS took a place, the place is given back: a remote HIS's lock is not undone by our rollback (the
+ * sandbox's is, and its give-back then finds nothing to do).
+ */
 async function insertBooking(db: Db, his: HisProvider, p: BookingPlan): Promise<number | null> {
-  const { schedule: s, input, now } = p
-  return db.transaction(async (tx) => {
-    const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id`))
-    const regNo = newRegNo(now)
-    const free = p.price.payFen === 0
-    const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
-    const hospitalCode = p.hospital.code
-    const place = await his.lockPlace(tx, { hospitalCode, scheduleId: s.scheduleId, timeRange: input.timeRange, bookingId: id, regNo, patient: p.who, holdUntil: holdExpiresAt })
-    if (!place) return null
-    let orderId: number | null = null
-    if (!free) {
-      const order = await createOrder(tx, {
-        userId: p.userId,
-        hospitalId: p.hospital.id,
-        business: 'register',
-        businessId: id,
-        subject: `挂号费 ${s.deptName} ${s.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
-        // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
-        amountFen: p.price.payFen,
-        // the order closes when the hold ends, and closing it gives the slot back (onClosed)
-        expiresAt: holdExpiresAt!,
-        idempotencyKey: `register:${input.idempotencyKey}`,
-      })
-      orderId = order.id
+  let taken: { bookingId: number; placeId: number } | null = null
+  try {
+    return await db.transaction((tx) => bookInTx(tx, his, p, (bookingId, placeId) => (taken = { bookingId, placeId })))
+  } catch (err) {
+    const held = taken as { bookingId: number; placeId: number } | null
+    if (held) {
+      await his
+        .cancelRegistration(db, { hospitalCode: p.hospital.code, ...held, reason: '预约未成功' })
+        // the booking's own error is the answer; a place the HIS keeps is released by its hold time
+        .catch(() => undefined)
     }
-    // a free booking is the patient's at once: the HIS confirms it in this transaction
-    if (free) await his.confirmRegistration(tx, { hospitalCode, bookingId: id, regNo, placeId: place.placeId, orderNo: null, amountFen: 0 })
-    await tx.insert(registrations).values({
-      id,
-      regNo,
+    throw err
+  }
+}
+
+async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (bookingId: number, placeId: number) => void): Promise<number | null> {
+  const { schedule: s, input, now } = p
+  const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id`))
+  const regNo = newRegNo(now)
+  const free = p.price.payFen === 0
+  const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
+  const hospitalCode = p.hospital.code
+  const place = await his.lockPlace(tx, { hospitalCode, scheduleId: s.scheduleId, timeRange: input.timeRange, bookingId: id, regNo, patient: p.who, holdUntil: holdExpiresAt })
+  if (!place) return null
+  onTaken(id, place.placeId)
+  let orderId: number | null = null
+  if (!free) {
+    const order = await createOrder(tx, {
       userId: p.userId,
-      patientId: input.patientId,
       hospitalId: p.hospital.id,
-      deptId: s.deptId,
-      doctorId: s.doctorId,
-      scheduleId: s.scheduleId,
-      slotId: place.placeId,
-      visitDate: s.visitDate,
-      segment: s.segment,
-      seq: place.seq,
-      timeRange: place.timeRange,
-      registerType: s.registerType,
-      // what the patient is charged, after activities
-      feeFen: p.price.payFen,
-      status: free ? 'booked' : 'holding',
-      insurance: !free && !!input.insurance,
-      orderId,
-      holdExpiresAt,
-      idempotencyKey: input.idempotencyKey,
-      createdAt: now,
+      business: 'register',
+      businessId: id,
+      subject: `挂号费 ${s.deptName} ${s.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
+      // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
+      amountFen: p.price.payFen,
+      // the order closes when the hold ends, and closing it gives the slot back (onClosed)
+      expiresAt: holdExpiresAt!,
+      idempotencyKey: `register:${input.idempotencyKey}`,
     })
-    return id
+    orderId = order.id
+  }
+  // a free booking is the patient's at once: the HIS confirms it in this transaction
+  if (free) await his.confirmRegistration(tx, { hospitalCode, bookingId: id, regNo, placeId: place.placeId, orderNo: null, amountFen: 0 })
+  await tx.insert(registrations).values({
+    id,
+    regNo,
+    userId: p.userId,
+    patientId: input.patientId,
+    hospitalId: p.hospital.id,
+    deptId: s.deptId,
+    doctorId: s.doctorId,
+    scheduleId: s.scheduleId,
+    slotId: place.placeId,
+    visitDate: s.visitDate,
+    segment: s.segment,
+    seq: place.seq,
+    timeRange: place.timeRange,
+    registerType: s.registerType,
+    // what the patient is charged, after activities
+    feeFen: p.price.payFen,
+    status: free ? 'booked' : 'holding',
+    insurance: !free && !!input.insurance,
+    orderId,
+    holdExpiresAt,
+    idempotencyKey: input.idempotencyKey,
+    createdAt: now,
   })
+  return id
 }
 
 // ---- paying, confirming, cancelling -------------------------------------------------------------------------------

@@ -323,7 +323,8 @@ export interface HisCardHolder {
  *   paid (orderNo null and amountFen 0 for a free one) and keeps its place for good. Again: `{}`. A place given back
  *   meanwhile: code != 0 (the app refunds the order).
  * - `POST /register/cancel` `{hospitalCode, bookingId, placeId, reason}` -> `{}`: the place is given back (退号 of a
- *   confirmed booking, or the end of a hold). Again, or for a place the booking no longer has: `{}`.
+ *   confirmed booking, or the end of a hold). Again, or for a place the booking no longer has: `{}`. Also called,
+ *   outside any transaction, when the app's booking transaction failed after the lock (reason 预约未成功).
  * - `POST /cards/file` `{hospitalCode, patient: CardHolder}` -> `{cardNo, existed}`: the patient's hospital card number
  *   (就诊卡号, hisMedCardNo): the one the HIS already has for this identity number (existed: true), or a new one.
  * - `POST /cards/find` `{hospitalCode, patient: CardHolder}` -> `{cardNo: string | null}`: the card the HIS has for
