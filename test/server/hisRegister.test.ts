@@ -252,6 +252,14 @@ describe('registration on a server without a HIS (disabledHis)', () => {
     await assert.rejects(fileAtHospital(t.database.db, cipher, his, user.userId, patientId, H), { code: 400, message: HIS_CARD_OFF })
     const info = await patientRecordInfo(t.database.db, cipher, his, user.userId, patientId, H)
     assert.deepEqual([info.filed, info.hisMedCardNo], [false, ''])
+    // binding at a hospital still binds the patient, without a card
+    const mobile = '13912345678'
+    const holder = await signInUser(t.app, mobile)
+    const bound = await post('/dld-palm/api/patient/bind', holder, { name: '李秀英', idCard: idCardFor('19700512', '228'), mobile, relation: '本人', hospitalCode: H })
+    assert.equal(bound.code, 200, bound.msg)
+    assert.equal(bound.data.hisMedCardNo, '')
+    const [cards] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(patientCards).where(eq(patientCards.patientId, bound.data.id))
+    assert.equal(cards!.n, 0)
   })
 })
 
