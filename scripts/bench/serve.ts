@@ -49,7 +49,7 @@ async function bookers(db: Db, cipher: FieldCipher) {
     for (let p = 0; p < PATIENTS_PER_BOOKER; p++, person++) {
       const patientMobile = `136${String(person).padStart(8, '0')}`
       const code = await createSmsCode(db, cipher, patientMobile, 'patient')
-      const bound = await bindPatient(db, cipher, userId, {
+      const bound = await bindPatient(db, cipher, sandboxHis(db, cipher), userId, {
         name: `测试${person}`,
         idCard: idCard(person),
         mobile: patientMobile,

@@ -66,9 +66,10 @@ export function startJobs(app: FastifyInstance): void {
         app.log.error({ err }, 'closing overdue inquiries failed'),
       )
     })
-    // seeding fills the window at start; from then on it moves when the date does
+    // the sandbox HIS's schedules: seeding fills the window at start; from then on it moves when the date does (a real
+    // HIS keeps its own)
     let filledFor = hospitalToday(new Date())
-    every(SCHEDULE_WINDOW_MS, () => {
+    if (providers.his.kind === 'sandbox') every(SCHEDULE_WINDOW_MS, () => {
       const today = hospitalToday(new Date())
       if (today === filledFor) return
       ensureSchedules(db(), today)

@@ -738,6 +738,7 @@ describe('the sandbox HIS console (/dld-doctor/api/his)', () => {
         doctorId: schedule.doctorId,
         scheduleId: schedule.id,
         slotId: s.id,
+        registerType: schedule.registerType,
         visitDate: schedule.visitDate,
         segment: schedule.segment,
         seq: s.seq,

@@ -78,6 +78,7 @@ async function booked(p: Person): Promise<number> {
       doctorId: schedule.doctorId,
       scheduleId: schedule.id,
       slotId: slot.id,
+      registerType: schedule.registerType,
       visitDate: schedule.visitDate,
       segment: schedule.segment,
       seq: slot.seq,

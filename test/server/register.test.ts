@@ -530,7 +530,7 @@ describe('POST /dld-palm/api/schedule-dept', () => {
     await makeSchedule({ dept, day: 0, segment: 'am' })
     await makeSchedule({ dept, day: 0, segment: 'pm', ranges: ['14:00-14:30'] })
     const input = { hospitalCode: '10392', deptId: dept.id }
-    const segments = async (hhmm: string) => (await deptSchedule(db(), input, at(today(), hhmm))).days[0]!.items.map((i) => i.segment)
+    const segments = async (hhmm: string) => (await deptSchedule(db(), t.app.ctx.providers.his, input, at(today(), hhmm))).days[0]!.items.map((i) => i.segment)
     assert.deepEqual(await segments('11:29'), ['am', 'pm'])
     assert.deepEqual(await segments('11:30'), ['pm'])
     assert.deepEqual(await segments('16:59'), ['pm'])
@@ -811,7 +811,7 @@ describe('POST /dld-palm/api/register', () => {
     const p = await addPatient(owner.userId)
     const input = (s: { id: number }, timeRange: string) => ({ scheduleId: s.id, patientId: p.id, timeRange, idempotencyKey: newKey('k') })
     const attempt = (s: { id: number }, timeRange: string, hhmm: string) =>
-      bookRegistration(db(), t.app.ctx.cipher, owner.userId, input(s, timeRange), at(today(), hhmm), { freeOnly: false })
+      bookRegistration(db(), t.app.ctx.cipher, t.app.ctx.providers.his, owner.userId, input(s, timeRange), at(today(), hhmm), { freeOnly: false })
     await assert.rejects(attempt(am, '08:00-08:30', '11:30'), { code: 400, message: '今日上午号源已停止预约' })
     await assert.rejects(attempt(pm, '14:00-14:30', '17:00'), { code: 400, message: '今日下午号源已停止预约' })
     assert.equal((await attempt(am, '08:00-08:30', '11:29')).status, 'holding')
@@ -927,6 +927,7 @@ describe('holds that run out', () => {
     const taken = await bookRegistration(
       db(),
       t.app.ctx.cipher,
+      t.app.ctx.providers.his,
       u.userId,
       { scheduleId: s.id, patientId: (await addPatient(u.userId)).id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') },
       later,
@@ -1027,6 +1028,7 @@ describe('POST /dld-palm/api/cancel', () => {
     const booked = await bookRegistration(
       db(),
       t.app.ctx.cipher,
+      t.app.ctx.providers.his,
       owner.userId,
       { scheduleId: s.id, patientId: elder.id, timeRange: '17:00-17:30', idempotencyKey: newKey('k') },
       at(plusDays(today(), -1), '09:00'),

@@ -7,6 +7,7 @@
 import type { Providers } from '../plugins/providers'
 import { registerBusiness } from './payment'
 import { registrationOrderHandlers } from './register'
+import { useHisForRegistration } from './register/his'
 import { inquiryOrderHandlers } from './inquiry'
 import { giftOrderHandlers } from './gift'
 import { outpatientOrderHandlers, useHisForBills } from './bills'
@@ -16,6 +17,7 @@ let registered = false
 
 export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): void {
   useHisForBills(providers.his)
+  useHisForRegistration(providers.his)
   if (registered) return
   registered = true
   registerBusiness('register', registrationOrderHandlers)

@@ -19,6 +19,7 @@ import { open, type FieldCipher } from '../crypto'
 import { badInput, conflict, forbidden, notFound } from '../errors'
 import type { OcrProvider } from '../plugins/providers/ocr'
 import type { HealthCardProvider } from '../plugins/providers/healthCard'
+import type { HisCardHolder, HisProvider } from '../plugins/providers/his'
 import { isValidIdCard, parseIdCard } from '@/utils/idCard'
 import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import { isMobile } from '@/utils/phoneCode'
@@ -31,7 +32,6 @@ import {
   NEONATE_DEFAULT_RELATION,
   RELATION_SELF,
   ageOn,
-  hospitalCardNo,
   missingPatientFields,
   neonateBirthdayProblem,
   type PatientFacts,
@@ -238,11 +238,25 @@ async function cardOf(tx: Db | Tx, patientId: number, hospitalId: number) {
   return row ?? null
 }
 
+/** The patient as the HIS files a card for them: the identity number, or for a child without one the guardian's. */
+function cardHolderOf(row: PatientRow, cipher: FieldCipher): HisCardHolder {
+  const facts = factsOf(row, cipher)
+  return {
+    name: facts.name ?? '',
+    idCard: facts.idCard,
+    sex: row.sex,
+    birthday: row.birthday,
+    mobile: facts.mobile,
+    guardianName: facts.guardianName,
+    guardianIdCard: facts.guardianIdCard,
+  }
+}
+
 /**
- * Files a complete patient at a hospital: the card row is created once. Numbering at one hospital runs under a lock
- * on its row, so two patients never get the same number; the unique index catches a second card for one patient.
+ * Files a complete patient at a hospital: the card number is the HIS's (found by identity number, or made by it), and
+ * the app's card row is created once. Concurrent filings of one patient meet on the unique index.
  */
-async function fileInTx(tx: Tx, cipher: FieldCipher, patient: PatientRow, hospital: HospitalRow): Promise<HospitalCard> {
+async function fileInTx(tx: Tx, cipher: FieldCipher, his: HisProvider, patient: PatientRow, hospital: HospitalRow): Promise<HospitalCard> {
   const answer = (cardNoEnc: string, existed: boolean): HospitalCard => ({
     patientId: patient.id,
     hospitalCode: hospital.code,
@@ -253,44 +267,62 @@ async function fileInTx(tx: Tx, cipher: FieldCipher, patient: PatientRow, hospit
   const existing = await cardOf(tx, patient.id, hospital.id)
   if (existing) return answer(existing.cardNoEnc, true)
   requireCompletePatient(cipher, patient)
-  await tx.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.id, hospital.id)).for('no key update')
-  // a concurrent call may have filed this patient while we waited for the lock
-  const filed = await cardOf(tx, patient.id, hospital.id)
-  if (filed) return answer(filed.cardNoEnc, true)
-  const [issued] = await tx.select({ n: count() }).from(patientCards).where(eq(patientCards.hospitalId, hospital.id))
-  const cardNoEnc = cipher.encrypt(hospitalCardNo(hospital.code, (issued?.n ?? 0) + 1))
+  const card = await his.fileCard(tx, { hospitalCode: hospital.code, patient: cardHolderOf(patient, cipher) })
   const [row] = await tx
     .insert(patientCards)
-    .values({ patientId: patient.id, hospitalId: hospital.id, cardNoEnc })
+    .values({ patientId: patient.id, hospitalId: hospital.id, cardNoEnc: cipher.encrypt(card.cardNo) })
     .onConflictDoNothing({ target: [patientCards.patientId, patientCards.hospitalId] })
     .returning()
-  if (row) return answer(row.cardNoEnc, false)
+  // a card the HIS already had (filed at the window, or bound by another account) counts as existing
+  if (row) return answer(row.cardNoEnc, card.existed)
   const raced = await cardOf(tx, patient.id, hospital.id)
   if (!raced) throw new Error('patient card insert conflicted but no card was found')
   return answer(raced.cardNoEnc, true)
 }
 
 /** GET /patient/hospital/patient/bind and /dld-hospital/autoRegister: the patient's card at a hospital, issued once. */
-export async function fileAtHospital(db: Db, cipher: FieldCipher, userId: number, patientId: number, hospitalCode: string): Promise<HospitalCard> {
+export async function fileAtHospital(
+  db: Db,
+  cipher: FieldCipher,
+  his: HisProvider,
+  userId: number,
+  patientId: number,
+  hospitalCode: string,
+): Promise<HospitalCard> {
   await requireOwnPatient(db, userId, patientId)
   const hospital = await requireHospitalByCode(db, hospitalCode)
   try {
-    return await db.transaction(async (tx) => fileInTx(tx, cipher, await requireOwnPatient(tx, userId, patientId), hospital))
+    return await db.transaction(async (tx) => fileInTx(tx, cipher, his, await requireOwnPatient(tx, userId, patientId), hospital))
   } catch (err) {
     return asRuleViolation(err)
   }
 }
 
-export async function patientRecordInfo(db: Db, cipher: FieldCipher, userId: number, patientId: number, hospitalCode: string): Promise<PatientRecordInfo> {
-  await requireOwnPatient(db, userId, patientId)
+/**
+ * GET /patient/record/info: the patient's card at the hospital. Not filed through the app yet: the card the HIS already
+ * has for this person (made at the window), if any, which the next filing takes over.
+ */
+export async function patientRecordInfo(
+  db: Db,
+  cipher: FieldCipher,
+  his: HisProvider,
+  userId: number,
+  patientId: number,
+  hospitalCode: string,
+): Promise<PatientRecordInfo> {
+  const patient = await requireOwnPatient(db, userId, patientId)
   const hospital = await requireHospitalByCode(db, hospitalCode)
   const card = await cardOf(db, patientId, hospital.id)
+  const known =
+    card || his.kind === 'disabled' || missingPatientFields(factsOf(patient, cipher)).length
+      ? null
+      : await his.findCard({ hospitalCode: hospital.code, patient: cardHolderOf(patient, cipher) })
   return {
     patientId,
     hospitalCode: hospital.code,
     hospitalName: hospital.name,
-    filed: !!card,
-    hisMedCardNo: card ? cipher.decrypt(card.cardNoEnc) : '',
+    filed: !!card || !!known,
+    hisMedCardNo: card ? cipher.decrypt(card.cardNoEnc) : (known ?? ''),
     filedAt: card ? card.createdAt.toISOString() : null,
   }
 }
@@ -319,6 +351,7 @@ interface NewPatient {
 async function addPatient(
   db: Db,
   cipher: FieldCipher,
+  his: HisProvider,
   userId: number,
   p: NewPatient,
   hospital: HospitalRow | null,
@@ -359,9 +392,12 @@ async function addPatient(
         })
         .returning()
       if (!row) throw new Error('patient insert returned nothing')
-      // filed at the hospital at once when asked and complete; an incomplete patient is filed after completion
+      // filed at the hospital at once when asked and complete; an incomplete patient is filed after completion, and
+      // without a HIS to file with, when one is there
       let hisMedCardNo = ''
-      if (hospital && missingPatientFields(factsOf(row, cipher)).length === 0) hisMedCardNo = (await fileInTx(tx, cipher, row, hospital)).hisMedCardNo
+      if (hospital && his.kind !== 'disabled' && missingPatientFields(factsOf(row, cipher)).length === 0) {
+        hisMedCardNo = (await fileInTx(tx, cipher, his, row, hospital)).hisMedCardNo
+      }
       return toPatient(row, cipher, hisMedCardNo, false)
     })
   } catch (err) {
@@ -382,7 +418,7 @@ const spendSmsCode = (db: Db, cipher: FieldCipher, userId: number, mobile: strin
 }
 
 /** POST /patient/bind without id: by identity card, typed or read from a photo. Sex and birthday come from the number. */
-export async function bindPatient(db: Db, cipher: FieldCipher, userId: number, input: BindPatientInput): Promise<Patient> {
+export async function bindPatient(db: Db, cipher: FieldCipher, his: HisProvider, userId: number, input: BindPatientInput): Promise<Patient> {
   await requireRelation(db, input.relation)
   const hospital = await hospitalOrNull(db, input.hospitalCode)
   const parsed = parseIdCard(input.idCard)
@@ -390,6 +426,7 @@ export async function bindPatient(db: Db, cipher: FieldCipher, userId: number, i
   return addPatient(
     db,
     cipher,
+    his,
     userId,
     {
       name: input.name,
@@ -418,7 +455,7 @@ function checkGuardian(guardianIdCard: string) {
 }
 
 /** POST /patient/bind/neonate: a young child without an identity card, under an adult guardian. */
-export async function bindNeonate(db: Db, cipher: FieldCipher, userId: number, input: BindNeonateInput): Promise<Patient> {
+export async function bindNeonate(db: Db, cipher: FieldCipher, his: HisProvider, userId: number, input: BindNeonateInput): Promise<Patient> {
   const relation = input.relation || NEONATE_DEFAULT_RELATION
   if (relation === RELATION_SELF) throw badInput('儿童就诊人不能选择“本人”')
   await requireRelation(db, relation)
@@ -429,6 +466,7 @@ export async function bindNeonate(db: Db, cipher: FieldCipher, userId: number, i
   return addPatient(
     db,
     cipher,
+    his,
     userId,
     {
       name: input.name,
@@ -455,6 +493,7 @@ export async function bindNeonate(db: Db, cipher: FieldCipher, userId: number, i
 export async function bindHealthCard(
   db: Db,
   cipher: FieldCipher,
+  his: HisProvider,
   provider: HealthCardProvider,
   userId: number,
   input: BindHealthCardInput,
@@ -470,6 +509,7 @@ export async function bindHealthCard(
   return addPatient(
     db,
     cipher,
+    his,
     userId,
     {
       name: holder.name.trim(),

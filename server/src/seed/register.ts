@@ -463,9 +463,9 @@ export async function ensureSchedules(db: Db, today: string, now = new Date()): 
       if (bookings.length === 0) return inserted.length
       await tx.execute(sql`
         insert into ${registrations} (reg_no, user_id, patient_id, hospital_id, dept_id, doctor_id, schedule_id, slot_id, visit_date, segment,
-          seq, time_range, fee_fen, status, idempotency_key, created_at)
+          seq, time_range, fee_fen, status, idempotency_key, created_at, register_type)
         select b."regNo", ${offline.id}, b."patientId", s.hospital_id, s.dept_id, s.doctor_id, s.id, x.id, s.visit_date, s.segment,
-          x.seq, x.time_range, s.fee_fen, 'booked', 'window-' || s.id || '-' || x.seq, b."createdAt"
+          x.seq, x.time_range, s.fee_fen, 'booked', 'window-' || s.id || '-' || x.seq, b."createdAt", s.register_type
         from json_to_recordset(${JSON.stringify(bookings)}::json) as b("regNo" text, "scheduleId" int, seq int, "patientId" int, "createdAt" timestamptz)
         join ${schedules} s on s.id = b."scheduleId"
         join ${scheduleSlots} x on x.schedule_id = s.id and x.seq = b.seq`)

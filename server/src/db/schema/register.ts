@@ -95,12 +95,15 @@ export const registrations = pgTable(
     hospitalId: integer('hospital_id').notNull().references(() => hospitals.id),
     deptId: integer('dept_id').notNull().references(() => departments.id),
     doctorId: integer('doctor_id').references(() => doctors.id),
-    scheduleId: integer('schedule_id').notNull().references(() => schedules.id),
-    slotId: integer('slot_id').notNull().references(() => scheduleSlots.id),
+    /** The HIS's schedule and the place it holds for this booking (in the sandbox HIS: `schedules`, `schedule_slots`). */
+    scheduleId: integer('schedule_id').notNull(),
+    slotId: integer('slot_id').notNull(),
     visitDate: text('visit_date').notNull(),
     segment: text('segment').$type<'am' | 'pm'>().notNull(),
     seq: integer('seq').notNull(),
     timeRange: text('time_range').notNull(),
+    /** 普通号, 专家号, 特需号, as the HIS's schedule named it when booked. */
+    registerType: text('register_type').notNull(),
     feeFen: integer('fee_fen').notNull(),
     status: text('status').$type<'holding' | 'booked' | 'cancelled' | 'expired'>().notNull(),
     /** The patient chose to settle with health insurance (paid through /palm/chsPayment, spec §6 chsRegisterList). */

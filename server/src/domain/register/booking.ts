@@ -2,20 +2,24 @@
  * Booking (预约挂号): a slot held while the patient pays, free bookings, paying, and cancelling with a refund before
  * the hospital's deadline (spec §2 Registration pages, §7 "Registration").
  *
- * A slot moves only inside a transaction: the lowest free slot of the chosen time range is taken by one atomic
- * conditional update (SKIP LOCKED, so concurrent patients take different slots instead of queueing on one), and the
- * partial unique index on registrations (one live booking per patient, department, day and segment) is the last line
- * of defence. Every function that depends on the time takes `now`.
+ * The schedules and their places (号源) are the HIS's (plugins/providers/his.ts): a place moves only inside the
+ * booking, payment or cancel transaction, through the HIS (the sandbox takes the lowest free place of the chosen time
+ * range by one atomic conditional update, SKIP LOCKED, so concurrent patients take different places instead of
+ * queueing on one), and the partial unique index on registrations (one live booking per patient, department, day and
+ * segment) is the last line of defence. Every function that depends on the time takes `now`.
  */
-import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
-import { departments, doctors, hospitals, orders, registrations, scheduleSlots, schedules } from '../../db/schema'
+import { hospitals, orders, registrations } from '../../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
 import { fileAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
+import { requireHospitalByCode } from '../hospital'
+import type { HisPatient, HisProvider, HisSchedule } from '../../plugins/providers/his'
+import { open } from '../../crypto'
 import {
   answerSameKeyRace,
   answerWithMadeMeanwhile,
@@ -30,12 +34,12 @@ import {
 } from '../payment'
 import type { PayProvidersOf } from '../../plugins/providers'
 import { GENERAL_CLINIC_NAME } from './schedule'
+import { registrationHis } from './his'
 import { requireOwnRegistration, viewOf } from './records'
 import { settingsOne, type RegisterSettings } from './settings'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
-type ScheduleRow = typeof schedules.$inferSelect
 type HospitalRow = typeof hospitals.$inferSelect
 
 export const ONE_PER_SEGMENT = '该就诊人在同一科室同一时段已有预约'
@@ -47,20 +51,14 @@ export const SAME_KEY_OTHER_BOOKING = '重复的请求'
 
 // ---- schedules and prices -----------------------------------------------------------------------------------------
 
-async function requireSchedule(db: Db | Tx, scheduleId: number) {
-  const [row] = await db
-    .select({ schedule: schedules, hospital: hospitals, deptName: departments.name, doctorName: doctors.name })
-    .from(schedules)
-    .innerJoin(hospitals, eq(hospitals.id, schedules.hospitalId))
-    .innerJoin(departments, eq(departments.id, schedules.deptId))
-    .leftJoin(doctors, eq(doctors.id, schedules.doctorId))
-    .where(eq(schedules.id, scheduleId))
-    .limit(1)
-  if (!row) throw notFound('号源')
-  return row
+/** The HIS's schedule with its time ranges, and the hospital it is at. */
+async function requireSchedule(db: Db, his: HisProvider, scheduleId: number) {
+  const [schedule] = await his.schedules({ hospitalCode: null, scheduleIds: [scheduleId] })
+  if (!schedule) throw notFound('号源')
+  return { schedule, hospital: await requireHospitalByCode(db, schedule.hospitalCode) }
 }
 
-function priceFor(schedule: ScheduleRow, birthday: string, settings: RegisterSettings): ActivityPrice {
+function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSettings): ActivityPrice {
   return activityPrice({
     feeFen: schedule.feeFen,
     registerType: schedule.registerType,
@@ -71,10 +69,10 @@ function priceFor(schedule: ScheduleRow, birthday: string, settings: RegisterSet
 }
 
 /** POST /activity/price: what this patient pays for this schedule after the hospital's activities. */
-export async function priceForPatient(db: Db, userId: number, input: { scheduleId: number; patientId: number }): Promise<ActivityPrice> {
+export async function priceForPatient(db: Db, his: HisProvider, userId: number, input: { scheduleId: number; patientId: number }): Promise<ActivityPrice> {
   const patient = await requireOwnPatient(db, userId, input.patientId)
-  const { schedule } = await requireSchedule(db, input.scheduleId)
-  return priceFor(schedule, patient.birthday, await settingsOne(db, schedule.hospitalId))
+  const { schedule, hospital } = await requireSchedule(db, his, input.scheduleId)
+  return priceFor(schedule, patient.birthday, await settingsOne(db, hospital.id))
 }
 
 // ---- booking ----------------------------------------------------------------------------------------------------
@@ -92,7 +90,7 @@ async function byIdempotencyKey(db: Db | Tx, userId: number, input: RegisterInpu
 }
 
 /** The patient's bookings in this department, day and segment (one live one at most). */
-const sameSegmentAs = (patientId: number, s: ScheduleRow) =>
+const sameSegmentAs = (patientId: number, s: HisSchedule) =>
   and(eq(registrations.patientId, patientId), eq(registrations.deptId, s.deptId), eq(registrations.visitDate, s.visitDate), eq(registrations.segment, s.segment))!
 
 async function liveBookingIn(db: Db | Tx, sameSegment: SQL) {
@@ -120,14 +118,15 @@ async function releaseExpiredHolds(db: Db, now: Date, where: SQL): Promise<boole
 
 /**
  * POST /register and POST /apply/free. Checks first (own complete patient, open schedule, a real time range, one
- * booking per department, day and segment, the price), files the patient at the hospital (its card number), then in
- * ONE transaction: takes the lowest free slot of the range, creates the payment order (idempotency key from the
- * input) and inserts the registration. `holding` until paid, or `booked` at once when the fee after activities is 0.
+ * booking per department, day and segment, the price), files the patient at the hospital (its card number, from the
+ * HIS), then in ONE transaction: the HIS holds a place of the range, the payment order is created (idempotency key
+ * from the input) and the registration inserted. `holding` until paid, or `booked` at once when the fee after activities is 0.
  * The same idempotency key answers the same registration, never a second hold.
  */
 export async function bookRegistration(
   db: Db,
   cipher: FieldCipher,
+  his: HisProvider,
   userId: number,
   input: RegisterInput,
   now: Date,
@@ -137,18 +136,13 @@ export async function bookRegistration(
   const again = await byIdempotencyKey(db, userId, input)
   if (again) return viewOf(db, cipher, again.id, now)
 
-  const { schedule, hospital, deptName, doctorName } = await requireSchedule(db, input.scheduleId)
+  const { schedule, hospital } = await requireSchedule(db, his, input.scheduleId)
   // spec §5: the app shows its completion modal on the refusal's exact text
   requireCompletePatient(cipher, patient)
   if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)
   const closed = bookingClosedReason(schedule.visitDate, schedule.segment, now)
   if (closed) throw badInput(closed)
-  const [range] = await db
-    .select({ id: scheduleSlots.id })
-    .from(scheduleSlots)
-    .where(and(eq(scheduleSlots.scheduleId, schedule.id), eq(scheduleSlots.timeRange, input.timeRange)))
-    .limit(1)
-  if (!range) throw badInput('就诊时段不正确，请重新选择')
+  if (!schedule.timeRanges.some((t) => t.timeRange === input.timeRange)) throw badInput('就诊时段不正确，请重新选择')
   if (input.insurance && !CHS_REGISTER_HOSPITALS.includes(hospital.code)) throw badInput(NO_INSURANCE)
   const settings = await settingsOne(db, hospital.id)
   const price = priceFor(schedule, patient.birthday, settings)
@@ -165,15 +159,16 @@ export async function bookRegistration(
     const released = await releaseExpiredHolds(db, now, sameSegment)
     if (!released || (await liveBookingIn(db, sameSegment))) return madeMeanwhile(badInput(ONE_PER_SEGMENT))
   }
-  await fileAtHospital(db, cipher, userId, patient.id, hospital.code)
+  const card = await fileAtHospital(db, cipher, his, userId, patient.id, hospital.code)
+  const who: HisPatient = { cardNo: card.hisMedCardNo, idCard: open(cipher, patient.idCardEnc), name: cipher.decrypt(patient.nameEnc) }
 
-  const attempt = () => insertBooking(db, { userId, input, schedule, hospital, deptName, doctorName, price, settings, now })
+  const attempt = () => insertBooking(db, his, { userId, input, schedule, hospital, who, price, settings, now })
   let id: number | null
   try {
     id = await attempt()
     if (id === null) {
       // full: unless holds in this range ran out and are given back now, which frees their slots
-      const inRange = and(eq(registrations.scheduleId, schedule.id), eq(registrations.timeRange, input.timeRange))!
+      const inRange = and(eq(registrations.scheduleId, schedule.scheduleId), eq(registrations.timeRange, input.timeRange))!
       if (await releaseExpiredHolds(db, now, inRange)) id = await attempt()
     }
   } catch (err) {
@@ -187,76 +182,88 @@ export async function bookRegistration(
 interface BookingPlan {
   userId: number
   input: RegisterInput
-  schedule: ScheduleRow
+  schedule: HisSchedule
   hospital: HospitalRow
-  deptName: string
-  doctorName: string | null
+  who: HisPatient
   price: ActivityPrice
   settings: RegisterSettings
   now: Date
 }
 
-/** The booking transaction; answers the registration id, or null when the time range has no free slot. */
-async function insertBooking(db: Db, p: BookingPlan): Promise<number | null> {
-  const { schedule: s, input, now } = p
-  return db.transaction(async (tx) => {
-    const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id`))
-    // the lowest free slot of the range, taken in one statement; SKIP LOCKED passes over a slot another booking is
-    // taking right now, and the outer condition keeps a slot that was taken meanwhile from being taken twice
-    const [slot] = rowsOf<{ id: number; seq: number; time_range: string }>(
-      await tx.execute(sql`
-        update ${scheduleSlots} set registration_id = ${id}
-        where id = (
-          select id from ${scheduleSlots}
-          where schedule_id = ${s.id} and time_range = ${input.timeRange} and registration_id is null
-          order by seq limit 1 for update skip locked
-        ) and registration_id is null
-        returning id, seq, time_range`),
-    )
-    if (!slot) return null
-    const free = p.price.payFen === 0
-    const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
-    let orderId: number | null = null
-    if (!free) {
-      const order = await createOrder(tx, {
-        userId: p.userId,
-        hospitalId: p.hospital.id,
-        business: 'register',
-        businessId: id,
-        subject: `挂号费 ${p.deptName} ${p.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
-        // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
-        amountFen: p.price.payFen,
-        // the order closes when the hold ends, and closing it gives the slot back (onClosed)
-        expiresAt: holdExpiresAt!,
-        idempotencyKey: `register:${input.idempotencyKey}`,
-      })
-      orderId = order.id
+/**
+ * The booking transaction; answers the registration id, or null when the time range has no free place. When it fails
+ * after the HIS took a place, the place is given back: a remote HIS's lock is not undone by our rollback (the
+ * sandbox's is, and its give-back then finds nothing to do).
+ */
+async function insertBooking(db: Db, his: HisProvider, p: BookingPlan): Promise<number | null> {
+  let taken: { bookingId: number; placeId: number } | null = null
+  try {
+    return await db.transaction((tx) => bookInTx(tx, his, p, (bookingId, placeId) => (taken = { bookingId, placeId })))
+  } catch (err) {
+    const held = taken as { bookingId: number; placeId: number } | null
+    if (held) {
+      await his
+        .cancelRegistration(db, { hospitalCode: p.hospital.code, ...held, reason: '预约未成功' })
+        // the booking's own error is the answer; a place the HIS keeps is released by its hold time
+        .catch(() => undefined)
     }
-    await tx.insert(registrations).values({
-      id,
-      regNo: newRegNo(now),
+    throw err
+  }
+}
+
+async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (bookingId: number, placeId: number) => void): Promise<number | null> {
+  const { schedule: s, input, now } = p
+  const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id`))
+  const regNo = newRegNo(now)
+  const free = p.price.payFen === 0
+  const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
+  const hospitalCode = p.hospital.code
+  const place = await his.lockPlace(tx, { hospitalCode, scheduleId: s.scheduleId, timeRange: input.timeRange, bookingId: id, regNo, patient: p.who, holdUntil: holdExpiresAt })
+  if (!place) return null
+  onTaken(id, place.placeId)
+  let orderId: number | null = null
+  if (!free) {
+    const order = await createOrder(tx, {
       userId: p.userId,
-      patientId: input.patientId,
       hospitalId: p.hospital.id,
-      deptId: s.deptId,
-      doctorId: s.doctorId,
-      scheduleId: s.id,
-      slotId: slot.id,
-      visitDate: s.visitDate,
-      segment: s.segment,
-      seq: slot.seq,
-      timeRange: slot.time_range,
-      // what the patient is charged, after activities
-      feeFen: p.price.payFen,
-      status: free ? 'booked' : 'holding',
-      insurance: !free && !!input.insurance,
-      orderId,
-      holdExpiresAt,
-      idempotencyKey: input.idempotencyKey,
-      createdAt: now,
+      business: 'register',
+      businessId: id,
+      subject: `挂号费 ${s.deptName} ${s.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
+      // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
+      amountFen: p.price.payFen,
+      // the order closes when the hold ends, and closing it gives the slot back (onClosed)
+      expiresAt: holdExpiresAt!,
+      idempotencyKey: `register:${input.idempotencyKey}`,
     })
-    return id
+    orderId = order.id
+  }
+  // a free booking is the patient's at once: the HIS confirms it in this transaction
+  if (free) await his.confirmRegistration(tx, { hospitalCode, bookingId: id, regNo, placeId: place.placeId, orderNo: null, amountFen: 0 })
+  await tx.insert(registrations).values({
+    id,
+    regNo,
+    userId: p.userId,
+    patientId: input.patientId,
+    hospitalId: p.hospital.id,
+    deptId: s.deptId,
+    doctorId: s.doctorId,
+    scheduleId: s.scheduleId,
+    slotId: place.placeId,
+    visitDate: s.visitDate,
+    segment: s.segment,
+    seq: place.seq,
+    timeRange: place.timeRange,
+    registerType: s.registerType,
+    // what the patient is charged, after activities
+    feeFen: p.price.payFen,
+    status: free ? 'booked' : 'holding',
+    insurance: !free && !!input.insurance,
+    orderId,
+    holdExpiresAt,
+    idempotencyKey: input.idempotencyKey,
+    createdAt: now,
   })
+  return id
 }
 
 // ---- paying, confirming, cancelling -------------------------------------------------------------------------------
@@ -286,12 +293,13 @@ export async function confirmRegistration(db: Db, cipher: FieldCipher, providers
   return viewOf(db, cipher, id, now)
 }
 
-async function freeSlot(tx: Tx, reg: RegistrationRow) {
-  await tx
-    .update(scheduleSlots)
-    .set({ registrationId: null })
-    .where(and(eq(scheduleSlots.id, reg.slotId), eq(scheduleSlots.registrationId, reg.id)))
+/** The registration's place goes back to the HIS (inside the transaction that ends the booking). */
+async function givePlaceBack(tx: Tx, reg: RegistrationRow & { hospitalCode: string }, reason: string) {
+  await registrationHis().cancelRegistration(tx, { hospitalCode: reg.hospitalCode, bookingId: reg.id, placeId: reg.slotId, reason })
 }
+
+/** A registration's columns and its hospital's code (the HIS is asked by code), in one statement. */
+const rowWithHospitalCode = { ...getTableColumns(registrations), hospitalCode: sql<string>`(select ${hospitals.code} from ${hospitals} where ${hospitals.id} = ${registrations.hospitalId})` }
 
 export const DEFAULT_CANCEL_REASON = '患者取消预约'
 
@@ -315,7 +323,7 @@ export async function cancelRegistration(
   const refund = await db.transaction(async (tx) => {
     // the order before the registration, in the order a payment locks them (applyPaid, then onPaid): no deadlock
     if (reg.orderId) await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, reg.orderId)).for('update')
-    const [row] = await tx.select().from(registrations).where(eq(registrations.id, reg.id)).for('update')
+    const [row] = await tx.select(rowWithHospitalCode).from(registrations).where(eq(registrations.id, reg.id)).for('update')
     if (!row) throw forbidden()
     if (row.status === 'holding') {
       await cancelOrder(tx, row.orderId!, reason)
@@ -323,7 +331,7 @@ export async function cancelRegistration(
     }
     if (row.status !== 'booked') return null
     if (now.getTime() >= cancelDeadline(row.visitDate, settings.cancelTime).getTime()) throw badInput(cancelTooLateText(settings.cancelTime))
-    await freeSlot(tx, row)
+    await givePlaceBack(tx, row, reason)
     await tx.update(registrations).set({ status: 'cancelled', cancelledAt: now }).where(eq(registrations.id, row.id))
     // the refund is recorded with the cancellation: money is never kept for a booking given up
     return row.orderId ? startRefund(tx, row.orderId, reason) : null
@@ -341,18 +349,26 @@ export const registrationOrderHandlers: OrderHandlers = {
       .update(registrations)
       .set({ status: 'booked' })
       .where(and(eq(registrations.id, order.businessId), eq(registrations.orderId, order.id), eq(registrations.status, 'holding')))
-      .returning({ id: registrations.id })
+      .returning({ id: registrations.id, regNo: registrations.regNo, slotId: registrations.slotId, hospitalCode: rowWithHospitalCode.hospitalCode })
     // the hold is gone: the payment core refunds on a business error
     if (!row) throw badInput('预约已失效，挂号费将原路退回')
+    // the HIS keeps the place for good; its refusal (a place it gave back) refunds the order the same way
+    await registrationHis().confirmRegistration(tx, {
+      hospitalCode: row.hospitalCode,
+      bookingId: row.id,
+      regNo: row.regNo,
+      placeId: row.slotId,
+      orderNo: order.orderNo,
+      amountFen: order.amountFen,
+    })
   },
   async insuranceClaim(db, order) {
-    const [row] = await db
-      .select({ reg: registrations, registerType: schedules.registerType })
+    const [reg] = await db
+      .select()
       .from(registrations)
-      .innerJoin(schedules, eq(schedules.id, registrations.scheduleId))
       .where(and(eq(registrations.id, order.businessId), eq(registrations.orderId, order.id)))
-    if (!row?.reg.insurance || row.reg.status !== 'holding') return null
-    return { patientId: row.reg.patientId, items: [{ code: 'GHF', name: `挂号费（${row.registerType}）`, fen: order.amountFen, count: 1 }] }
+    if (!reg?.insurance || reg.status !== 'holding') return null
+    return { patientId: reg.patientId, items: [{ code: 'GHF', name: `挂号费（${reg.registerType}）`, fen: order.amountFen, count: 1 }] }
   },
   async onClosed(tx, order) {
     // closed by time: the hold ran out; cancelled: the patient gave it up
@@ -361,7 +377,7 @@ export const registrationOrderHandlers: OrderHandlers = {
       .update(registrations)
       .set({ status, cancelledAt: status === 'cancelled' ? new Date() : null })
       .where(and(eq(registrations.id, order.businessId), eq(registrations.orderId, order.id), eq(registrations.status, 'holding')))
-      .returning()
-    if (row) await freeSlot(tx, row)
+      .returning(rowWithHospitalCode)
+    if (row) await givePlaceBack(tx, row, status === 'expired' ? '支付超时' : DEFAULT_CANCEL_REASON)
   },
 }

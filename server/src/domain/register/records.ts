@@ -4,7 +4,7 @@ import type { Registration, RegistrationStatus } from '../../../../types/api/reg
 import type { Page } from '../../../../types/api/hospital'
 import type { Db, Tx } from '../../db'
 import { open, type FieldCipher } from '../../crypto'
-import { departments, doctors, hospitals, orders, patientCards, patients, registrations, schedules } from '../../db/schema'
+import { departments, doctors, hospitals, orders, patientCards, patients, registrations } from '../../db/schema'
 import { forbidden, notFound } from '../../errors'
 import { maskCardNo, maskName } from '@/utils/mask'
 import { refundedFenByOrder, refundText, toPayOrder, type OrderRow } from '../payment'
@@ -23,7 +23,7 @@ const viewColumns = {
   deptName: departments.name,
   doctorName: doctors.name,
   doctorTitle: doctors.title,
-  registerType: schedules.registerType,
+  registerType: registrations.registerType,
   patientNameEnc: patients.nameEnc,
   cardNoEnc: patientCards.cardNoEnc,
   order: orders,
@@ -35,7 +35,6 @@ function viewQuery(db: Db | Tx) {
     .from(registrations)
     .innerJoin(hospitals, eq(hospitals.id, registrations.hospitalId))
     .innerJoin(departments, eq(departments.id, registrations.deptId))
-    .innerJoin(schedules, eq(schedules.id, registrations.scheduleId))
     .innerJoin(patients, eq(patients.id, registrations.patientId))
     .leftJoin(doctors, eq(doctors.id, registrations.doctorId))
     .leftJoin(patientCards, and(eq(patientCards.patientId, registrations.patientId), eq(patientCards.hospitalId, registrations.hospitalId)))

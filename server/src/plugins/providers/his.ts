@@ -1,8 +1,8 @@
 /**
- * The hospital information system (HIS, 医院信息系统): the hospital's own record of bills, queues and prices (and,
- * later, admissions with their daily charges, and registration). Bills are the doctors' orders the patient pays for;
- * a bill is for one place (a prescription for the pharmacy, a test request for the laboratory), and paying it puts the
- * patient in that place's queue. The app never owns a bill: it asks the HIS, pays through the payment core, and tells
+ * The hospital information system (HIS, 医院信息系统): the hospital's own record of bills, queues and prices,
+ * admissions with their daily charges, schedules with their places (号源), and the patients' hospital cards. Bills
+ * are the doctors' orders the patient pays for; a bill is for one place (a prescription for the pharmacy, a test
+ * request for the laboratory), and paying it puts the patient in that place's queue. The app never owns a bill: it asks the HIS, pays through the payment core, and tells
  * the HIS (settle) in the transaction that records the payment.
  *
  * Two implementations: the sandbox in our own database (hisSandbox.ts, a demo server's default, with a console for
@@ -172,6 +172,94 @@ export interface HisPriceQuery {
 }
 
 /**
+ * A schedule (排班) as the HIS keeps it: one doctor's (or a department's general clinic's, doctorId null) morning or
+ * afternoon on one day, with its fee and its numbered places (号源) per time range. The HIS owns the schedules and the
+ * number of places; the app holds a place while the patient pays, then confirms or gives it back. `deptId` and
+ * `doctorId` are the ids of the app's clinic tree and doctors, which are the hospital's own (loaded from the HIS).
+ */
+export interface HisSchedule {
+  /** The HIS's own id, unique across its hospitals. */
+  scheduleId: number
+  hospitalCode: string
+  deptId: number
+  deptName: string
+  doctorId: number | null
+  /** null for a general clinic. */
+  doctorName: string | null
+  /** YYYY-MM-DD */
+  visitDate: string
+  segment: 'am' | 'pm'
+  /** 普通号, 专家号, 特需号. */
+  registerType: string
+  feeFen: number
+  total: number
+  remaining: number
+  /** Called off by the hospital (停诊): shown, not bookable. */
+  stopped: boolean
+  /** The time ranges in order, with the places left in each. */
+  timeRanges: { timeRange: string; remaining: number }[]
+}
+
+/** Which schedules: a hospital's department or doctor over days, or some schedules by id (any hospital, then null). */
+export interface HisScheduleQuery {
+  hospitalCode: string | null
+  deptId?: number
+  doctorId?: number
+  scheduleIds?: number[]
+  /** YYYY-MM-DD, both inclusive. */
+  from?: string
+  to?: string
+}
+
+/** One place taken for a booking: the HIS's id of it, its number in the schedule and its time range. */
+export interface HisHeldPlace {
+  placeId: number
+  seq: number
+  timeRange: string
+}
+
+export interface HisLockInput {
+  hospitalCode: string
+  scheduleId: number
+  timeRange: string
+  /** The app's registration id: the place is the booking's until confirmed or given back. */
+  bookingId: number
+  regNo: string
+  patient: HisPatient
+  /** Until when an unpaid booking holds the place; null for a free booking, confirmed in the same transaction. */
+  holdUntil: Date | null
+}
+
+export interface HisConfirmInput {
+  hospitalCode: string
+  bookingId: number
+  regNo: string
+  placeId: number
+  /** The paid order (null for a free booking) and what was paid. */
+  orderNo: string | null
+  amountFen: number
+}
+
+export interface HisCancelInput {
+  hospitalCode: string
+  bookingId: number
+  placeId: number
+  reason: string
+}
+
+/** Who the HIS files a card for (建档): the identity number, or for a newborn without one the guardian's. */
+export interface HisCardHolder {
+  name: string
+  idCard: string | null
+  sex: 1 | 2
+  /** YYYY-MM-DD */
+  birthday: string
+  mobile: string | null
+  guardianName: string | null
+  guardianIdCard: string | null
+}
+
+/**
  * What the app asks of the HIS. `settle` and `refund` are called inside the database transaction that records the
  * payment or the refund (the sandbox writes in it; a remote HIS is called from it), so both must be all-or-none and
  * idempotent on the order number. A refusal the patient may read is an AppError (400); a network failure or a
@@ -219,6 +307,28 @@ export interface HisPriceQuery {
  *   unpaid bills for catalogue items the patient ordered without a doctor (the app has checked its sex and age rules),
  *   one bill per place, their visitNo the requestNo. The same requestNo again answers the bills first made for it,
  *   whatever the items (the app compares them). An unknown code or a patient the HIS cannot identify: code != 0.
+ *
+ * Registration and the hospital card (issue 17). `Schedule` is HisSchedule, `CardHolder` is HisCardHolder; the lock,
+ * confirm and cancel calls are made inside the app's booking, payment or cancel transaction, and each is idempotent
+ * on bookingId.
+ * - `POST /schedules/query` `{hospitalCode, deptId, doctorId, scheduleIds, from, to}` -> `{schedules: Schedule[]}`: the
+ *   schedules of a department or a doctor from `from` to `to`, or those of `scheduleIds` (then hospitalCode may be
+ *   null: schedule ids are unique across the HIS's hospitals); absent criteria are null. Each with its places left.
+ * - `POST /register/lock` `{hospitalCode, scheduleId, timeRange, bookingId, regNo, patient: Patient, holdUntil}` ->
+ *   `{place: {placeId, seq, timeRange} | null}`: takes the lowest free place of the time range for the booking (held
+ *   until holdUntil, or for good when holdUntil is null: a free booking, confirmed at once); `place: null` when the
+ *   range is full. Never two bookings on one place; the same bookingId again answers its place. A stopped schedule or
+ *   an unknown time range: code != 0.
+ * - `POST /register/confirm` `{hospitalCode, bookingId, regNo, placeId, orderNo, amountFen}` -> `{}`: the booking is
+ *   paid (orderNo null and amountFen 0 for a free one) and keeps its place for good. Again: `{}`. A place given back
+ *   meanwhile: code != 0 (the app refunds the order).
+ * - `POST /register/cancel` `{hospitalCode, bookingId, placeId, reason}` -> `{}`: the place is given back (退号 of a
+ *   confirmed booking, or the end of a hold). Again, or for a place the booking no longer has: `{}`. Also called,
+ *   outside any transaction, when the app's booking transaction failed after the lock (reason 预约未成功).
+ * - `POST /cards/file` `{hospitalCode, patient: CardHolder}` -> `{cardNo, existed}`: the patient's hospital card number
+ *   (就诊卡号, hisMedCardNo): the one the HIS already has for this identity number (existed: true), or a new one.
+ * - `POST /cards/find` `{hospitalCode, patient: CardHolder}` -> `{cardNo: string | null}`: the card the HIS has for
+ *   this identity number, if any; nothing is filed.
  */
 export interface HisProvider {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -238,15 +348,35 @@ export interface HisProvider {
   deposit(tx: Tx, input: HisCreditInput): Promise<HisAdmission>
   /** Self-service tests (自助开单): the unpaid bills for `requestNo`, made once. */
   selfServiceOrder(input: HisSelfServiceInput): Promise<HisBill[]>
+  /** Schedules with their places left, in the order of day, segment, general clinic first. */
+  schedules(query: HisScheduleQuery): Promise<HisSchedule[]>
+  /** Inside the booking transaction: the lowest free place of the range for the booking, or null when it is full. */
+  lockPlace(tx: Tx, input: HisLockInput): Promise<HisHeldPlace | null>
+  /** Inside the transaction that records the payment (or the free booking): the place is the booking's for good. */
+  confirmRegistration(tx: Tx, input: HisConfirmInput): Promise<void>
+  /** Inside the cancel, refund or expiry transaction: the place is given back. */
+  cancelRegistration(tx: Tx, input: HisCancelInput): Promise<void>
+  /** Inside the app's filing transaction: the patient's card number at the hospital, found or made once. */
+  fileCard(tx: Tx, input: { hospitalCode: string; patient: HisCardHolder }): Promise<{ cardNo: string; existed: boolean }>
+  /** The card number the HIS already has for this person, or null; nothing is filed. */
+  findCard(input: { hospitalCode: string; patient: HisCardHolder }): Promise<string | null>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
 export const HIS_OFF = '该医院暂未开通门诊缴费'
+export const HIS_REGISTER_OFF = '该医院暂未开通预约挂号'
+export const HIS_CARD_OFF = '该医院暂未开通线上建档，请到医院窗口办理就诊卡'
 
 /** No HIS on a server that is not a demo: no sandbox bills for real patients. */
 export function disabledHis(): HisProvider {
   const off = async (): Promise<never> => {
     throw badInput(HIS_OFF)
+  }
+  const registerOff = async (): Promise<never> => {
+    throw badInput(HIS_REGISTER_OFF)
+  }
+  const cardOff = async (): Promise<never> => {
+    throw badInput(HIS_CARD_OFF)
   }
   return {
     kind: 'disabled',
@@ -262,6 +392,12 @@ export function disabledHis(): HisProvider {
     dailyCharges: off,
     deposit: off,
     selfServiceOrder: off,
+    schedules: registerOff,
+    lockPlace: registerOff,
+    confirmRegistration: registerOff,
+    cancelRegistration: registerOff,
+    fileCard: cardOff,
+    findCard: cardOff,
   }
 }
 
@@ -335,6 +471,24 @@ const admissionSchema = z.object({
   days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), amountFen: fen })).max(400),
   settlement: z.object({ returnedFen: fen, owedFen: fen }).nullable(),
 })
+const id = z.number().int().min(1).max(2_147_483_647)
+const cardNo = z.string().regex(/^[0-9A-Za-z]{4,32}$/)
+const scheduleSchema = z.object({
+  scheduleId: id,
+  hospitalCode: z.string().min(1).max(32),
+  deptId: id,
+  deptName: text(64),
+  doctorId: id.nullable(),
+  doctorName: text(64).nullable(),
+  visitDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  segment: z.enum(['am', 'pm']),
+  registerType: text(16),
+  feeFen: fen,
+  total: z.number().int().min(0).max(10_000),
+  remaining: z.number().int().min(0).max(10_000),
+  stopped: z.boolean(),
+  timeRanges: z.array(z.object({ timeRange: z.string().min(1).max(32), remaining: z.number().int().min(0).max(10_000) })).max(100),
+})
 const answers = {
   account: z.object({ accountNo: z.string().min(1).max(64), balanceFen: signedFen }),
   admissions: z.object({ admissions: z.array(admissionSchema).max(10) }),
@@ -344,6 +498,12 @@ const answers = {
   tickets: z.object({ tickets: z.array(ticketSchema).max(50) }),
   prices: z.object({ records: z.array(priceSchema).max(200), total: z.number().int().min(0) }),
   none: z.object({}).passthrough(),
+  schedules: z.object({ schedules: z.array(scheduleSchema).max(2000) }),
+  place: z.object({
+    place: z.object({ placeId: id, seq: z.number().int().min(0).max(10_000), timeRange: z.string().min(1).max(32) }).nullable(),
+  }),
+  card: z.object({ cardNo: cardNo, existed: z.boolean() }),
+  found: z.object({ cardNo: cardNo.nullable() }),
 }
 
 /** The adapter of a hospital's real HIS: the contract on HisProvider, over HTTP, each body signed (HMAC-SHA256). */
@@ -408,6 +568,23 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     },
     async selfServiceOrder({ hospitalCode, patient, requestNo, items }) {
       return (await call('/orders/self-service', { hospitalCode, patient, requestNo, items }, answers.bills)).bills
+    },
+    async schedules({ hospitalCode, deptId, doctorId, scheduleIds, from, to }) {
+      const body = { hospitalCode, deptId: deptId ?? null, doctorId: doctorId ?? null, scheduleIds: scheduleIds ?? null, from: from ?? null, to: to ?? null }
+      return (await call('/schedules/query', body, answers.schedules)).schedules
+    },
+    async lockPlace(_tx, input) {
+      return (await call('/register/lock', { ...input, holdUntil: input.holdUntil?.toISOString() ?? null }, answers.place)).place
+    },
+    async confirmRegistration(_tx, input) {
+      await call('/register/confirm', { ...input }, answers.none)
+    },
+    async cancelRegistration(_tx, input) {
+      await call('/register/cancel', { ...input }, answers.none)
+    },
+    fileCard: (_tx, { hospitalCode, patient }) => call('/cards/file', { hospitalCode, patient }, answers.card),
+    async findCard({ hospitalCode, patient }) {
+      return (await call('/cards/find', { hospitalCode, patient }, answers.found)).cardNo
     },
   }
 }

@@ -19,6 +19,7 @@ import { badInput, notFound } from '../../errors'
 import { hospitalToday } from '@/utils/hospitalClock'
 import { maskName } from '@/utils/mask'
 import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisPriceItem, HisProvider, HisSelfServiceInput, HisTicket } from './his'
+import { sandboxRegistration } from './hisSandboxRegister'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -305,6 +306,8 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
 
   const provider: SandboxHis = {
     kind: 'sandbox',
+    // schedules, places and hospital cards (issue 17)
+    ...sandboxRegistration(db, cipher),
 
     async unpaidBills({ hospitalCode, patient }) {
       const key = patientKey(hospitalCode, patient)

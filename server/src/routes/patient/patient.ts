@@ -142,7 +142,7 @@ export async function patientRoutes(app: FastifyInstance) {
         return patient.completePatient(db(), cipher, auth.userId, input)
       }
       const { mode: _mode, ...input } = body
-      return patient.bindPatient(db(), cipher, auth.userId, input)
+      return patient.bindPatient(db(), cipher, providers.his, auth.userId, input)
     },
   })
 
@@ -154,7 +154,7 @@ export async function patientRoutes(app: FastifyInstance) {
     auth: 'user',
     body: neonateBody,
     data: patientDto,
-    handler: async ({ body, auth }) => patient.bindNeonate(db(), cipher, auth.userId, { ...body, relation: body.relation ?? '' }),
+    handler: async ({ body, auth }) => patient.bindNeonate(db(), cipher, providers.his, auth.userId, { ...body, relation: body.relation ?? '' }),
   })
 
   route(app, {
@@ -165,7 +165,7 @@ export async function patientRoutes(app: FastifyInstance) {
     auth: 'user',
     body: healthCardBody,
     data: patientDto,
-    handler: async ({ body, auth }) => patient.bindHealthCard(db(), cipher, providers.healthCard, auth.userId, body),
+    handler: async ({ body, auth }) => patient.bindHealthCard(db(), cipher, providers.his, providers.healthCard, auth.userId, body),
   })
 
   route(app, {
@@ -247,7 +247,7 @@ export async function patientRoutes(app: FastifyInstance) {
     summary: 'File a complete patient at a hospital (its card number issued once); answers the card',
     audit: 'patient',
     ...fileAtHospital,
-    handler: async ({ query, auth }) => patient.fileAtHospital(db(), cipher, auth.userId, query.id, query.hospitalCode),
+    handler: async ({ query, auth }) => patient.fileAtHospital(db(), cipher, providers.his, auth.userId, query.id, query.hospitalCode),
   })
 
   route(app, {
@@ -258,7 +258,7 @@ export async function patientRoutes(app: FastifyInstance) {
     auth: 'user',
     query: z.object({ patientId: id, hospitalCode }),
     data: hospitalCardDto,
-    handler: async ({ query, auth }) => patient.fileAtHospital(db(), cipher, auth.userId, query.patientId, query.hospitalCode),
+    handler: async ({ query, auth }) => patient.fileAtHospital(db(), cipher, providers.his, auth.userId, query.patientId, query.hospitalCode),
   })
 
   route(app, {
@@ -276,7 +276,7 @@ export async function patientRoutes(app: FastifyInstance) {
       hisMedCardNo: z.string(),
       filedAt: z.string().nullable(),
     }),
-    handler: async ({ query, auth }) => patient.patientRecordInfo(db(), cipher, auth.userId, query.id, query.hospitalCode),
+    handler: async ({ query, auth }) => patient.patientRecordInfo(db(), cipher, providers.his, auth.userId, query.id, query.hospitalCode),
   })
 
   route(app, {

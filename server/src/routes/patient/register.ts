@@ -154,7 +154,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'none',
     body: z.object({ hospitalCode, deptId: id }),
     data: deptSchedule,
-    handler: async ({ body }) => register.deptSchedule(db(), body, new Date()),
+    handler: async ({ body }) => register.deptSchedule(db(), providers.his, body, new Date()),
   })
 
   route(app, {
@@ -166,7 +166,7 @@ export async function registrationRoutes(app: FastifyInstance) {
       .object({ doctorId: id.optional(), scheduleId: id.optional() })
       .refine((b) => (b.doctorId === undefined) !== (b.scheduleId === undefined), { message: '请提供医生或号源其中之一' }),
     data: doctorSchedule,
-    handler: async ({ body }) => register.doctorSchedule(db(), body, new Date()),
+    handler: async ({ body }) => register.doctorSchedule(db(), providers.his, body, new Date()),
   })
 
   route(app, {
@@ -186,7 +186,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'user',
     body: z.object({ scheduleId: id, patientId: id }),
     data: activityPrice,
-    handler: async ({ body, auth }) => register.priceForPatient(db(), auth.userId, body),
+    handler: async ({ body, auth }) => register.priceForPatient(db(), providers.his, auth.userId, body),
   })
 
   route(app, {
@@ -200,7 +200,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'user',
     body: bookingBody,
     data: registration,
-    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, auth.userId, body, new Date(), { freeOnly: false }),
+    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, providers.his, auth.userId, body, new Date(), { freeOnly: false }),
   })
 
   route(app, {
@@ -210,7 +210,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'user',
     body: bookingBody.omit({ insurance: true }),
     data: registration,
-    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, auth.userId, body, new Date(), { freeOnly: true }),
+    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, providers.his, auth.userId, body, new Date(), { freeOnly: true }),
   })
 
   route(app, {
