@@ -171,6 +171,54 @@ export interface HisPriceQuery {
   size: number
 }
 
+/** A report's kind at the HIS: lab 检验, imaging 检查（影像）, pathology 病理. */
+export type HisReportKind = 'lab' | 'imaging' | 'pathology'
+
+/** A report as the HIS lists it, newest first. */
+export interface HisReportSummary {
+  reportNo: string
+  kind: HisReportKind
+  title: string
+  deptName: string
+  /** ISO time the report was released. */
+  reportedAt: string
+  /** Lab items out of range; 0 for imaging and pathology. */
+  abnormalCount: number
+}
+
+/** One item of a lab report: the value as written, its unit and reference range, and the laboratory's flag. */
+export interface HisLabItem {
+  code: string
+  name: string
+  value: string
+  unit: string
+  range: string
+  low: number | null
+  high: number | null
+  /** H above the range, L below, N within, '' when not numeric. */
+  flag: 'H' | 'L' | 'N' | ''
+}
+
+/**
+ * A whole report. Lab: `specimen` and `items`. Imaging: `modality` (CT, MR, DR, US), `examPart`, `device`, `findings`
+ * (所见), `impression` (诊断意见) and `studyUid`, the cloud film's study ('' without one). Pathology: `specimen`,
+ * `findings` (肉眼及镜下所见) and `impression` (病理诊断).
+ */
+export interface HisReport extends HisReportSummary {
+  doctorName: string
+  reporterName: string
+  checkerName: string
+  requestedAt: string
+  specimen: string
+  modality: string
+  examPart: string
+  device: string
+  findings: string
+  impression: string
+  studyUid: string
+  items: HisLabItem[]
+}
+
 /**
  * What the app asks of the HIS. `settle` and `refund` are called inside the database transaction that records the
  * payment or the refund (the sandbox writes in it; a remote HIS is called from it), so both must be all-or-none and
@@ -219,6 +267,12 @@ export interface HisPriceQuery {
  *   unpaid bills for catalogue items the patient ordered without a doctor (the app has checked its sex and age rules),
  *   one bill per place, their visitNo the requestNo. The same requestNo again answers the bills first made for it,
  *   whatever the items (the app compares them). An unknown code or a patient the HIS cannot identify: code != 0.
+ *
+ * Reports (检查检验报告, issue 18). `ReportSummary` is HisReportSummary, `Report` is HisReport.
+ * - `POST /reports/list` `{hospitalCode, patient: Patient, kind, page, size}` -> `{records: ReportSummary[], total}`:
+ *   the patient's released reports of one kind (lab, imaging, pathology), newest first, a page at a time (size at most 100).
+ * - `POST /reports/query` `{hospitalCode, patient: Patient, reportNos: string[]}` -> `{reports: Report[]}`: those of
+ *   the numbers (at most 100) that are this patient's reports, with their items (someone else's are left out).
  */
 export interface HisProvider {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -238,6 +292,10 @@ export interface HisProvider {
   deposit(tx: Tx, input: HisCreditInput): Promise<HisAdmission>
   /** Self-service tests (自助开单): the unpaid bills for `requestNo`, made once. */
   selfServiceOrder(input: HisSelfServiceInput): Promise<HisBill[]>
+  /** The patient's released reports of one kind, newest first. */
+  reports(input: { hospitalCode: string; patient: HisPatient; kind: HisReportKind; page: number; size: number }): Promise<{ records: HisReportSummary[]; total: number }>
+  /** Those of the numbers that are the patient's reports, whole; someone else's are left out. */
+  reportsByNo(input: { hospitalCode: string; patient: HisPatient; reportNos: string[] }): Promise<HisReport[]>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -262,6 +320,8 @@ export function disabledHis(): HisProvider {
     dailyCharges: off,
     deposit: off,
     selfServiceOrder: off,
+    reports: off,
+    reportsByNo: off,
   }
 }
 
@@ -335,7 +395,45 @@ const admissionSchema = z.object({
   days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), amountFen: fen })).max(400),
   settlement: z.object({ returnedFen: fen, owedFen: fen }).nullable(),
 })
+const reportKind = z.enum(['lab', 'imaging', 'pathology'])
+const reportSummarySchema = z.object({
+  reportNo: z.string().min(1).max(64),
+  kind: reportKind,
+  title: text(64),
+  deptName: text(64),
+  reportedAt: isoTime,
+  abnormalCount: z.number().int().min(0).max(1000),
+})
+const reportSchema = reportSummarySchema.extend({
+  doctorName: text(64),
+  reporterName: text(64),
+  checkerName: text(64),
+  requestedAt: isoTime,
+  specimen: text(64),
+  modality: text(16),
+  examPart: text(64),
+  device: text(128),
+  findings: text(4000),
+  impression: text(2000),
+  studyUid: text(128),
+  items: z
+    .array(
+      z.object({
+        code: text(64),
+        name: text(64),
+        value: text(32),
+        unit: text(32),
+        range: text(64),
+        low: z.number().nullable(),
+        high: z.number().nullable(),
+        flag: z.enum(['H', 'L', 'N', '']),
+      }),
+    )
+    .max(200),
+})
 const answers = {
+  reports: z.object({ records: z.array(reportSummarySchema).max(100), total: z.number().int().min(0) }),
+  reportsByNo: z.object({ reports: z.array(reportSchema).max(100) }),
   account: z.object({ accountNo: z.string().min(1).max(64), balanceFen: signedFen }),
   admissions: z.object({ admissions: z.array(admissionSchema).max(10) }),
   admission: z.object({ admission: admissionSchema }),
@@ -408,6 +506,11 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     },
     async selfServiceOrder({ hospitalCode, patient, requestNo, items }) {
       return (await call('/orders/self-service', { hospitalCode, patient, requestNo, items }, answers.bills)).bills
+    },
+    reports: ({ hospitalCode, patient, kind, page, size }) => call('/reports/list', { hospitalCode, patient, kind, page, size }, answers.reports),
+    async reportsByNo({ hospitalCode, patient, reportNos }) {
+      if (!reportNos.length) return []
+      return (await call('/reports/query', { hospitalCode, patient, reportNos }, answers.reportsByNo)).reports
     },
   }
 }

@@ -1,0 +1,58 @@
+/**
+ * Rules of lab results both sides use: whether a value is above or below its reference range, how that is said in
+ * words (never by colour alone: ↑ 偏高 / ↓ 偏低), and the UCUM code of a unit as a laboratory writes it.
+ */
+import type { ResultFlag } from '../../types/api/report'
+
+/** A value written as a number (阴性, 阳性, >1000 are not). */
+export function numericValue(value: string): number | null {
+  const v = value.trim()
+  if (!/^[-+]?\d+(\.\d+)?$/.test(v)) return null
+  return Number(v)
+}
+
+/** H above `high`, L below `low`, N within; '' for a value that is not a number or an item without a range. */
+export function labFlag(value: string, low: number | null, high: number | null): ResultFlag {
+  const n = numericValue(value)
+  if (n === null || (low === null && high === null)) return ''
+  if (high !== null && n > high) return 'H'
+  if (low !== null && n < low) return 'L'
+  return 'N'
+}
+
+/** What the report says beside an abnormal value, in text for a screen reader and a colour-blind eye alike. */
+export function flagText(flag: ResultFlag): string {
+  if (flag === 'H') return '↑ 偏高'
+  if (flag === 'L') return '↓ 偏低'
+  return ''
+}
+
+/** The words a screen reader reads for an item: 白细胞计数 11.80 10^9/L，偏高，参考范围 3.50-9.50. */
+export function itemSpeech(item: { name: string; value: string; unit: string; range: string; flag: ResultFlag }): string {
+  const flag = item.flag === 'H' ? '，偏高' : item.flag === 'L' ? '，偏低' : item.flag === 'N' ? '，正常' : ''
+  return `${item.name} ${item.value}${item.unit ? ` ${item.unit}` : ''}${flag}${item.range ? `，参考范围 ${item.range}` : ''}`
+}
+
+const UCUM: Readonly<Record<string, string>> = {
+  '10^9/L': '10*9/L',
+  '10^12/L': '10*12/L',
+  '×10^9/L': '10*9/L',
+  '×10^12/L': '10*12/L',
+  'μmol/L': 'umol/L',
+  'µmol/L': 'umol/L',
+  'mmol/L': 'mmol/L',
+  'g/L': 'g/L',
+  'mg/L': 'mg/L',
+  'U/L': 'U/L',
+  'IU/L': '[IU]/L',
+  '%': '%',
+  'fL': 'fL',
+  'pg': 'pg',
+  'ng/mL': 'ng/mL',
+}
+
+/** The UCUM code of a unit as written (10^9/L -> 10*9/L, μmol/L -> umol/L); null when it has none known. */
+export function ucumOf(unit: string): string | null {
+  return UCUM[unit.trim()] ?? null
+}
+
