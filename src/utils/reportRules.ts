@@ -56,3 +56,21 @@ export function ucumOf(unit: string): string | null {
   return UCUM[unit.trim()] ?? null
 }
 
+
+/** The date a trend point is labelled with, in the hospital's time zone: 11-20 (with the year when it is not this one). */
+export function trendLabel(iso: string, now: Date = new Date()): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(iso))
+  const thisYear = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric' }).format(now)
+  return day.startsWith(thisYear) ? day.slice(5) : day
+}
+
+/** The y axis of a trend: the values and the range's ends, with a margin, so the normal band is always in view. */
+export function trendAxis(values: number[], low: number | null, high: number | null): { min: number; max: number } {
+  const all = [...values, ...(low !== null ? [low] : []), ...(high !== null ? [high] : [])]
+  if (!all.length) return { min: 0, max: 1 }
+  const lo = Math.min(...all)
+  const hi = Math.max(...all)
+  const margin = (hi - lo || Math.abs(hi) || 1) * 0.15
+  const min = lo - margin < 0 && lo >= 0 ? 0 : lo - margin
+  return { min: Number(min.toPrecision(3)), max: Number((hi + margin).toPrecision(3)) }
+}
