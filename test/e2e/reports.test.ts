@@ -14,7 +14,7 @@ const ZHANG = { name: '张三丰', idCard: '11010519800512001X' }
 /** 李秀英, bound as his relative with her own mobile: her reports need her code. */
 const LI = { name: '李秀英', idCard: '440305199208170027' }
 
-/** Binds a relative (母亲) with her own mobile, through the calls the add-patient page makes. */
+/** Binds a relative (父母) with her own mobile, through the calls the add-patient page makes. */
 async function bindRelative(page: Page, person: { name: string; idCard: string }, mobile: string) {
   const answer = await page.evaluate(
     async ({ person, mobile, hospitalCode }) => {
@@ -22,7 +22,7 @@ async function bindRelative(page: Page, person: { name: string; idCard: string }
       const token = typeof stored === 'string' ? stored : stored?.data
       const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
       const sms = await (await fetch('/dld-auth/token/smsBindCode', { method: 'POST', headers, body: JSON.stringify({ mobile, purpose: 'patient' }) })).json()
-      const body = { name: person.name, idCard: btoa(person.idCard), mobile, code: sms.data?.devCode, relation: '母亲', hospitalCode }
+      const body = { name: person.name, idCard: btoa(person.idCard), mobile, code: sms.data?.devCode, relation: '父母', hospitalCode }
       return (await fetch('/dld-palm/api/patient/bind', { method: 'POST', headers, body: JSON.stringify(body) })).json()
     },
     { person, mobile, hospitalCode: HOSPITAL },

@@ -84,7 +84,7 @@ before(async () => {
   his = t.app.ctx.providers.his as SandboxHis
   assert.equal(his.kind, 'sandbox')
   self = await newPerson(owner, '陈志强', owner.mobile)
-  mother = await newPerson(owner, '王秀兰', MOTHER_MOBILE, '母亲')
+  mother = await newPerson(owner, '王秀兰', MOTHER_MOBILE, '父母')
   strangerPerson = await newPerson(stranger, '刘秀英', stranger.mobile)
   released.cbcOld = await release(self, 'cbc', 60, false, { WBC: '7.20' })
   released.cbcMid = await release(self, 'cbc', 30, false, { WBC: '8.90' })
