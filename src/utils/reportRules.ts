@@ -27,12 +27,6 @@ export function flagText(flag: ResultFlag): string {
   return ''
 }
 
-/** The words a screen reader reads for an item: 白细胞计数 11.80 10^9/L，偏高，参考范围 3.50-9.50. */
-export function itemSpeech(item: { name: string; value: string; unit: string; range: string; flag: ResultFlag }): string {
-  const flag = item.flag === 'H' ? '，偏高' : item.flag === 'L' ? '，偏低' : item.flag === 'N' ? '，正常' : ''
-  return `${item.name} ${item.value}${item.unit ? ` ${item.unit}` : ''}${flag}${item.range ? `，参考范围 ${item.range}` : ''}`
-}
-
 const UCUM: Readonly<Record<string, string>> = {
   '10^9/L': '10*9/L',
   '10^12/L': '10*12/L',

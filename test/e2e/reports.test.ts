@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
+import { audit, describeViolations, type Violation } from './axe'
 import { DEMO_DOCTOR, WAIT_MS, bindMobile, bindPatient, bookVisit, deskCall, newPhone, seeText, setup, shot, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
@@ -48,6 +49,8 @@ describe('reports in the browser', () => {
 
   test('a new lab report shows unread, its abnormal items say so in words, an item opens its trend; a CT opens its film; a relative’s reports ask for her code', async () => {
     const { page } = await newPhone()
+    const found: Violation[] = []
+    const check = async (name: string) => void found.push(...(await audit(page, name)))
     const mobile = uniqueMobile()
     await page.goto(`${INDEX}?hospitalCode=${HOSPITAL}`)
     await bindMobile(page, mobile)
@@ -68,6 +71,7 @@ describe('reports in the browser', () => {
     await newest.waitFor()
     assert.match(await newest.innerText(), /肝功能[\s\S]*未读[\s\S]*异常 \d 项/)
     await shot(page, 'reports-1-unread')
+    await check('report list')
 
     // the report: abnormal values marked ↑ 偏高 in text
     await newest.click()
@@ -76,6 +80,7 @@ describe('reports in the browser', () => {
     assert.ok((await visible(page.getByText('↑ 偏高')).count()) >= 1)
     await seeText(page, '丙氨酸氨基转移酶')
     await shot(page, 'reports-2-lab')
+    await check('lab report')
 
     // back on the list it is read; the blood count of two days ago opens, its white cells over two reports as a chart
     await page.goBack()
@@ -96,6 +101,7 @@ describe('reports in the browser', () => {
     }
     assert.ok(drawn, 'the trend chart is drawn on its canvas')
     await shot(page, 'reports-3-trend')
+    await check('lab trend')
 
     // the chest CT: findings and impression, then its cloud film in the sandbox viewer
     await page.goto(INDEX)
@@ -105,6 +111,7 @@ describe('reports in the browser', () => {
     await seeText(page, '诊断意见')
     await seeText(page, '胸部CT平扫未见明显异常。')
     await shot(page, 'reports-4-ct')
+    await check('imaging report')
     await visible(page.getByText('查看云影像', { exact: true })).first().click()
     await page.waitForURL((u) => u.pathname === '/sandbox/pacs/viewer', { timeout: WAIT_MS })
     await page.getByRole('img', { name: '示例影像 第1层' }).waitFor()
@@ -119,6 +126,7 @@ describe('reports in the browser', () => {
     await seeText(page, '查看家人的报告需要短信验证')
     await seeText(page, /验证码将发送至就诊人手机 138\*\*\*\*2003/)
     await shot(page, 'reports-6-relative')
+    await check('relative’s code')
     const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-palm/api/verifyCode')
     await visible(page.getByText('获取验证码', { exact: true })).first().click()
     const body = (await (await answer).json()) as { code: number; data: { devCode?: string } }
@@ -129,5 +137,9 @@ describe('reports in the browser', () => {
     await visible(page.locator('taro-button-core', { hasText: '验证并查看报告' })).first().click()
     await visible(page.locator('.report-item', { hasText: '血常规' })).first().waitFor()
     await shot(page, 'reports-7-relative-verified')
+
+    // none of the report pages has a critical or serious WCAG 2.2 A/AA violation (axe-core)
+    const blocking = found.filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    assert.deepEqual(blocking, [], `critical or serious violations:\n${describeViolations(blocking)}`)
   })
 })

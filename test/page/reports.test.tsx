@@ -229,7 +229,7 @@ describe('检验报告单 /palm/report/result/showResult', () => {
     expect(screen.getByText('↑ 偏高')).toBeTruthy()
     expect(screen.getByText('↓ 偏低')).toBeTruthy()
     expect(screen.getByText('参考范围 3.50-9.50')).toBeTruthy()
-    const wbc = screen.getByRole('button', { name: '白细胞计数 11.80 10^9/L，偏高，参考范围 3.50-9.50，查看趋势' })
+    const wbc = screen.getByRole('button', { name: /^白细胞计数\s*11\.80 10\^9\/L\s*参考范围 3\.50-9\.50\s*↑ 偏高\s*查看趋势$/ })
     fireEvent.click(wbc)
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/report/trend/index?id=11&code=WBC' })
   })

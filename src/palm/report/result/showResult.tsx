@@ -5,7 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
-import { flagText, itemSpeech } from '@/utils/reportRules'
+import { flagText } from '@/utils/reportRules'
 import { labTrendUrl } from '@/pageUrls'
 import ReportHead from '../ReportHead'
 import FhirExport from '../FhirExport'
@@ -13,7 +13,8 @@ import '../report.scss'
 
 /**
  * 检验报告单 (spec §2 /palm/report/result/showResult?id=): each item with its value, unit and reference range; an
- * abnormal one says ↑ 偏高 / ↓ 偏低 in words beside the colour. An item with a number opens its trend.
+ * abnormal one says ↑ 偏高 / ↓ 偏低 in words beside the colour. An item with a number opens its trend; what a screen
+ * reader says of it is what the row shows.
  */
 function ShowResult() {
   const { reports } = useStores()
@@ -47,12 +48,15 @@ function ShowResult() {
                 </View>
                 <View className='lab-item__bottom'>
                   <Text>{item.range ? `参考范围 ${item.range}` : '无参考范围'}</Text>
-                  {flag ? <Text className='lab-item__flag'>{flag}</Text> : trend ? <Text>查看趋势</Text> : null}
+                  <View className='lab-item__marks'>
+                    {flag && <Text className='lab-item__flag'>{flag}</Text>}
+                    {trend && <Text className='lab-item__trend'>查看趋势</Text>}
+                  </View>
                 </View>
               </>
             )
             return trend ? (
-              <Tappable key={item.code} className='lab-item' label={`${itemSpeech(item)}，查看趋势`} onTap={() => void Taro.navigateTo({ url: labTrendUrl(r.id, item.code) })}>
+              <Tappable key={item.code} className='lab-item' onTap={() => void Taro.navigateTo({ url: labTrendUrl(r.id, item.code) })}>
                 {content}
               </Tappable>
             ) : (
