@@ -174,3 +174,17 @@ export const SELF_SERVICE_CONFIRM_URL = '/palm/selfService/confirm/index'
 export const SURVEY_LIST_URL = '/pages/survey/list'
 export const surveyUrl = (id: number) => `/pages/survey/index?id=${id}`
 export const surveyResultUrl = (id: number) => `/pages/survey/result?id=${id}`
+
+// reports (检查检验报告)
+export const REPORT_URL = '/palm/report/index'
+export const LAB_REPORTS_URL = '/palm/report/result/index'
+export const IMAGING_REPORTS_URL = '/palm/report/pacs/list'
+export const PATHOLOGY_REPORTS_URL = '/palm/report/pathology/index'
+/** The physical-exam and nucleic-acid reports have their own pages. */
+export const PHYSICAL_REPORTS_URL = '/palm/report/physical/index'
+export const NUCLEIC_REPORTS_URL = '/palm/report/nucleic/index'
+export const labReportUrl = (id: number) => `/palm/report/result/showResult?id=${id}`
+export const imagingReportUrl = (id: number) => `/palm/report/result/inspect?id=${id}`
+export const pathologyReportUrl = (id: number) => `/palm/report/pathology/inspect?id=${id}`
+export const labTrendUrl = (id: number, code: string) => `/palm/report/trend/index?id=${id}&code=${encodeURIComponent(code)}`
+export const pacsRedirectUrl = (id: number) => `/pages/common/pacsRedirect?id=${id}`

@@ -50,6 +50,7 @@ export const MAIN_PAGES = [
   'pages/survey/list',
   'pages/survey/index',
   'pages/survey/result',
+  'pages/common/pacsRedirect',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -83,6 +84,14 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'callRegister/index',
       'hospitalization/escort/eleAttend',
       'scanCode/index',
+      'report/index',
+      'report/result/index',
+      'report/result/showResult',
+      'report/result/inspect',
+      'report/pacs/list',
+      'report/pathology/index',
+      'report/pathology/inspect',
+      'report/trend/index',
     ],
   },
   { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index'] },

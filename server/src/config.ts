@@ -71,6 +71,12 @@ export interface Config {
    */
   his: HisConfig | null
   /**
+   * The cloud film viewer (云影像) a report's images open in: a URL with {studyUid}, {reportNo}, {expires} (unix
+   * seconds) and {sign} (hex HMAC-SHA256 of `studyUid:expires` with the app secret, for a viewer that checks it).
+   * Null: this server's sandbox viewer on a demo server, no cloud film elsewhere.
+   */
+  pacsViewerUrl: string | null
+  /**
    * An OpenAI-compatible chat endpoint for the doctor AI agent (智能导诊); without it the built-in rules answer.
    * `baseUrl` is the part before `/chat/completions`; `apiKey` may be empty for an endpoint that needs none.
    */
@@ -216,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     alipayPay: requireFields<AlipaySettings>('ALIPAY_PAY', parseJson('ALIPAY_PAY', env.ALIPAY_PAY), ['appId', 'privateKey', 'alipayPublicKey']),
     insurance: insuranceConfig(parseJson('INSURANCE', env.INSURANCE)),
     his: requireFields<HisConfig>('HIS', parseJson('HIS', env.HIS), ['url', 'appId', 'secret']),
+    pacsViewerUrl: env.PACS_VIEWER_URL || null,
     ai: aiConfig(env),
     paySandbox: env.PAY_SANDBOX ? env.PAY_SANDBOX === '1' || env.PAY_SANDBOX === 'true' : demo && !env.WECHAT_PAY && !env.ALIPAY_PAY,
     orderSweepMs: env.ORDER_SWEEP_SECONDS ? Math.max(0, Number(env.ORDER_SWEEP_SECONDS) || 0) * 1000 : mode === 'test' ? 0 : 30_000,

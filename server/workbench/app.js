@@ -552,7 +552,7 @@ $('his-open').addEventListener('click', () => {
   $('ward').hidden = true
   $('his').hidden = false
   document.body.classList.add('has-detail')
-  Promise.all([loadVisits(''), loadQueues()]).catch((err) => toast(err.message))
+  Promise.all([loadVisits(''), loadQueues(), loadReportTemplates()]).catch((err) => toast(err.message))
 })
 $('his-back').addEventListener('click', () => {
   $('his').hidden = true
@@ -648,6 +648,25 @@ $('his-issue').addEventListener('click', (e) =>
     his.order.clear()
     renderOrder()
     toast(`已开单：${issued.bills.map((b) => `${b.title} ${yuan(b.amountFen)}`).join('，')}`)
+  }),
+)
+
+// the sandbox HIS's report desk: a lab panel, an examination or a biopsy released for the chosen visit
+async function loadReportTemplates() {
+  if ($('his-report-template').options.length) return
+  const templates = await api('GET', '/his/report-templates')
+  $('his-report-template').replaceChildren(...templates.map((t) => h('option', { value: t.key }, `${t.deptName} · ${t.title}`)))
+}
+
+$('his-report-release').addEventListener('click', (e) =>
+  act(e.currentTarget, async () => {
+    if (!his.visit) return toast('请先选择就诊')
+    const released = await api('POST', '/his/reports', {
+      registrationId: his.visit.registrationId,
+      template: $('his-report-template').value,
+      abnormal: $('his-report-abnormal').checked,
+    })
+    toast(`已发布报告：${released.title}（${released.reportNo}）${released.abnormalCount ? `，异常 ${released.abnormalCount} 项` : ''}`)
   }),
 )
 

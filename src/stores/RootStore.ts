@@ -27,6 +27,7 @@ import { RecordStore } from './RecordStore'
 import { RoomToolsStore } from './RoomToolsStore'
 import { PreferencesStore } from './PreferencesStore'
 import { CONSENT_URL, loginUrl } from '@/pageUrls'
+import { ReportStore } from './ReportStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -53,6 +54,7 @@ export class RootStore {
   })
   records = new RecordStore()
   roomTools = new RoomToolsStore(this.chat, this.records)
+  reports = new ReportStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

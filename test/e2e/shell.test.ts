@@ -89,7 +89,7 @@ describe('app shell in the browser', () => {
     await see(page, '.home__name', '示范市中医院')
     assert.deepEqual(await tabLabels(page), ['首页', '我的'])
 
-    await visible(page.locator('.home__entry', { hasText: '报告查询' })).first().click()
+    await visible(page.locator('.home__entry', { hasText: '体检预约' })).first().click()
     await seeText(page, '该服务暂未开放，敬请期待', 5000)
     assert.equal(pathOf(page), '/h5/pages/sys/palm/index', 'the page stays')
     await shot(page, '2-palm-home-coming-soon')

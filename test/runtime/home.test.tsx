@@ -33,7 +33,7 @@ describe('首页 (the home tab of a hospital with both services)', () => {
       '门诊时间：周一至周日 8:00-17:00，急诊24小时开放。',
       '门诊服务',
       '预约挂号',
-      '报告查询',
+      '处方查询',
       '便民服务',
       '智能导诊',
       '就诊人管理',
@@ -46,8 +46,8 @@ describe('首页 (the home tab of a hospital with both services)', () => {
   })
 
   test('a service that is not open yet says so; 预约挂号 opens the hospital’s registration notice', async () => {
-    await findText('报告查询')
-    await tap('报告查询')
+    await findText('处方查询')
+    await tap('处方查询')
     expect(toastText()).toContain('该服务暂未开放，敬请期待')
 
     await tap('预约挂号')

@@ -48,6 +48,7 @@ describe('page rules', () => {
     expect(isBuiltPage('/pages/hospital/index')).toBe(true)
     expect(isBuiltPage('/palm/register/index')).toBe(true)
     expect(isBuiltPage('/palm/payment/list')).toBe(true)
-    expect(isBuiltPage('/palm/report/index')).toBe(false)
+    expect(isBuiltPage('/palm/report/index')).toBe(true)
+    expect(isBuiltPage('/internet/noStorePrescription/index')).toBe(false)
   })
 })

@@ -33,6 +33,7 @@ import { queueRoutes } from './patient/queue'
 import { surveyRoutes } from './patient/survey'
 import { suggestionRoutes } from './patient/suggestion'
 import { surveyDeskRoutes } from './workbench/survey'
+import { reportRoutes } from './patient/reports'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -71,6 +72,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await queueRoutes(app)
   await surveyRoutes(app)
   await suggestionRoutes(app)
+  await reportRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)
@@ -82,4 +84,5 @@ export async function registerRoutes(app: FastifyInstance) {
   if (app.ctx.providers.wechat.kind === 'sandbox' || app.ctx.providers.alipay.kind === 'sandbox') await sandboxRoutes(app)
   if (app.ctx.providers.insurance.kind === 'sandbox') await (await import('./sandbox/insurance')).sandboxInsuranceRoutes(app)
   if (app.ctx.providers.healthCard.kind === 'sandbox') await (await import('./sandbox/healthCard')).sandboxHealthCardRoutes(app)
+  if (app.ctx.config.demo && !app.ctx.config.pacsViewerUrl) await (await import('./sandbox/pacs')).sandboxPacsRoutes(app)
 }

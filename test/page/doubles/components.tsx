@@ -57,3 +57,5 @@ export const Button = ({ children, className, disabled, onGetPhoneNumber }: { ch
 export const WebView = ({ src, onLoad }: { src: string; onLoad?: (e: { detail: { src: string } }) => void }) => (
   <iframe title='web-view' src={src} data-testid='web-view' onLoad={(e) => onLoad?.({ detail: { src: (e.target as HTMLIFrameElement).dataset.reached ?? src } })} />
 )
+/** As Taro's H5 Canvas: a <canvas> the page draws on (the chart's pictures are not read by a test). */
+export const Canvas = ({ id, className }: { id?: string; className?: string }) => <canvas id={id} className={className} aria-hidden='true' />

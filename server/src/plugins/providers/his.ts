@@ -171,6 +171,54 @@ export interface HisPriceQuery {
   size: number
 }
 
+/** A report's kind at the HIS: lab 检验, imaging 检查（影像）, pathology 病理. */
+export type HisReportKind = 'lab' | 'imaging' | 'pathology'
+
+/** A report as the HIS lists it, newest first. */
+export interface HisReportSummary {
+  reportNo: string
+  kind: HisReportKind
+  title: string
+  deptName: string
+  /** ISO time the report was released. */
+  reportedAt: string
+  /** Lab items out of range; 0 for imaging and pathology. */
+  abnormalCount: number
+}
+
+/** One item of a lab report: the value as written, its unit and reference range, and the laboratory's flag. */
+export interface HisLabItem {
+  code: string
+  name: string
+  value: string
+  unit: string
+  range: string
+  low: number | null
+  high: number | null
+  /** H above the range, L below, N within, '' when not numeric. */
+  flag: 'H' | 'L' | 'N' | ''
+}
+
+/**
+ * A whole report. Lab: `specimen` and `items`. Imaging: `modality` (CT, MR, DR, US), `examPart`, `device`, `findings`
+ * (所见), `impression` (诊断意见) and `studyUid`, the cloud film's study ('' without one). Pathology: `specimen`,
+ * `findings` (肉眼及镜下所见) and `impression` (病理诊断).
+ */
+export interface HisReport extends HisReportSummary {
+  doctorName: string
+  reporterName: string
+  checkerName: string
+  requestedAt: string
+  specimen: string
+  modality: string
+  examPart: string
+  device: string
+  findings: string
+  impression: string
+  studyUid: string
+  items: HisLabItem[]
+}
+
 /**
  * A schedule (排班) as the HIS keeps it: one doctor's (or a department's general clinic's, doctorId null) morning or
  * afternoon on one day, with its fee and its numbered places (号源) per time range. The HIS owns the schedules and the
@@ -329,6 +377,11 @@ export interface HisCardHolder {
  *   (就诊卡号, hisMedCardNo): the one the HIS already has for this identity number (existed: true), or a new one.
  * - `POST /cards/find` `{hospitalCode, patient: CardHolder}` -> `{cardNo: string | null}`: the card the HIS has for
  *   this identity number, if any; nothing is filed.
+ * Reports (检查检验报告, issue 18). `ReportSummary` is HisReportSummary, `Report` is HisReport.
+ * - `POST /reports/list` `{hospitalCode, patient: Patient, kind, page, size}` -> `{records: ReportSummary[], total}`:
+ *   the patient's released reports of one kind (lab, imaging, pathology), newest first, a page at a time (size at most 100).
+ * - `POST /reports/query` `{hospitalCode, patient: Patient, reportNos: string[]}` -> `{reports: Report[]}`: those of
+ *   the numbers (at most 100) that are this patient's reports, with their items (someone else's are left out).
  */
 export interface HisProvider {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -360,6 +413,10 @@ export interface HisProvider {
   fileCard(tx: Tx, input: { hospitalCode: string; patient: HisCardHolder }): Promise<{ cardNo: string; existed: boolean }>
   /** The card number the HIS already has for this person, or null; nothing is filed. */
   findCard(input: { hospitalCode: string; patient: HisCardHolder }): Promise<string | null>
+  /** The patient's released reports of one kind, newest first. */
+  reports(input: { hospitalCode: string; patient: HisPatient; kind: HisReportKind; page: number; size: number }): Promise<{ records: HisReportSummary[]; total: number }>
+  /** Those of the numbers that are the patient's reports, whole; someone else's are left out. */
+  reportsByNo(input: { hospitalCode: string; patient: HisPatient; reportNos: string[] }): Promise<HisReport[]>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -398,6 +455,8 @@ export function disabledHis(): HisProvider {
     cancelRegistration: registerOff,
     fileCard: cardOff,
     findCard: cardOff,
+    reports: off,
+    reportsByNo: off,
   }
 }
 
@@ -489,7 +548,45 @@ const scheduleSchema = z.object({
   stopped: z.boolean(),
   timeRanges: z.array(z.object({ timeRange: z.string().min(1).max(32), remaining: z.number().int().min(0).max(10_000) })).max(100),
 })
+const reportKind = z.enum(['lab', 'imaging', 'pathology'])
+const reportSummarySchema = z.object({
+  reportNo: z.string().min(1).max(64),
+  kind: reportKind,
+  title: text(64),
+  deptName: text(64),
+  reportedAt: isoTime,
+  abnormalCount: z.number().int().min(0).max(1000),
+})
+const reportSchema = reportSummarySchema.extend({
+  doctorName: text(64),
+  reporterName: text(64),
+  checkerName: text(64),
+  requestedAt: isoTime,
+  specimen: text(64),
+  modality: text(16),
+  examPart: text(64),
+  device: text(128),
+  findings: text(4000),
+  impression: text(2000),
+  studyUid: text(128),
+  items: z
+    .array(
+      z.object({
+        code: text(64),
+        name: text(64),
+        value: text(32),
+        unit: text(32),
+        range: text(64),
+        low: z.number().nullable(),
+        high: z.number().nullable(),
+        flag: z.enum(['H', 'L', 'N', '']),
+      }),
+    )
+    .max(200),
+})
 const answers = {
+  reports: z.object({ records: z.array(reportSummarySchema).max(100), total: z.number().int().min(0) }),
+  reportsByNo: z.object({ reports: z.array(reportSchema).max(100) }),
   account: z.object({ accountNo: z.string().min(1).max(64), balanceFen: signedFen }),
   admissions: z.object({ admissions: z.array(admissionSchema).max(10) }),
   admission: z.object({ admission: admissionSchema }),
@@ -585,6 +682,11 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     fileCard: (_tx, { hospitalCode, patient }) => call('/cards/file', { hospitalCode, patient }, answers.card),
     async findCard({ hospitalCode, patient }) {
       return (await call('/cards/find', { hospitalCode, patient }, answers.found)).cardNo
+    },
+    reports: ({ hospitalCode, patient, kind, page, size }) => call('/reports/list', { hospitalCode, patient, kind, page, size }, answers.reports),
+    async reportsByNo({ hospitalCode, patient, reportNos }) {
+      if (!reportNos.length) return []
+      return (await call('/reports/query', { hospitalCode, patient, reportNos }, answers.reportsByNo)).reports
     },
   }
 }

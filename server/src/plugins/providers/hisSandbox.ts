@@ -20,6 +20,8 @@ import { hospitalToday } from '@/utils/hospitalClock'
 import { maskName } from '@/utils/mask'
 import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisPriceItem, HisProvider, HisSelfServiceInput, HisTicket } from './his'
 import { sandboxRegistration } from './hisSandboxRegister'
+import { sandboxReports, type HisReleaseInput } from './hisReports'
+import type { HisReport } from './his'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -133,6 +135,8 @@ export interface SandboxHis extends HisProvider {
   consoleAdmissions(hospitalCode: string): Promise<HisConsoleAdmission[]>
   /** One stay of the hospital; null when the hospital has none of that number. */
   consoleAdmission(hospitalCode: string, admissionNo: string): Promise<HisConsoleAdmission | null>
+  /** The laboratory, radiology or pathology releases a report (hisReports.ts REPORT_TEMPLATES) for the patient. */
+  releaseReport(input: HisReleaseInput, now?: Date): Promise<HisReport>
 }
 
 /** `B` + date + 10 random digits: a bill number nobody can guess. */
@@ -308,6 +312,7 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
     kind: 'sandbox',
     // schedules, places and hospital cards (issue 17)
     ...sandboxRegistration(db, cipher),
+    ...sandboxReports(db, cipher, patientKey),
 
     async unpaidBills({ hospitalCode, patient }) {
       const key = patientKey(hospitalCode, patient)

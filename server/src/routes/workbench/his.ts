@@ -10,6 +10,7 @@ import * as bills from '../../domain/bills'
 import * as inpatient from '../../domain/recharge/console'
 import type { StaffContext } from '../../domain/staff'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
+import { releaseConsoleReport, reportTemplates } from '../../domain/reportConsole'
 
 const P = '/dld-doctor/api/his'
 const queueDto = z.object({
@@ -124,6 +125,30 @@ export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, 
     }),
     data: z.object({ patientId: z.number(), bills: z.array(billDetailDto) }),
     handler: async ({ req, body }) => bills.issueConsoleOrders(db(), cipher, his, staffOf(req), body, new Date()),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/report-templates`,
+    summary: 'Sandbox HIS: the reports the laboratory, radiology and pathology can release (lab panels, CT, ultrasound, biopsy)',
+    auth: 'none',
+    data: z.array(z.object({ key: z.string(), kind: z.enum(['lab', 'imaging', 'pathology']), title: z.string(), deptName: z.string() })),
+    handler: async ({ req }) => (staffOf(req), reportTemplates()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/reports`,
+    summary: 'Sandbox HIS: release a report (a template, normal or abnormal) for the patient of a visit at the staff’s hospital; the patient sees it unread',
+    audit: { subject: 'report', patients: async (_ctx, data) => [data.patientId] },
+    auth: 'none',
+    body: z.object({
+      registrationId: id,
+      template: z.string().trim().min(1, '请选择报告').max(32, '请选择报告'),
+      abnormal: z.preprocess((v) => v === true || v === 'true' || v === '1', z.boolean()).default(false),
+    }),
+    data: z.object({ patientId: z.number(), reportNo: z.string(), title: z.string(), abnormalCount: z.number().int() }),
+    handler: async ({ req, body }) => releaseConsoleReport(db(), cipher, his, staffOf(req), body, new Date()),
   })
 
   route(scope, {

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '病理报告单' })

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '检验报告单' })
