@@ -21,6 +21,7 @@ export const AUDIT_SUBJECTS = {
   payment: '支付记录',
   insurance: '医保信息',
   account: '账号信息',
+  physical: '体检记录',
 } as const
 export type AuditSubject = keyof typeof AUDIT_SUBJECTS
 
