@@ -166,3 +166,20 @@ export const SELF_SERVICE_CONFIRM_URL = '/palm/selfService/confirm/index'
 export const SURVEY_LIST_URL = '/pages/survey/list'
 export const surveyUrl = (id: number) => `/pages/survey/index?id=${id}`
 export const surveyResultUrl = (id: number) => `/pages/survey/result?id=${id}`
+
+// physical exams (体检, spec §2 Physical-exam booking, Reports)
+export const PHYSICAL_SELECT_URL = '/palm/reservePhysical/select'
+export const physicalPackageUrl = (code: string) => `/palm/reservePhysical/detail?code=${encodeURIComponent(code)}`
+export const PHYSICAL_RESERVE_LIST_URL = '/palm/reservePhysical/reserveList'
+export const PHYSICAL_PAYMENT_LIST_URL = '/palm/reservePhysical/paymentList'
+/** One appointment: pay it, cancel it, read its report (spec §4 sourceType 4). */
+export const physicalAppointmentUrl = (id: number) => `/palm/physical/payment?id=${id}`
+/** Where the cashier sends the browser back to: the appointment, asked about its payment first. */
+export const physicalPayReturnUrl = (id?: number) => `/h5/palm/physical/payment?source=pay${id ? `&id=${id}` : ''}`
+export const PHYSICAL_ORDERS_URL = '/pages/order/physical/index'
+export const PHYSICAL_REPORTS_URL = '/palm/report/physical/index'
+export const physicalReportListUrl = (patientId: number) => `/palm/report/physical/list?patientId=${patientId}`
+export const physicalReportUrl = (r: { hospitalCode: string; patientId: number; examNo: string }) =>
+  `/palm/report/physical/info?hospitalCode=${encodeURIComponent(r.hospitalCode)}&patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
+export const physicalFilePreviewUrl = (r: { hospitalCode: string; patientId: number; examNo: string }) =>
+  `/palm/report/physical/filePreview?hospitalCode=${encodeURIComponent(r.hospitalCode)}&patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
