@@ -400,6 +400,19 @@ describe('the physical-exam desk on the workbench and the reports', () => {
   })
 })
 
+describe('the demo centre’s seeded reports', () => {
+  it('shows 张三丰’s past 中老年体检 to the account that bound him, and its PDF opens', async () => {
+    const user = (await signInUser(t.app)) as User
+    const zhang = await addPatient(t, user.userId, { name: '张三丰', sex: 1, birthday: '1980-05-12', mobile: '13700000001', idCard: '11010519800512001X' })
+    const list = await call<PhysicalReportEntry[]>('GET', `${A}/report/physical/list`, { caller: user, query: { hospitalCode: H, patientId: String(zhang) } })
+    assert.equal(list.code, 200, list.msg)
+    assert.deepEqual(list.data.map((r) => r.packageName), ['中老年体检'])
+    const res = await t.app.inject({ method: 'GET', url: `${A}/report/physical`, query: { hospitalCode: H, patientId: String(zhang), examNo: list.data[0]!.examNo }, headers: user.headers })
+    assert.equal(res.statusCode, 200)
+    assert.match(await pdfText(new Uint8Array(res.rawPayload)), /张三丰/)
+  })
+})
+
 /** The text of every page, read back with pdf.js. */
 async function pdfText(bytes: Uint8Array): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')

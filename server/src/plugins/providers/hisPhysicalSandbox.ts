@@ -13,7 +13,7 @@ import { maskName } from '@/utils/mask'
 import { ageOn } from '@/utils/selfService'
 import { PHYSICAL_DEFAULT_CAPACITY, isCentreOpen } from '@/utils/physicalRules'
 import type { HisPatient } from './his'
-import type { HisPhysicalExam, HisPhysicalExams, HisPhysicalPackage, HisPhysicalReport } from './hisPhysical'
+import type { HisPhysicalExam, HisPhysicalExams, HisPhysicalHold, HisPhysicalPackage, HisPhysicalReport } from './hisPhysical'
 import { physicalReportPdf } from './physicalPdf'
 
 export const DAY_FULL = '该日体检名额已约满，请选择其他日期'
@@ -204,6 +204,8 @@ export interface PhysicalConsole {
   physicalCheckIn(hospitalCode: string, examNo: string, now?: Date): Promise<PhysicalConsoleRow | null>
   /** Finishes the exam: its report is written and released. Null like physicalCheckIn. */
   physicalFinish(hospitalCode: string, examNo: string, now?: Date): Promise<PhysicalConsoleRow | null>
+  /** A demo server's past exam, done at the desk long ago (no place taken): finished, its report out. Again: nothing. */
+  physicalSeedFinished(input: Omit<HisPhysicalHold, 'date'> & { date: string }, finishedAt: Date): Promise<void>
 }
 
 type ExamRow = typeof hisPhysicalExams.$inferSelect
@@ -381,6 +383,31 @@ export function sandboxPhysical(db: Db, cipher: FieldCipher, patientKey: (hospit
           .returning()
         return toRow(done!)
       })
+    },
+
+    async physicalSeedFinished(input, finishedAt) {
+      const pkg = PHYSICAL_PACKAGES.find((p) => p.code === input.packageCode)
+      const key = patientKey(input.hospitalCode, input.patient)
+      if (!pkg || !key) return
+      const exam = { examNo: input.examNo, packageCode: pkg.code, packageName: pkg.name, examDate: input.date, sex: input.sex, birthday: input.birthday, patientName: input.patient.name }
+      await db
+        .insert(hisPhysicalExams)
+        .values({
+          hospitalCode: input.hospitalCode,
+          examNo: input.examNo,
+          patientKey: key,
+          patientNameEnc: cipher.encrypt(input.patient.name),
+          sex: input.sex,
+          birthday: input.birthday,
+          packageCode: pkg.code,
+          packageName: pkg.name,
+          examDate: input.date,
+          status: 'finished',
+          checkedInAt: finishedAt,
+          finishedAt,
+          reportEnc: cipher.encrypt(JSON.stringify(writeReport(exam, finishedAt))),
+        })
+        .onConflictDoNothing()
     },
   }
 }
