@@ -179,7 +179,7 @@ export const physicalPayReturnUrl = (id?: number) => `/h5/palm/physical/payment?
 export const PHYSICAL_ORDERS_URL = '/pages/order/physical/index'
 export const PHYSICAL_REPORTS_URL = '/palm/report/physical/index'
 export const physicalReportListUrl = (patientId: number) => `/palm/report/physical/list?patientId=${patientId}`
-export const physicalReportUrl = (r: { hospitalCode: string; patientId: number; examNo: string }) =>
-  `/palm/report/physical/info?hospitalCode=${encodeURIComponent(r.hospitalCode)}&patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
-export const physicalFilePreviewUrl = (r: { hospitalCode: string; patientId: number; examNo: string }) =>
-  `/palm/report/physical/filePreview?hospitalCode=${encodeURIComponent(r.hospitalCode)}&patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
+/** A report of the current hospital (a `hospitalCode` in the address would switch hospitals). */
+export const physicalReportUrl = (r: { patientId: number; examNo: string }) => `/palm/report/physical/info?patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
+export const physicalFilePreviewUrl = (r: { patientId: number; examNo: string }) =>
+  `/palm/report/physical/filePreview?patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`

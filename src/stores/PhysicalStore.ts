@@ -145,6 +145,11 @@ export class PhysicalStore {
     await this.reports.load(hospitalCode, patient.id).catch(() => undefined)
   }
 
+  /** A report of the current hospital, as the report calls name it. */
+  refOf(patientId: number, examNo: string): ReportRef {
+    return { hospitalCode: this.hospitalCode() ?? '', patientId, examNo }
+  }
+
   /** The report's PDF as bytes, for the H5 viewer (pdf.js). */
   pdfBytes(ref: ReportRef) {
     return api.getPhysicalReportPdf(ref)

@@ -92,7 +92,7 @@ function PhysicalAppointmentPage() {
         )}
         <View className='physical-appointment__actions'>
           {a.reportReady && (
-            <Button type='primary' block onClick={() => void Taro.navigateTo({ url: physicalReportUrl({ hospitalCode: a.hospitalCode, patientId: a.patientId, examNo: a.examNo }) })}>
+            <Button type='primary' block onClick={() => void Taro.navigateTo({ url: physicalReportUrl({ patientId: a.patientId, examNo: a.examNo }) })}>
               查看体检报告
             </Button>
           )}

@@ -7,15 +7,18 @@ import './PdfViewer.scss'
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs')
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>
 
-/** pdf.js and its worker, from this build (its own chunk, loaded by this page only; never from another site). */
+/**
+ * pdf.js and its worker: Mozilla's own minified ES modules, emitted as files of this build (webpack's `new URL`) and
+ * loaded by this page only, never from another site. They are kept out of the app's bundler and minifier, which would
+ * rewrite their class fields into invalid code.
+ */
 async function loadPdfJs(): Promise<PdfJs> {
-  const pdfjs: PdfJs = await import(/* webpackChunkName: "pdfjs" */ 'pdfjs-dist/legacy/build/pdf.mjs')
-  if (!pdfjs.GlobalWorkerOptions.workerPort) {
-    // webpack emits the worker as a file of this build and gives its address here
-    // @ts-expect-error import.meta.url is webpack's (the app's TypeScript module setting does not know it)
-    const workerUrl = new URL('pdfjs-dist/legacy/build/pdf.worker.min.mjs', import.meta.url)
-    pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module' })
-  }
+  // @ts-expect-error import.meta.url is webpack's (the app's TypeScript module setting does not know it)
+  const libraryUrl = new URL('pdfjs-dist/legacy/build/pdf.min.mjs', import.meta.url)
+  // @ts-expect-error as above
+  const workerUrl = new URL('pdfjs-dist/legacy/build/pdf.worker.min.mjs', import.meta.url)
+  const pdfjs = (await import(/* webpackIgnore: true */ String(libraryUrl))) as PdfJs
+  if (!pdfjs.GlobalWorkerOptions.workerPort) pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module' })
   return pdfjs
 }
 

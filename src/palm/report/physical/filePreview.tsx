@@ -11,7 +11,7 @@ import PdfViewer from './PdfViewer'
 function PhysicalFilePreview() {
   const store = usePhysical()
   const { params } = useRouter()
-  const ref = { hospitalCode: params.hospitalCode ?? '', patientId: Number(params.patientId), examNo: params.examNo ?? '' }
+  const ref = store.refOf(Number(params.patientId), params.examNo ?? '')
   return (
     <PageShell title='PDF报告'>
       <PdfViewer load={() => store.pdfBytes(ref)} />

@@ -23,7 +23,7 @@ function byDept(findings: PhysicalFinding[]): [string, PhysicalFinding[]][] {
 function PhysicalReportInfo() {
   const store = usePhysical()
   const { params } = useRouter()
-  const ref = { hospitalCode: params.hospitalCode ?? '', patientId: Number(params.patientId), examNo: params.examNo ?? '' }
+  const ref = store.refOf(Number(params.patientId), params.examNo ?? '')
   const load = () => store.report.load(ref).catch(() => undefined)
   const r = store.report.value
 
