@@ -4,12 +4,20 @@
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Page } from 'playwright-core'
+import { audit, describeViolations } from './axe'
 import { WAIT_MS, bindMobile, bindPatient, confirmModal, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
 /** The identity-card photos' people: 李秀英 books; 张三丰 has a past 中老年体检 with its report out (demo seed). */
 const LI = { name: '李秀英', idCard: '440305199208170027' }
 const ZHANG = { name: '张三丰', idCard: '11010519800512001X' }
+
+/** No critical or serious WCAG 2.2 A/AA violation on the page as it is now. */
+async function accessible(page: Page, name: string) {
+  const blocking = (await audit(page, name)).filter((v) => v.impact === 'critical' || v.impact === 'serious')
+  assert.equal(blocking.length, 0, describeViolations(blocking))
+}
 
 describe('physical exams in the browser', () => {
   before(setup, { timeout: 60_000 })
@@ -35,6 +43,7 @@ describe('physical exams in the browser', () => {
     await day.click()
     assert.equal(await day.getAttribute('aria-checked'), 'true')
     await shot(page, 'physical-2-day')
+    await accessible(page, '套餐详情')
     await tapButton(page, '预约并支付')
     await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
     await page.getByText('确认支付', { exact: true }).click()
@@ -43,6 +52,7 @@ describe('physical exams in the browser', () => {
     await seeText(page, '已预约', WAIT_MS)
     await seeText(page, '基础体检（女）')
     await shot(page, 'physical-3-booked')
+    await accessible(page, '体检预约详情')
 
     await page.goto('/h5/palm/reservePhysical/reserveList')
     const item = visible(page.locator('.physical-item', { hasText: '基础体检（女）' })).first()
@@ -70,6 +80,7 @@ describe('physical exams in the browser', () => {
     await seeText(page, '主检结论')
     await seeText(page, '心电图室')
     await shot(page, 'physical-5-report')
+    await accessible(page, '体检报告详情')
     await tapButton(page, '查看PDF报告')
 
     await waitForPath(page, '/h5/palm/report/physical/filePreview')
@@ -86,6 +97,7 @@ describe('physical exams in the browser', () => {
     const count = visible(page.locator('.pdf-viewer__count')).first()
     assert.match(await count.innerText(), /^1 \/ [2-9]$/)
     await shot(page, 'physical-6-pdf')
+    await accessible(page, 'PDF报告')
     await visible(page.getByText('下一页', { exact: true })).first().click()
     await page.waitForFunction(() => document.querySelector('.pdf-viewer__count')?.textContent?.trim().startsWith('2 /'), null, { timeout: WAIT_MS })
     await visible(page.getByRole('button', { name: '放大' })).first().click()

@@ -131,7 +131,7 @@ async function centreStatus(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): 
     if (asked.has(key)) continue
     asked.add(key)
     try {
-      const patient = await requireOwnPatientRow(db, a.patientId)
+      const patient = await patientRow(db, a.patientId)
       const who = await hisPatientOf(db, cipher, patient, a.hospitalId)
       for (const e of await hisOfKind(a.hisKind).physicalExams({ hospitalCode, patient: who })) out.set(e.examNo, e)
     } catch {
@@ -141,7 +141,8 @@ async function centreStatus(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[]): 
   return out
 }
 
-async function requireOwnPatientRow(db: Db | Tx, patientId: number) {
+/** The patient row of an appointment already known to be the caller's. */
+async function patientRow(db: Db | Tx, patientId: number) {
   const [p] = await db.select().from(patients).where(eq(patients.id, patientId))
   return p!
 }
