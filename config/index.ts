@@ -84,6 +84,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.optimization.merge({ splitChunks: { chunks: 'all' } })
         // spec §9: script chunk time-out 120 s
         chain.output.merge({ chunkLoadTimeout: 120_000 })
+        // pdf.js's own minified ES modules (emitted as files for the report viewer) stay as Mozilla built them:
+        // terser's quoted keys would turn their private class fields into invalid code
+        const minimizers = (chain.optimization as unknown as { minimizers: { has(name: string): boolean } }).minimizers
+        if (minimizers.has('terserPlugin')) chain.optimization.minimizer('terserPlugin').tap(([options]) => [{ ...options, exclude: /\.mjs$/ }])
       },
     },
   }

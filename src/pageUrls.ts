@@ -188,3 +188,18 @@ export const imagingReportUrl = (id: number) => `/palm/report/result/inspect?id=
 export const pathologyReportUrl = (id: number) => `/palm/report/pathology/inspect?id=${id}`
 export const labTrendUrl = (id: number, code: string) => `/palm/report/trend/index?id=${id}&code=${encodeURIComponent(code)}`
 export const pacsRedirectUrl = (id: number) => `/pages/common/pacsRedirect?id=${id}`
+// physical exams (体检, spec §2 Physical-exam booking, Reports)
+export const PHYSICAL_SELECT_URL = '/palm/reservePhysical/select'
+export const physicalPackageUrl = (code: string) => `/palm/reservePhysical/detail?code=${encodeURIComponent(code)}`
+export const PHYSICAL_RESERVE_LIST_URL = '/palm/reservePhysical/reserveList'
+export const PHYSICAL_PAYMENT_LIST_URL = '/palm/reservePhysical/paymentList'
+/** One appointment: pay it, cancel it, read its report (spec §4 sourceType 4). */
+export const physicalAppointmentUrl = (id: number) => `/palm/physical/payment?id=${id}`
+/** Where the cashier sends the browser back to: the appointment, asked about its payment first. */
+export const physicalPayReturnUrl = (id?: number) => `/h5/palm/physical/payment?source=pay${id ? `&id=${id}` : ''}`
+export const PHYSICAL_ORDERS_URL = '/pages/order/physical/index'
+export const physicalReportListUrl = (patientId: number) => `/palm/report/physical/list?patientId=${patientId}`
+/** A report of the current hospital (a `hospitalCode` in the address would switch hospitals). */
+export const physicalReportUrl = (r: { patientId: number; examNo: string }) => `/palm/report/physical/info?patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
+export const physicalFilePreviewUrl = (r: { patientId: number; examNo: string }) =>
+  `/palm/report/physical/filePreview?patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`

@@ -51,6 +51,9 @@ export const MAIN_PAGES = [
   'pages/survey/index',
   'pages/survey/result',
   'pages/common/pacsRedirect',
+  'pages/order/physical/index',
+  // spec §2 names the physical-exam payment page twice: this one sends the patient on to /palm/physical/payment
+  'physical/payment',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -92,6 +95,15 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'report/pathology/index',
       'report/pathology/inspect',
       'report/trend/index',
+      'reservePhysical/select',
+      'reservePhysical/detail',
+      'reservePhysical/reserveList',
+      'reservePhysical/paymentList',
+      'physical/payment',
+      'report/physical/index',
+      'report/physical/list',
+      'report/physical/info',
+      'report/physical/filePreview',
     ],
   },
   { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index'] },

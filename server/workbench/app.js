@@ -892,6 +892,16 @@ async function start() {
 }
 start()
 
+// ---- one panel at a time: a top-bar button hides every panel (capture phase) before its own handler shows its own --
+
+document.querySelector('.topbar-right').addEventListener(
+  'click',
+  (e) => {
+    if (e.target.closest('button[id$="-open"]')) for (const panel of document.querySelectorAll('section.detail')) panel.hidden = true
+  },
+  true,
+)
+
 // ---- 满意度: the hospital's surveys, counts per option, the stars' mean, the newest words ----------------------------
 
 const surveyPanel = { current: null }
@@ -1023,3 +1033,76 @@ function feedbackItem(s) {
   }) }, '回复')
   return h('li', {}, head, h('p', {}, s.content), pictures, box, send)
 }
+// ---- the sandbox HIS's physical-exam centre: the day's exams, check-in, finishing (which releases the report) ------
+
+const PHYSICAL_STATUS = { paid: '待到检', checkedIn: '体检中', finished: '已完成' }
+
+function hidePhysical() {
+  $('physical').hidden = true
+}
+for (const id of ['his-open', 'ward-open', 'survey-open']) $(id).addEventListener('click', hidePhysical)
+$('inquiry-list').addEventListener('click', hidePhysical, true)
+
+/** The centre's button shows only where the sandbox HIS is, for staff signed in. */
+function detectPhysical() {
+  api('GET', '/his/physical')
+    .then(() => ($('physical-open').hidden = false))
+    .catch(() => ($('physical-open').hidden = true))
+}
+const physicalWatch = new MutationObserver(() => {
+  if ($('desk-view').hidden) $('physical-open').hidden = $('physical').hidden = true
+  else detectPhysical()
+})
+physicalWatch.observe($('desk-view'), { attributes: true, attributeFilter: ['hidden'] })
+if (!$('desk-view').hidden) detectPhysical()
+
+async function loadPhysicalDay() {
+  const date = $('physical-date').value
+  const rows = await api('GET', `/his/physical${date ? `?date=${encodeURIComponent(date)}` : ''}`)
+  $('physical-list').replaceChildren(
+    ...rows.map((r) =>
+      h(
+        'li',
+        {},
+        h('span', {}, `${r.patientName} · ${r.packageName} · ${PHYSICAL_STATUS[r.status] || r.status}`, h('br'), h('small', { class: 'muted' }, `体检编号 ${r.examNo} · ${r.examDate}`)),
+        r.status === 'paid'
+          ? h('button', { type: 'button', onclick: (e) => act(e.currentTarget, async () => (await api('POST', `/his/physical/${encodeURIComponent(r.examNo)}/check-in`), toast(`${r.patientName} 已登记到检`), await loadPhysicalDay())) }, '登记到检')
+          : r.status === 'checkedIn'
+            ? h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'primary',
+                  onclick: (e) => {
+                    if (!confirm(`${r.patientName} 的体检已全部完成？完成后报告将发布给患者。`)) return
+                    act(e.currentTarget, async () => (await api('POST', `/his/physical/${encodeURIComponent(r.examNo)}/finish`), toast(`${r.patientName} 的体检报告已发布`), await loadPhysicalDay()))
+                  },
+                },
+                '完成体检',
+              )
+            : null,
+      ),
+    ),
+  )
+  if (!rows.length) $('physical-list').append(h('li', { class: 'muted' }, '当日暂无已缴费的体检预约'))
+}
+
+$('physical-open').addEventListener('click', () => {
+  state.current = null
+  $('detail').hidden = true
+  $('his').hidden = true
+  $('ward').hidden = true
+  hideSurvey()
+  $('physical').hidden = false
+  document.body.classList.add('has-detail')
+  if (!$('physical-date').value) $('physical-date').value = hospitalDay()
+  loadPhysicalDay().catch((err) => toast(err.message))
+})
+$('physical-back').addEventListener('click', () => {
+  hidePhysical()
+  document.body.classList.remove('has-detail')
+})
+$('physical-day-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadPhysicalDay().catch((err) => toast(err.message))
+})

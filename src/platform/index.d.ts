@@ -97,6 +97,12 @@ export interface Platform {
    */
   saveTextFile(name: string, text: string, mime: string): Promise<'downloaded' | 'copied'>
   /**
+   * Shows the patient a document the server hands only to them (a report's PDF): on H5 the app's own viewer page
+   * (`previewPage`, pdf.js); a mini-program downloads it with the token (`download` answers the file's temporary path)
+   * and opens it in the system's document viewer.
+   */
+  openDocument(doc: { previewPage: string; download: () => Promise<string>; fileType: 'pdf' }): Promise<void>
+  /**
    * Marks the whole document with a class (elder mode): on H5 the <html> element, so that popups, toasts and modals
    * rendered outside the page take it too; a mini-program has no document, and each page's frame takes the class.
    */

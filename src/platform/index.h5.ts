@@ -186,6 +186,9 @@ const platform: Platform = {
     setTimeout(() => URL.revokeObjectURL(url), 60_000)
     return 'downloaded'
   },
+  async openDocument({ previewPage }) {
+    await Taro.navigateTo({ url: previewPage })
+  },
   markDocument(className, on) {
     document.documentElement.classList.toggle(className, on)
   },

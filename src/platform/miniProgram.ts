@@ -152,6 +152,10 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
         return /cancel/i.test((e as { errMsg?: string }).errMsg ?? '') ? 'cancelled' : 'failed'
       }
     },
+    async openDocument({ download, fileType }) {
+      const filePath = await download()
+      await Taro.openDocument({ filePath, fileType, showMenu: true } as Taro.openDocument.Option)
+    },
     async saveTextFile(_name, text) {
       await Taro.setClipboardData({ data: text })
       return 'copied'

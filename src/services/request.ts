@@ -167,3 +167,65 @@ export async function upload<T>(url: string, filePath: string): Promise<T> {
   }
   return settle(envelope, {})
 }
+
+/** A query string of the set fields. */
+const queryString = (query: Record<string, string | number>) =>
+  Object.entries(query)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&')
+
+/** A refusal that came instead of the file: the envelope settled as any call's (2999, 401, its message). */
+function settleRefusal(text: string, statusCode: number): never {
+  let envelope: Envelope<unknown> | null = null
+  try {
+    envelope = JSON.parse(text) as Envelope<unknown>
+  } catch {
+    envelope = null
+  }
+  if (envelope && typeof envelope === 'object' && typeof envelope.code === 'number') settle(envelope, {})
+  toastError(httpErrorText(statusCode))
+  throw new ApiError(statusCode, httpErrorText(statusCode))
+}
+
+/**
+ * A file the server hands only to the signed-in patient (a report's PDF), as bytes: with the token like every call,
+ * never at an address anyone could open. A refusal (2999, 401) is settled as any call's.
+ */
+export async function getBytes(url: string, query: Record<string, string | number>, mime: string): Promise<ArrayBuffer> {
+  const token = local.get<string>(LOCAL.token)
+  const header: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' }
+  if (token) header.Authorization = `Bearer ${token}`
+  let res: Taro.request.SuccessCallbackResult<ArrayBuffer>
+  try {
+    res = await Taro.request<ArrayBuffer>({ url: `${API_BASE}${url}?${queryString(query)}`, method: 'GET', header, timeout: REQUEST_TIMEOUT_MS, responseType: 'arraybuffer', dataType: '其他' })
+  } catch {
+    toastError(MSG.noServer)
+    throw new ApiError(0, MSG.noServer)
+  }
+  const type = String((res.header as Record<string, string>)['content-type'] ?? (res.header as Record<string, string>)['Content-Type'] ?? '')
+  if (res.statusCode === 200 && type.startsWith(mime)) return res.data
+  return settleRefusal(new TextDecoder().decode(res.data), res.statusCode)
+}
+
+/** The same file downloaded to the phone (a mini-program): its temporary path, for the system's document viewer. */
+export async function downloadFile(url: string, query: Record<string, string | number>): Promise<string> {
+  const token = local.get<string>(LOCAL.token)
+  showLoading()
+  let res: Taro.downloadFile.FileSuccessCallbackResult
+  try {
+    res = await Taro.downloadFile({ url: `${API_BASE}${url}?${queryString(query)}`, header: token ? { Authorization: `Bearer ${token}` } : {} })
+  } catch {
+    toastError(MSG.noServer)
+    throw new ApiError(0, MSG.noServer)
+  } finally {
+    hideLoading()
+  }
+  if (res.statusCode === 200) return res.tempFilePath
+  let text = ''
+  try {
+    text = String(Taro.getFileSystemManager().readFileSync(res.tempFilePath, 'utf8'))
+  } catch {
+    text = ''
+  }
+  return settleRefusal(text, res.statusCode)
+}

@@ -22,6 +22,7 @@ export const AUDIT_SUBJECTS = {
   insurance: '医保信息',
   account: '账号信息',
   report: '检查检验报告',
+  physical: '体检记录',
 } as const
 export type AuditSubject = keyof typeof AUDIT_SUBJECTS
 

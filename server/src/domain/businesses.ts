@@ -12,6 +12,7 @@ import { inquiryOrderHandlers } from './inquiry'
 import { giftOrderHandlers } from './gift'
 import { outpatientOrderHandlers, useHisForBills } from './bills'
 import { rechargeOrderHandlers } from './recharge'
+import { physicalOrderHandlers } from './physical'
 
 let registered = false
 
@@ -26,4 +27,5 @@ export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): vo
   registerBusiness('outpatient', outpatientOrderHandlers)
   registerBusiness('clinic_recharge', rechargeOrderHandlers)
   registerBusiness('recharge', rechargeOrderHandlers)
+  registerBusiness('physical', physicalOrderHandlers)
 }

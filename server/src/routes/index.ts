@@ -34,6 +34,7 @@ import { surveyRoutes } from './patient/survey'
 import { suggestionRoutes } from './patient/suggestion'
 import { surveyDeskRoutes } from './workbench/survey'
 import { reportRoutes } from './patient/reports'
+import { physicalRoutes } from './patient/physical'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -73,6 +74,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await surveyRoutes(app)
   await suggestionRoutes(app)
   await reportRoutes(app)
+  await physicalRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

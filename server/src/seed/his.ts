@@ -16,6 +16,7 @@ import { SANDBOX_INSURED } from '../plugins/providers/insurance'
 import { addDays, hospitalToday } from '../domain/register/rules'
 import { generator } from './register'
 import { seedReports } from './reports'
+import { seedPhysical } from './physical'
 
 // ---- the catalogue ------------------------------------------------------------------------------------------------
 
@@ -344,5 +345,6 @@ export async function seedHis(db: Db, cipher: FieldCipher, now = new Date()): Pr
     const [stays] = await db.select({ n: count() }).from(hisAdmissions).where(eq(hisAdmissions.hospitalCode, hospital.code))
     if ((stays?.n ?? 0) === 0) await seedDemoStay(db, cipher, hospital, catalogue, now)
     await seedReports(db, cipher, hospital.code, now)
+    await seedPhysical(db, cipher, hospital.code, now)
   }
 }

@@ -15,6 +15,7 @@ import type { HisConfig } from '../../config'
 import type { Tx } from '../../db'
 import { hmacHex } from '../../crypto'
 import { AppError, badInput } from '../../errors'
+import { httpPhysical, type HisPhysicalExams } from './hisPhysical'
 
 /**
  * Who the HIS is asked about: the hospital's card number (就诊卡号, hisMedCardNo) when the patient has one there, the
@@ -382,8 +383,25 @@ export interface HisCardHolder {
  *   the patient's released reports of one kind (lab, imaging, pathology), newest first, a page at a time (size at most 100).
  * - `POST /reports/query` `{hospitalCode, patient: Patient, reportNos: string[]}` -> `{reports: Report[]}`: those of
  *   the numbers (at most 100) that are this patient's reports, with their items (someone else's are left out).
+ * Physical exams (体检, hisPhysical.ts). `Package` is HisPhysicalPackage, `Day` HisPhysicalDay, `Exam` HisPhysicalExam,
+ * `Report` HisPhysicalReport; an exam is known by `examNo`, the app's unguessable number for it.
+ * - `POST /physical/packages` `{hospitalCode}` -> `{packages: Package[]}`: the packages offered, with items, prices and
+ *   who they suit (sex 0 anyone, 1 men, 2 women; an age range).
+ * - `POST /physical/days` `{hospitalCode, from, to}` -> `{days: Day[]}`: each day's capacity and places taken (held or
+ *   paid), and whether the centre works that day.
+ * - `POST /physical/hold` `{hospitalCode, patient: Patient, sex, birthday, examNo, packageCode, date}` -> `{exam: Exam}`: takes one
+ *   place of the day, never more than its capacity whatever arrives at once; refused (code != 0, nothing taken) when
+ *   the day is full or closed. The same examNo again answers the exam first held.
+ * - `POST /physical/paid` `{hospitalCode, examNo, orderNo, amountFen, paidAt, channel, tradeNo}` -> `{exam: Exam}`: the
+ *   held place is paid; refused when it was released (the app refunds). The same examNo again answers the exam.
+ * - `POST /physical/release` `{hospitalCode, examNo, reason}` -> `{}`: the place goes back to the day (an unpaid hold
+ *   closed, or a paid exam cancelled before its day); refused once the patient checked in. Again: `{}`.
+ * - `POST /physical/exams` `{hospitalCode, patient: Patient}` -> `{exams: Exam[]}`: the patient's exams, newest first.
+ * - `POST /physical/report` `{hospitalCode, patient: Patient, examNo}` -> `{report: Report}`: a released report of the
+ *   patient's own exam; code != 0 for anyone else's or one not out yet (the app answers 2999, saying nothing more).
+ * - `POST /physical/report/pdf` (same body) -> `{pdfBase64}`: the report as the centre issues it, a PDF.
  */
-export interface HisProvider {
+export interface HisProvider extends HisPhysicalExams {
   readonly kind: 'sandbox' | 'http' | 'disabled'
   unpaidBills(input: { hospitalCode: string; patient: HisPatient }): Promise<HisBill[]>
   bills(input: { hospitalCode: string; patient: HisPatient; billNos: string[] }): Promise<HisBill[]>
@@ -457,6 +475,14 @@ export function disabledHis(): HisProvider {
     findCard: cardOff,
     reports: off,
     reportsByNo: off,
+    physicalPackages: off,
+    physicalDays: off,
+    physicalHold: off,
+    physicalPaid: off,
+    physicalRelease: off,
+    physicalExams: off,
+    physicalReport: off,
+    physicalReportPdf: off,
   }
 }
 
@@ -688,5 +714,13 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
       if (!reportNos.length) return []
       return (await call('/reports/query', { hospitalCode, patient, reportNos }, answers.reportsByNo)).reports
     },
+    ...httpPhysical(call, async (path, body, shape) => {
+      try {
+        return await call(path, body, shape)
+      } catch (err) {
+        if (err instanceof AppError) return null
+        throw err
+      }
+    }),
   }
 }

@@ -22,6 +22,7 @@ import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisP
 import { sandboxRegistration } from './hisSandboxRegister'
 import { sandboxReports, type HisReleaseInput } from './hisReports'
 import type { HisReport } from './his'
+import { sandboxPhysical, type PhysicalConsole } from './hisPhysicalSandbox'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -117,7 +118,7 @@ export interface HisOrderInput {
 }
 
 /** The sandbox HIS: the provider, and what its console at the workbench does. */
-export interface SandboxHis extends HisProvider {
+export interface SandboxHis extends HisProvider, PhysicalConsole {
   readonly kind: 'sandbox'
   /** A doctor's orders (items of the catalogue) for a patient's visit: one unpaid bill per place. */
   issueOrders(input: HisOrderInput, now?: Date): Promise<HisBill[]>
@@ -313,6 +314,7 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
     // schedules, places and hospital cards (issue 17)
     ...sandboxRegistration(db, cipher),
     ...sandboxReports(db, cipher, patientKey),
+    ...sandboxPhysical(db, cipher, patientKey),
 
     async unpaidBills({ hospitalCode, patient }) {
       const key = patientKey(hospitalCode, patient)

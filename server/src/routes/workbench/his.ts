@@ -8,6 +8,7 @@ import { id, pageNo, pageSize } from '../schemas'
 import { billDetailDto } from '../patient/bills'
 import * as bills from '../../domain/bills'
 import * as inpatient from '../../domain/recharge/console'
+import * as physicalDesk from '../../domain/physical/console'
 import type { StaffContext } from '../../domain/staff'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 import { releaseConsoleReport, reportTemplates } from '../../domain/reportConsole'
@@ -216,5 +217,47 @@ export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, 
     params: admissionParams,
     data: admissionDto,
     handler: async ({ req, params }) => inpatient.dischargeConsole(db(), his, staffOf(req), params.admissionNo, new Date()),
+  })
+
+  const deskRow = z.object({
+    examNo: z.string(),
+    patientId: z.number().nullable(),
+    patientName: z.string(),
+    packageName: z.string(),
+    examDate: z.string(),
+    status: z.enum(['held', 'paid', 'released', 'checkedIn', 'finished']),
+  })
+  const examParams = z.object({ examNo: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, '体检编号不正确') })
+  const deskPatients = async (_ctx: unknown, data: { patientId: number | null } | { patientId: number | null }[]) =>
+    (Array.isArray(data) ? data : [data]).flatMap((r) => (r.patientId === null ? [] : [r.patientId]))
+  route(scope, {
+    method: 'GET',
+    url: `${P}/physical`,
+    summary: 'Sandbox HIS: the physical-exam centre’s paid exams of a day (today by default) at the staff’s hospital; names masked',
+    audit: { subject: 'physical', patients: deskPatients },
+    auth: 'none',
+    query: z.object({ date: chargeDate.optional() }),
+    data: z.array(deskRow),
+    handler: async ({ req, query }) => physicalDesk.consolePhysicalDay(db(), his, staffOf(req), query.date, new Date()),
+  })
+  route(scope, {
+    method: 'POST',
+    url: `${P}/physical/:examNo/check-in`,
+    summary: 'Sandbox HIS: the patient of a paid exam is at the physical-exam centre (only on the exam day)',
+    audit: { subject: 'physical', patients: deskPatients },
+    auth: 'none',
+    params: examParams,
+    data: deskRow,
+    handler: async ({ req, params }) => physicalDesk.consoleCheckIn(db(), his, staffOf(req), params.examNo, new Date()),
+  })
+  route(scope, {
+    method: 'POST',
+    url: `${P}/physical/:examNo/finish`,
+    summary: 'Sandbox HIS: the exam is finished: its report is written and released to the patient (readable as a PDF)',
+    audit: { subject: 'physical', patients: deskPatients },
+    auth: 'none',
+    params: examParams,
+    data: deskRow,
+    handler: async ({ req, params }) => physicalDesk.consoleFinish(db(), his, staffOf(req), params.examNo, new Date()),
   })
 }

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '体检预约详情' })

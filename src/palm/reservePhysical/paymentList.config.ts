@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '体检缴费记录' })
