@@ -21,6 +21,8 @@ export const AUDIT_SUBJECTS = {
   payment: '支付记录',
   insurance: '医保信息',
   account: '账号信息',
+  medtech: '医技预约',
+  nucleic: '核酸检测',
 } as const
 export type AuditSubject = keyof typeof AUDIT_SUBJECTS
 

@@ -11,6 +11,7 @@ import { inquiryOrderHandlers } from './inquiry'
 import { giftOrderHandlers } from './gift'
 import { outpatientOrderHandlers, useHisForBills } from './bills'
 import { rechargeOrderHandlers } from './recharge'
+import { nucleicOrderHandlers } from './nucleic'
 
 let registered = false
 
@@ -24,4 +25,5 @@ export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): vo
   registerBusiness('outpatient', outpatientOrderHandlers)
   registerBusiness('clinic_recharge', rechargeOrderHandlers)
   registerBusiness('recharge', rechargeOrderHandlers)
+  registerBusiness('nucleic', nucleicOrderHandlers)
 }

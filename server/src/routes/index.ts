@@ -32,6 +32,7 @@ import { escortPassDeskRoutes } from './workbench/escortPass'
 import { queueRoutes } from './patient/queue'
 import { surveyRoutes } from './patient/survey'
 import { surveyDeskRoutes } from './workbench/survey'
+import { medTechRoutes } from './patient/medtech'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -69,6 +70,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await escortPassRoutes(app)
   await queueRoutes(app)
   await surveyRoutes(app)
+  await medTechRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

@@ -15,6 +15,7 @@ import { SANDBOX_HEALTH_CARD_HOLDERS } from '../plugins/providers/healthCard'
 import { SANDBOX_INSURED } from '../plugins/providers/insurance'
 import { addDays, hospitalToday } from '../domain/register/rules'
 import { generator } from './register'
+import { seedMedTech } from './medtech'
 
 // ---- the catalogue ------------------------------------------------------------------------------------------------
 
@@ -342,5 +343,6 @@ export async function seedHis(db: Db, cipher: FieldCipher, now = new Date()): Pr
     if ((billed?.n ?? 0) === 0) await seedDemoBills(db, cipher, hospital, catalogue, now)
     const [stays] = await db.select({ n: count() }).from(hisAdmissions).where(eq(hisAdmissions.hospitalCode, hospital.code))
     if ((stays?.n ?? 0) === 0) await seedDemoStay(db, cipher, hospital, catalogue, now)
+    await seedMedTech(db, cipher, hospital, catalogue, now)
   }
 }

@@ -19,6 +19,7 @@ import { badInput, notFound } from '../../errors'
 import { hospitalToday } from '@/utils/hospitalClock'
 import { maskName } from '@/utils/mask'
 import type { HisAccount, HisAdmission, HisBill, HisChargeItem, HisPatient, HisPriceItem, HisProvider, HisSelfServiceInput, HisTicket } from './his'
+import { sandboxMedTech, type SandboxMedTechConsole } from './hisSandboxMedTech'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -114,7 +115,7 @@ export interface HisOrderInput {
 }
 
 /** The sandbox HIS: the provider, and what its console at the workbench does. */
-export interface SandboxHis extends HisProvider {
+export interface SandboxHis extends HisProvider, SandboxMedTechConsole {
   readonly kind: 'sandbox'
   /** A doctor's orders (items of the catalogue) for a patient's visit: one unpaid bill per place. */
   issueOrders(input: HisOrderInput, now?: Date): Promise<HisBill[]>
@@ -305,6 +306,7 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
 
   const provider: SandboxHis = {
     kind: 'sandbox',
+    ...sandboxMedTech(db, cipher, patientKey, toBills),
 
     async unpaidBills({ hospitalCode, patient }) {
       const key = patientKey(hospitalCode, patient)
