@@ -166,3 +166,25 @@ export const SELF_SERVICE_CONFIRM_URL = '/palm/selfService/confirm/index'
 export const SURVEY_LIST_URL = '/pages/survey/list'
 export const surveyUrl = (id: number) => `/pages/survey/index?id=${id}`
 export const surveyResultUrl = (id: number) => `/pages/survey/result?id=${id}`
+
+// examination appointments (医技预约, spec §2 /palm/inspectReserve/index, /pages/order/inspection, /pages/order/inspectReserve)
+export const INSPECT_RESERVE_URL = '/palm/inspectReserve/index'
+/** 医技预约 opened on one paid examination (预约 or 改约). */
+export const inspectReserveUrl = (billNo: string) => `${INSPECT_RESERVE_URL}?billNo=${encodeURIComponent(billNo)}`
+/** 医技预约记录 among the orders. */
+export const INSPECTION_RECORDS_URL = '/pages/order/inspection/index'
+/** One examination appointment: device, time, place and the preparation notes. */
+export const examAppointmentUrl = (a: { hospitalCode: string; patientId: number; appointmentNo: string }) =>
+  `/pages/order/inspectReserve/index?hospitalCode=${encodeURIComponent(a.hospitalCode)}&patientId=${a.patientId}&appointmentNo=${encodeURIComponent(a.appointmentNo)}`
+
+// nucleic-acid tests (spec §2 /palm/nucleic/*, /palm/report/nucleic/*, the customer-specific nucleic pages)
+/** The pages of the nucleic flow, in the palm package or in a hospital's own (`/custom/<code>/nucleic`). */
+export const nucleicUrls = (base = '/palm/nucleic') => ({
+  home: `${base}/index`,
+  purchase: `${base}/purchase`,
+  orderList: `${base}/orderList`,
+  result: `${base}/result`,
+})
+export const NUCLEIC_URLS = nucleicUrls()
+export const NUCLEIC_REPORT_URL = '/palm/report/nucleic/index'
+export const nucleicReportUrl = (sampleNo: string, patientId: number) => `/palm/report/nucleic/result?sampleNo=${encodeURIComponent(sampleNo)}&patientId=${patientId}`

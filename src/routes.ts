@@ -46,6 +46,8 @@ export const MAIN_PAGES = [
   'pages/survey/list',
   'pages/survey/index',
   'pages/survey/result',
+  'pages/order/inspection/index',
+  'pages/order/inspectReserve/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -79,10 +81,17 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'callRegister/index',
       'hospitalization/escort/eleAttend',
       'scanCode/index',
+      'inspectReserve/index',
+      'nucleic/index',
+      'nucleic/purchase',
+      'nucleic/orderList',
+      'nucleic/result',
+      'report/nucleic/index',
+      'report/nucleic/result',
     ],
   },
   { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail'] },
-  { root: 'custom', pages: [] },
+  { root: 'custom', pages: ['10392/nucleic/index', '10392/nucleic/purchase', '10392/nucleic/orderList', '10392/nucleic/result'] },
 ]
 
 const built = new Set([...MAIN_PAGES, ...SUB_PACKAGES.flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))])

@@ -26,6 +26,8 @@ import { EvaluationStore } from './EvaluationStore'
 import { RecordStore } from './RecordStore'
 import { RoomToolsStore } from './RoomToolsStore'
 import { PreferencesStore } from './PreferencesStore'
+import { MedTechStore } from './MedTechStore'
+import { NucleicStore } from './NucleicStore'
 import { loginUrl } from '@/pageUrls'
 
 export type StartupResult = 'ready' | 'redirecting'
@@ -53,6 +55,8 @@ export class RootStore {
   })
   records = new RecordStore()
   roomTools = new RoomToolsStore(this.chat, this.records)
+  medTech = new MedTechStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'react'
 import { View } from '@tarojs/components'
-import { Articles, Category, Comment, Doctor, Edit, Health, Heart, List, List2, Notice, Order, Prices, Scan, Search, Service, ShieldCheck, Tips, ToPay, User, Wallet, Warning } from '@nutui/icons-react-taro'
+import { Articles, Category, Clock, Comment, Doctor, Edit, Health, Heart, List, List2, Notice, Order, Prices, Scan, Search, Service, ShieldCheck, Tips, ToPay, User, Wallet, Warning } from '@nutui/icons-react-taro'
 import './index.scss'
 
 /**
@@ -28,6 +28,8 @@ const GLYPHS: Record<string, FunctionComponent<{ className?: string }>> = {
   scan: Scan,
   selfService: List2,
   recharge: Wallet,
+  inspectReserve: Clock,
+  nucleic: Tips,
 }
 
 /** A service's icon in its coloured tile; decoration only (the name beside it is what a screen reader reads). */
