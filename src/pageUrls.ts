@@ -173,9 +173,9 @@ export const INSPECT_RESERVE_URL = '/palm/inspectReserve/index'
 export const inspectReserveUrl = (billNo: string) => `${INSPECT_RESERVE_URL}?billNo=${encodeURIComponent(billNo)}`
 /** 医技预约记录 among the orders. */
 export const INSPECTION_RECORDS_URL = '/pages/order/inspection/index'
-/** One examination appointment: device, time, place and the preparation notes. */
-export const examAppointmentUrl = (a: { hospitalCode: string; patientId: number; appointmentNo: string }) =>
-  `/pages/order/inspectReserve/index?hospitalCode=${encodeURIComponent(a.hospitalCode)}&patientId=${a.patientId}&appointmentNo=${encodeURIComponent(a.appointmentNo)}`
+/** One examination appointment at the current hospital: device, time, place and the preparation notes. */
+export const examAppointmentUrl = (a: { patientId: number; appointmentNo: string }) =>
+  `/pages/order/inspectReserve/index?patientId=${a.patientId}&appointmentNo=${encodeURIComponent(a.appointmentNo)}`
 
 // nucleic-acid tests (spec §2 /palm/nucleic/*, /palm/report/nucleic/*, the customer-specific nucleic pages)
 /** The pages of the nucleic flow, in the palm package or in a hospital's own (`/custom/<code>/nucleic`). */

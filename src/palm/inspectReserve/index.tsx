@@ -145,7 +145,7 @@ function InspectReserve() {
           exam={e}
           open={store.billNo === e.billNo}
           onOpen={() => void store.chooseExam(store.billNo === e.billNo ? null : e.billNo)}
-          onView={(appointmentNo) => void Taro.navigateTo({ url: examAppointmentUrl({ hospitalCode: hospital.hospital!.hospitalCode, patientId: current.id, appointmentNo }) })}
+          onView={(appointmentNo) => void Taro.navigateTo({ url: examAppointmentUrl({ patientId: current.id, appointmentNo }) })}
         />
         {store.billNo === e.billNo && booking()}
       </View>

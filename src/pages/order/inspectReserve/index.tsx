@@ -2,7 +2,7 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { LoadFailed, Loading } from '@/components/Empty'
+import { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
 import ExamPreparation from '@/components/ExamPreparation'
 import { Button } from '@/components/Button'
@@ -12,19 +12,21 @@ import { weekdayText } from '@/utils/medtech'
 import './index.scss'
 
 /**
- * 预约详情 (spec §2 /pages/order/inspectReserve/index?hospitalCode=&patientId=&appointmentNo=): one examination
+ * 预约详情 (spec §2 /pages/order/inspectReserve/index?patientId=&appointmentNo=): one examination
  * appointment: what, when (day, weekday, time), which device and where, the preparation notes; 改约 and 取消预约 while
  * its slot has not started.
  */
 function InspectReserveDetail() {
-  const { medTech: store, patient: patients } = useStores()
+  const { medTech: store, patient: patients, hospital } = useStores()
   const { params } = useRouter()
-  const hospitalCode = params.hospitalCode ?? ''
   const patientId = Number(params.patientId)
   const appointmentNo = params.appointmentNo ?? ''
   const a = store.appointment.value?.appointmentNo === appointmentNo ? store.appointment.value : null
 
-  const load = () => store.loadAppointment(hospitalCode, patientId, appointmentNo)
+  const load = async () => {
+    const hospitalCode = hospital.hospital?.hospitalCode
+    if (hospitalCode) await store.loadAppointment(hospitalCode, patientId, appointmentNo)
+  }
 
   const cancel = async () => {
     const { confirm } = await Taro.showModal({ title: '取消预约', content: '确定取消该检查预约吗？取消后可重新预约其他时间。', confirmText: '取消预约', cancelText: '再想想' })
@@ -42,6 +44,7 @@ function InspectReserveDetail() {
   }
 
   const body = () => {
+    if (!hospital.hospital) return <NoHospital />
     if (!a && store.appointment.state === 'failed') return <LoadFailed onRetry={() => void load()} />
     if (!a) return <Loading />
     return (
