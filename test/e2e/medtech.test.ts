@@ -109,7 +109,7 @@ describe('examination appointments and nucleic tests in the browser', () => {
 
     // the sampling point scans it; the laboratory releases the result
     const { token } = await deskCall<{ token: string }>('', 'POST', '/login', DEMO_DOCTOR)
-    await deskCall(token, 'POST', `/his/nucleic/tests/${sampleNo}/sample`)
+    await deskCall(token, 'POST', `/his/nucleic/tests/${sampleNo}/sample`, {})
     await deskCall(token, 'POST', `/his/nucleic/tests/${sampleNo}/release`, { result: '阴性' })
 
     await page.goto('/h5/palm/nucleic/result')
