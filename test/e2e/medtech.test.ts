@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Locator, Page } from 'playwright-core'
+import { audit, describeViolations } from './axe'
 import { DEMO_DOCTOR, WAIT_MS, bindMobile, bindPatient, deskCall, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
@@ -14,6 +15,12 @@ const WANG = { name: '王小明', idCard: '310104198511030034' }
 const ZHANG = { name: '张三丰', idCard: '11010519800512001X' }
 const RESERVE = '/h5/palm/inspectReserve/index'
 const DETAIL = '/h5/pages/order/inspectReserve/index'
+
+/** No critical or serious WCAG 2.2 A/AA violation on the page as it is (axe-core, as the accessibility test checks every page). */
+async function accessible(page: Page, name: string) {
+  const blocking = (await audit(page, name)).filter((v) => v.impact === 'critical' || v.impact === 'serious')
+  assert.deepEqual(blocking, [], `${name}: critical or serious violations:\n${describeViolations(blocking)}`)
+}
 
 /** Taps a day and waits for its slots to arrive (the slots of the day shown before stay on screen until then). */
 async function pickDay(page: Page, day: Locator) {
@@ -47,6 +54,7 @@ describe('examination appointments and nucleic tests in the browser', () => {
     const first = (await slots.first().getAttribute('aria-label'))!
     await slots.first().click()
     await shot(page, 'medtech-1-slots')
+    await accessible(page, '医技预约')
     await tapButton(page, '确认预约')
 
     await waitForPath(page, DETAIL)
@@ -57,6 +65,7 @@ describe('examination appointments and nucleic tests in the browser', () => {
     const firstTime = first.match(/(\d{2}:\d{2})至(\d{2}:\d{2})/)!
     await seeText(page, new RegExp(`${firstTime[1]}-${firstTime[2]}`))
     await shot(page, 'medtech-1-booked')
+    await accessible(page, '预约详情')
 
     // 改约: another slot of the same examination; the same appointment moves
     await tapButton(page, '改约')
@@ -106,6 +115,7 @@ describe('examination appointments and nucleic tests in the browser', () => {
     assert.match((await code.getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/)
     const sampleNo = (await visible(page.locator('.nucleic__code-no')).first().innerText()).trim()
     await shot(page, 'nucleic-1-code')
+    await accessible(page, '核酸订单')
 
     // the sampling point scans it; the laboratory releases the result
     const { token } = await deskCall<{ token: string }>('', 'POST', '/login', DEMO_DOCTOR)
@@ -117,5 +127,15 @@ describe('examination appointments and nucleic tests in the browser', () => {
     await seeText(page, `条码号：${sampleNo}`)
     await seeText(page, /^报告时间：/)
     await shot(page, 'nucleic-1-result')
+    await accessible(page, '核酸检测结果')
+
+    // the records of the examinations and the hospital's own nucleic pages read the same
+    for (const path of ['/h5/pages/order/inspection/index', '/h5/custom/10392/nucleic/index', '/h5/palm/report/nucleic/index']) {
+      await page.goto(path)
+      await visible(page.locator('.nucleic, .inspection')).first().waitFor({ timeout: WAIT_MS })
+      await page.waitForTimeout(300)
+      await accessible(page, path)
+    }
+    await seeText(page, '检测结果：阴性（未检出新冠病毒核酸）', WAIT_MS)
   })
 })
