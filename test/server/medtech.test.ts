@@ -1,9 +1,14 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes, randomInt } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { and, eq, inArray } from 'drizzle-orm'
 import { auditLog, hisBills, hisExamAppointments, hisExamDevices, hisExamSlots, patients } from '../../server/src/db/schema'
 import { DEMO_STAFF_PASSWORD } from '../../server/src/config'
+import { hmacHex } from '../../server/src/crypto'
+import { AppError } from '../../server/src/errors'
+import { httpHis } from '../../server/src/plugins/providers/his'
 import type { SandboxHis } from '../../server/src/plugins/providers/hisSandbox'
 import { SLOT_FULL, SLOT_OTHER_PLACE } from '../../server/src/plugins/providers/hisSandboxMedTech'
 import { priceCatalogue } from '../../server/src/seed/his'
@@ -395,5 +400,74 @@ describe('POST /dld-palm/api/report/med-tech/appointment/order under concurrency
     assert.equal((await slotRow(slot!.id)).booked, 5)
     const booked = await db().select().from(hisExamAppointments).where(and(eq(hisExamAppointments.slotId, slot!.id), inArray(hisExamAppointments.billNo, billNos)))
     assert.equal(booked.length, 5)
+  })
+})
+
+// ---- the HTTP adapter of a real HIS, against a stand-in that follows the documented contract --------------------------
+
+describe('httpHis: examination appointments and nucleic tests over the documented contract', () => {
+  const appId = 'his-app'
+  const secret = 'his-secret-for-tests'
+  const calls: { path: string; body: Record<string, unknown> }[] = []
+  const appointmentAnswer = {
+    appointmentNo: 'YJ1',
+    billNo: 'B1',
+    place: '放射科CT室',
+    slotId: 7,
+    deviceId: 3,
+    deviceName: 'CT1号机',
+    location: '医技楼1楼',
+    date: '2026-11-30',
+    startTime: '09:00',
+    endTime: '09:30',
+    status: 'booked',
+    rescheduled: 0,
+    createdAt: '2026-11-27T02:00:00.000Z',
+  }
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => (raw += chunk))
+    req.on('end', () => {
+      const reply = (body: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(body))
+      }
+      if (req.headers['x-app-id'] !== appId || req.headers['x-signature'] !== hmacHex(secret, raw)) return reply({ code: 401, msg: 'bad signature' })
+      const body = JSON.parse(raw) as Record<string, unknown>
+      const path = (req.url ?? '').replace(/^\/his/, '')
+      calls.push({ path, body })
+      if (path === '/exams/book') return body.slotId === 8 ? reply({ code: 1, msg: '该时段已约满' }) : reply({ code: 0, data: { appointment: appointmentAnswer } })
+      if (path === '/exams/slots') return reply({ code: 0, data: { devices: [{ deviceId: 3, deviceName: 'CT1号机', location: '医技楼1楼', slots: [{ slotId: 7, startTime: '09:00', endTime: '09:30', capacity: 5, remaining: 2 }] }] } })
+      if (path === '/nucleic/kinds') return reply({ code: 0, data: { kinds: [{ code: 'HS01', name: '单检', priceFen: 1600, description: '一人一管', place: '采样点' }] } })
+      // a malformed answer: the test without its fields
+      if (path === '/nucleic/settle') return reply({ code: 0, data: { test: { sampleNo: 'HS1' } } })
+      return reply({ code: 404, msg: 'unknown' })
+    })
+  })
+  let his: ReturnType<typeof httpHis>
+  const who = { cardNo: null, idCard: '11010519800512001X', name: '张三丰' }
+
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    his = httpHis({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/his`, appId, secret })
+  })
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('signs each body, sends the contract’s fields and reads the answers', async () => {
+    const made = await his.bookExam({ hospitalCode: H, patient: who, billNo: 'B1', slotId: 7, requestNo: 'k1' })
+    assert.equal(made.appointmentNo, 'YJ1')
+    assert.deepEqual(calls.at(-1), { path: '/exams/book', body: { hospitalCode: H, patient: who, billNo: 'B1', slotId: 7, requestNo: 'k1' } })
+    const devices = await his.examSlots({ hospitalCode: H, place: '放射科CT室', date: '2026-11-30' })
+    assert.equal(devices[0]!.slots[0]!.remaining, 2)
+    assert.equal((await his.nucleicKinds({ hospitalCode: H }))[0]!.priceFen, 1600)
+  })
+
+  it('passes the HIS’s refusal to the patient, and takes a malformed answer for a failure that changes nothing', async () => {
+    await assert.rejects(his.bookExam({ hospitalCode: H, patient: who, billNo: 'B1', slotId: 8, requestNo: 'k2' }), (e: unknown) => e instanceof AppError && e.message === '该时段已约满')
+    await assert.rejects(
+      t.database.db.transaction((tx) => his.nucleicSettle(tx, { hospitalCode: H, orderNo: 'P1', amountFen: 1600, paidAt: new Date(), channel: 'sandbox', tradeNo: 'T1' })),
+      (e: unknown) => !(e instanceof AppError) && /without its fields/.test(String(e)),
+    )
   })
 })
