@@ -81,6 +81,8 @@ export class MedTechStore {
     if (!who || !this.billNo) return
     this.date = date
     this.slotId = null
+    // the day before's slots are not this day's: nothing to tap until they arrive
+    this.slots.reset()
     await this.slots.load(...who, this.billNo, date).catch(() => undefined)
   }
 

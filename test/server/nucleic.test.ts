@@ -170,6 +170,9 @@ describe('POST /dld-palm/api/payment/nucleic/cancel', () => {
     assert.equal(env.code, 200, env.msg)
     assert.equal(env.data.status, 'cancelled')
     assert.equal(env.data.payable, false)
+    // the HIS lets the unpaid test go with the order
+    const [his] = await db().select().from(hisNucleicTests).where(eq(hisNucleicTests.orderNo, unpaid.orderNo))
+    assert.equal(his!.status, 'cancelled')
   })
 
   it('refunds a paid test cancelled before sampling, whole, and the HIS cancels it', async () => {
