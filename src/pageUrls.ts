@@ -173,6 +173,8 @@ export const INSPECT_RESERVE_URL = '/palm/inspectReserve/index'
 export const inspectReserveUrl = (billNo: string) => `${INSPECT_RESERVE_URL}?billNo=${encodeURIComponent(billNo)}`
 /** 医技预约记录 among the orders. */
 export const INSPECTION_RECORDS_URL = '/pages/order/inspection/index'
+/** One paid examination of the chosen patient: items, place, preparation, and its appointment or 去预约. */
+export const inspectionDetailUrl = (billNo: string) => `/pages/order/inspection/detail?billNo=${encodeURIComponent(billNo)}`
 /** One examination appointment at the current hospital: device, time, place and the preparation notes. */
 export const examAppointmentUrl = (a: { patientId: number; appointmentNo: string }) =>
   `/pages/order/inspectReserve/index?patientId=${a.patientId}&appointmentNo=${encodeURIComponent(a.appointmentNo)}`

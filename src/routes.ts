@@ -47,6 +47,7 @@ export const MAIN_PAGES = [
   'pages/survey/index',
   'pages/survey/result',
   'pages/order/inspection/index',
+  'pages/order/inspection/detail',
   'pages/order/inspectReserve/index',
 ]
 

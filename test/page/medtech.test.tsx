@@ -7,6 +7,7 @@ import { mapSensitive } from '../../src/utils/base64'
 import InspectReserve from '../../src/palm/inspectReserve'
 import InspectReserveDetail from '../../src/pages/order/inspectReserve'
 import InspectionRecords from '../../src/pages/order/inspection'
+import InspectionDetail from '../../src/pages/order/inspection/detail'
 import NucleicPurchasePage from '../../src/palm/nucleic/purchase'
 import NucleicOrderList from '../../src/palm/nucleic/orderList'
 import CustomNucleicOrderList from '../../src/custom/10392/nucleic/orderList'
@@ -241,6 +242,22 @@ describe('预约详情 /pages/order/inspectReserve/index and 医技预约记录'
     expect(calls.modals).toEqual(['确定取消该检查预约吗？取消后可重新预约其他时间。'])
     expect(formOf(sent(`${M}/cancel`)[0]!)).toEqual({ hospitalCode: HOSPITAL, patientId: '1', appointmentNo: 'YJ2026112700000001' })
     expect(screen.queryByText('改约')).toBeNull()
+  })
+
+  test('检查详情: a paid examination with its preparation; 去预约 before booking, 查看预约 after', async () => {
+    testing.setRouter('/pages/order/inspection/detail', { billNo: 'B9' })
+    const { unmount } = render(<InspectionDetail />)
+    expect(await screen.findByText('待预约')).toBeTruthy()
+    expect(screen.getByText('消化内科 许军')).toBeTruthy()
+    expect(screen.getByText('1. 腹部检查前空腹8小时')).toBeTruthy()
+    fireEvent.click(screen.getByText('去预约'))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/inspectReserve/index?billNo=B9' })
+    unmount()
+    booked = true
+    mockRoot = new RootStore()
+    render(<InspectionDetail />)
+    fireEvent.click(await screen.findByText('查看预约'))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/pages/order/inspectReserve/index?patientId=1&appointmentNo=YJ2026112700000001' })
   })
 
   test('the records list opens an appointment', async () => {

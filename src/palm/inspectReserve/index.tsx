@@ -10,7 +10,7 @@ import Tappable from '@/components/Tappable'
 import ExamPreparation from '@/components/ExamPreparation'
 import { Button } from '@/components/Button'
 import { useStores } from '@/stores'
-import { examAppointmentUrl, INSPECTION_RECORDS_URL } from '@/pageUrls'
+import { examAppointmentUrl, inspectionDetailUrl, INSPECTION_RECORDS_URL } from '@/pageUrls'
 import { weekdayText } from '@/utils/medtech'
 import type { ExamToBook } from '../../../types/api/medtech'
 import './index.scss'
@@ -20,7 +20,9 @@ function ExamCard({ exam, open, onOpen, onView }: { exam: ExamToBook; open: bool
   return (
     <View className='inspect-reserve__card'>
       <View className='inspect-reserve__head'>
-        <Text className='inspect-reserve__heading'>{exam.items.join('、')}</Text>
+        <Tappable role='link' inline className='inspect-reserve__heading' label={`${exam.items.join('、')}，检查详情`} onTap={() => void Taro.navigateTo({ url: inspectionDetailUrl(exam.billNo) })}>
+          {exam.items.join('、')}
+        </Tappable>
         <Text className={`inspect-reserve__status${a ? ' inspect-reserve__status--booked' : ''}`}>{a ? '已预约' : '待预约'}</Text>
       </View>
       <Text className='inspect-reserve__line'>{`${exam.place} · ${exam.location}`}</Text>
