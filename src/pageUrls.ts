@@ -203,3 +203,26 @@ export const physicalReportListUrl = (patientId: number) => `/palm/report/physic
 export const physicalReportUrl = (r: { patientId: number; examNo: string }) => `/palm/report/physical/info?patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
 export const physicalFilePreviewUrl = (r: { patientId: number; examNo: string }) =>
   `/palm/report/physical/filePreview?patientId=${r.patientId}&examNo=${encodeURIComponent(r.examNo)}`
+// examination appointments (医技预约, spec §2 /palm/inspectReserve/index, /pages/order/inspection, /pages/order/inspectReserve)
+export const INSPECT_RESERVE_URL = '/palm/inspectReserve/index'
+/** 医技预约 opened on one paid examination (预约 or 改约). */
+export const inspectReserveUrl = (billNo: string) => `${INSPECT_RESERVE_URL}?billNo=${encodeURIComponent(billNo)}`
+/** 医技预约记录 among the orders. */
+export const INSPECTION_RECORDS_URL = '/pages/order/inspection/index'
+/** One paid examination of the chosen patient: items, place, preparation, and its appointment or 去预约. */
+export const inspectionDetailUrl = (billNo: string) => `/pages/order/inspection/detail?billNo=${encodeURIComponent(billNo)}`
+/** One examination appointment at the current hospital: device, time, place and the preparation notes. */
+export const examAppointmentUrl = (a: { patientId: number; appointmentNo: string }) =>
+  `/pages/order/inspectReserve/index?patientId=${a.patientId}&appointmentNo=${encodeURIComponent(a.appointmentNo)}`
+
+// nucleic-acid tests (spec §2 /palm/nucleic/*, /palm/report/nucleic/*, the customer-specific nucleic pages)
+/** The pages of the nucleic flow, in the palm package or in a hospital's own (`/custom/<code>/nucleic`). */
+export const nucleicUrls = (base = '/palm/nucleic') => ({
+  home: `${base}/index`,
+  purchase: `${base}/purchase`,
+  orderList: `${base}/orderList`,
+  result: `${base}/result`,
+})
+export const NUCLEIC_URLS = nucleicUrls()
+export const NUCLEIC_REPORT_URL = '/palm/report/nucleic/index'
+export const nucleicReportUrl = (sampleNo: string, patientId: number) => `/palm/report/nucleic/result?sampleNo=${encodeURIComponent(sampleNo)}&patientId=${patientId}`

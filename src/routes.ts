@@ -54,6 +54,9 @@ export const MAIN_PAGES = [
   'pages/order/physical/index',
   // spec §2 names the physical-exam payment page twice: this one sends the patient on to /palm/physical/payment
   'physical/payment',
+  'pages/order/inspection/index',
+  'pages/order/inspection/detail',
+  'pages/order/inspectReserve/index',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -104,10 +107,17 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'report/physical/list',
       'report/physical/info',
       'report/physical/filePreview',
+      'inspectReserve/index',
+      'nucleic/index',
+      'nucleic/purchase',
+      'nucleic/orderList',
+      'nucleic/result',
+      'report/nucleic/index',
+      'report/nucleic/result',
     ],
   },
   { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index'] },
-  { root: 'custom', pages: [] },
+  { root: 'custom', pages: ['10392/nucleic/index', '10392/nucleic/purchase', '10392/nucleic/orderList', '10392/nucleic/result'] },
 ]
 
 const built = new Set([...MAIN_PAGES, ...SUB_PACKAGES.flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))])

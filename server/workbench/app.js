@@ -117,6 +117,8 @@ function signedOut(message) {
   $('his').hidden = true
   $('ward-open').hidden = true
   $('ward').hidden = true
+  $('medtech-open').hidden = true
+  $('medtech').hidden = true
   clearInterval(state.refreshTimer)
   closeSocket()
   $('login-error').textContent = message || ''
@@ -542,8 +544,8 @@ const yuan = (fen) => `¥${(fen / 100).toFixed(2)}`
 /** The console's button shows only where the sandbox HIS is. */
 function detectHis() {
   api('GET', '/his/queues')
-    .then(() => ($('his-open').hidden = $('ward-open').hidden = false))
-    .catch(() => ($('his-open').hidden = $('ward-open').hidden = true))
+    .then(() => ($('his-open').hidden = $('ward-open').hidden = $('medtech-open').hidden = false))
+    .catch(() => ($('his-open').hidden = $('ward-open').hidden = $('medtech-open').hidden = true))
 }
 
 $('his-open').addEventListener('click', () => {
@@ -1106,3 +1108,89 @@ $('physical-day-form').addEventListener('submit', (e) => {
   e.preventDefault()
   loadPhysicalDay().catch((err) => toast(err.message))
 })
+// ---- 医技·核酸: a device's appointments of a day; nucleic tests sampled and their results released ---------------------
+
+const NUCLEIC_STATUS = { registered: '待采样', sampled: '已采样', reported: '已出报告', cancelled: '已取消', unpaid: '待缴费' }
+
+function hideMedTech() {
+  $('medtech').hidden = true
+}
+for (const id of ['his-open', 'ward-open', 'survey-open']) $(id).addEventListener('click', hideMedTech)
+$('inquiry-list').addEventListener('click', hideMedTech, true)
+
+$('medtech-open').addEventListener('click', () => {
+  state.current = null
+  for (const id of ['detail', 'his', 'ward', 'survey']) $(id).hidden = true
+  $('medtech').hidden = false
+  document.body.classList.add('has-detail')
+  if (!$('medtech-date').value) $('medtech-date').value = hospitalDay()
+  Promise.all([loadDevices(), loadNucleicTests()]).catch((err) => toast(err.message))
+})
+$('medtech-back').addEventListener('click', () => {
+  hideMedTech()
+  document.body.classList.remove('has-detail')
+})
+$('medtech-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadBookings().catch((err) => toast(err.message))
+})
+$('nucleic-refresh').addEventListener('click', () => loadNucleicTests().catch((err) => toast(err.message)))
+
+async function loadDevices() {
+  const devices = await api('GET', '/his/exam/devices')
+  const chosen = $('medtech-device').value
+  $('medtech-device').replaceChildren(...devices.map((d) => h('option', { value: String(d.deviceId) }, `${d.place} · ${d.deviceName}`)))
+  if (chosen) $('medtech-device').value = chosen
+  await loadBookings()
+}
+
+async function loadBookings() {
+  const deviceId = $('medtech-device').value
+  if (!deviceId) return
+  const bookings = await api('GET', `/his/exam/devices/${deviceId}/bookings?date=${encodeURIComponent($('medtech-date').value)}`)
+  $('medtech-bookings').replaceChildren(
+    ...bookings.map((b) => h('li', {}, h('span', {}, `${b.startTime}-${b.endTime} · ${b.patientName} · ${b.title}`, h('br'), h('small', { class: 'muted' }, `${b.appointmentNo} · 缴费单 ${b.billNo}`)))),
+  )
+  if (!bookings.length) $('medtech-bookings').append(h('li', { class: 'muted' }, '该设备当日暂无预约'))
+}
+
+async function loadNucleicTests() {
+  const tests = await api('GET', '/his/nucleic/tests')
+  $('nucleic-tests').replaceChildren(
+    ...tests.map((t) => {
+      const path = `/his/nucleic/tests/${encodeURIComponent(t.sampleNo)}`
+      const after = (msg) => async () => {
+        toast(msg)
+        await loadNucleicTests()
+      }
+      return h(
+        'li',
+        {},
+        h('span', {}, `${t.patientName} · ${t.kindName} · ${t.result ? t.result : NUCLEIC_STATUS[t.status]}`, h('br'), h('small', { class: 'muted' }, `${t.sampleNo} · 缴费 ${time(t.registeredAt)}${t.sampledAt ? ` · 采样 ${time(t.sampledAt)}` : ''}`)),
+        t.status === 'registered'
+          ? h('button', { type: 'button', onclick: (e) => act(e.currentTarget, async () => (await api('POST', `${path}/sample`), after(`${t.patientName} 已采样`)())) }, '采样')
+          : null,
+        t.status === 'sampled'
+          ? h(
+              'span',
+              {},
+              h('button', { type: 'button', onclick: (e) => act(e.currentTarget, async () => (await api('POST', `${path}/release`, { result: '阴性' }), after(`${t.patientName} 结果已发布：阴性`)())) }, '发布阴性'),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'danger',
+                  onclick: (e) => {
+                    if (!confirm(`发布 ${t.patientName} 的结果为阳性？`)) return
+                    act(e.currentTarget, async () => (await api('POST', `${path}/release`, { result: '阳性' }), after(`${t.patientName} 结果已发布：阳性`)()))
+                  },
+                },
+                '发布阳性',
+              ),
+            )
+          : null,
+      )
+    }),
+  )
+  if (!tests.length) $('nucleic-tests').append(h('li', { class: 'muted' }, '近14天暂无核酸检测'))
+}

@@ -28,6 +28,8 @@ import { RoomToolsStore } from './RoomToolsStore'
 import { PreferencesStore } from './PreferencesStore'
 import { CONSENT_URL, loginUrl } from '@/pageUrls'
 import { ReportStore } from './ReportStore'
+import { MedTechStore } from './MedTechStore'
+import { NucleicStore } from './NucleicStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -55,6 +57,8 @@ export class RootStore {
   records = new RecordStore()
   roomTools = new RoomToolsStore(this.chat, this.records)
   reports = new ReportStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  medTech = new MedTechStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

@@ -9,7 +9,7 @@
  */
 
 export type OrderStatus = 'created' | 'paying' | 'paid' | 'cancelled' | 'refunding' | 'refunded' | 'closed'
-export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'clinic_recharge' | 'inquiry' | 'gift' | 'pharmacy' | 'physical'
+export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'clinic_recharge' | 'inquiry' | 'gift' | 'pharmacy' | 'physical' | 'nucleic'
 export type PayChannel = 'sandbox' | 'wechat' | 'alipay' | 'account'
 /** The channels with a cashier of their own; `account` (the patient's hospital account) is paid without one. */
 export type CashierChannel = Exclude<PayChannel, 'account'>

@@ -23,6 +23,8 @@ export const AUDIT_SUBJECTS = {
   account: '账号信息',
   report: '检查检验报告',
   physical: '体检记录',
+  medtech: '医技预约',
+  nucleic: '核酸检测',
 } as const
 export type AuditSubject = keyof typeof AUDIT_SUBJECTS
 

@@ -13,6 +13,7 @@ import { giftOrderHandlers } from './gift'
 import { outpatientOrderHandlers, useHisForBills } from './bills'
 import { rechargeOrderHandlers } from './recharge'
 import { physicalOrderHandlers } from './physical'
+import { nucleicOrderHandlers } from './nucleic'
 
 let registered = false
 
@@ -28,4 +29,5 @@ export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): vo
   registerBusiness('clinic_recharge', rechargeOrderHandlers)
   registerBusiness('recharge', rechargeOrderHandlers)
   registerBusiness('physical', physicalOrderHandlers)
+  registerBusiness('nucleic', nucleicOrderHandlers)
 }

@@ -35,6 +35,7 @@ import { suggestionRoutes } from './patient/suggestion'
 import { surveyDeskRoutes } from './workbench/survey'
 import { reportRoutes } from './patient/reports'
 import { physicalRoutes } from './patient/physical'
+import { medTechRoutes } from './patient/medtech'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -75,6 +76,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await suggestionRoutes(app)
   await reportRoutes(app)
   await physicalRoutes(app)
+  await medTechRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

@@ -17,6 +17,7 @@ import { addDays, hospitalToday } from '../domain/register/rules'
 import { generator } from './register'
 import { seedReports } from './reports'
 import { seedPhysical } from './physical'
+import { seedMedTech } from './medtech'
 
 // ---- the catalogue ------------------------------------------------------------------------------------------------
 
@@ -346,5 +347,6 @@ export async function seedHis(db: Db, cipher: FieldCipher, now = new Date()): Pr
     if ((stays?.n ?? 0) === 0) await seedDemoStay(db, cipher, hospital, catalogue, now)
     await seedReports(db, cipher, hospital.code, now)
     await seedPhysical(db, cipher, hospital.code, now)
+    await seedMedTech(db, cipher, hospital, catalogue, now)
   }
 }

@@ -32,6 +32,8 @@ const palmMenus: MenuEntry[] = [
   { name: '门诊预交金', icon: 'recharge', url: '/palm/accountRecharge/index', role: 'palm', group: '门诊服务' },
   { name: '报告查询', icon: 'report', url: '/palm/report/index', role: 'palm', group: '门诊服务' },
   { name: '排队叫号', icon: 'queue', url: '/palm/callRegister/index', role: 'palm', group: '门诊服务' },
+  { name: '医技预约', icon: 'inspectReserve', url: '/palm/inspectReserve/index', role: 'palm', group: '门诊服务' },
+  { name: '核酸检测', icon: 'nucleic', url: '/palm/nucleic/index', role: 'palm', group: '门诊服务' },
   { name: '住院服务', icon: 'inpatient', url: '/palm/hospitalization/index', role: 'palm', group: '住院服务' },
   { name: '体检预约', icon: 'physical', url: '/palm/reservePhysical/reserveList', role: 'palm', group: '健康管理' },
   { name: '价格公示', icon: 'price', url: '/palm/priceDisclosure/index', role: 'palm', group: '便民服务' },

@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'react'
 import { View } from '@tarojs/components'
-import { Articles, Category, Comment, Doctor, Edit, Health, Heart, Home, List, List2, Notice, Order, Prices, Scan, Search, Service, ShieldCheck, Tips, ToPay, User, Wallet, Warning } from '@nutui/icons-react-taro'
+import { Articles, Category, Clock, Comment, Doctor, Edit, Health, Heart, Home, List, List2, Notice, Order, Prices, Scan, Search, Service, ShieldCheck, Tips, ToPay, User, Wallet, Warning } from '@nutui/icons-react-taro'
 import './index.scss'
 
 /**
@@ -29,6 +29,8 @@ const GLYPHS: Record<string, FunctionComponent<{ className?: string }>> = {
   selfService: List2,
   recharge: Wallet,
   introduce: Home,
+  inspectReserve: Clock,
+  nucleic: Tips,
 }
 
 /** A service's icon in its coloured tile; decoration only (the name beside it is what a screen reader reads). */

@@ -4,7 +4,7 @@ import { createdAt, hospitals, users } from './core'
 // ---- payment core (issue 4; every paid flow) ---------------------------------------------------------------------
 
 export type OrderStatus = 'created' | 'paying' | 'paid' | 'cancelled' | 'refunding' | 'refunded' | 'closed'
-export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'clinic_recharge' | 'inquiry' | 'gift' | 'pharmacy' | 'physical'
+export type OrderBusiness = 'register' | 'outpatient' | 'recharge' | 'clinic_recharge' | 'inquiry' | 'gift' | 'pharmacy' | 'physical' | 'nucleic'
 export type PayChannel = 'sandbox' | 'wechat' | 'alipay' | 'account'
 
 /**

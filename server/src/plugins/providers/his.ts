@@ -164,6 +164,78 @@ export interface HisSelfServiceInput {
   items: { code: string; quantity: number }[]
 }
 
+/** A paid examination that takes an appointment (医技预约, issue 18): its bill, where it is done, and what to do before it. */
+export interface HisExamOrder {
+  bill: HisBill
+  location: string
+  /** 空腹 8 小时, 憋尿, 去除金属物品 ... */
+  preparation: string[]
+}
+
+/** An examination appointment: one paid examination bill in one slot of one device. */
+export interface HisExamAppointment {
+  appointmentNo: string
+  billNo: string
+  place: string
+  slotId: number
+  deviceId: number
+  deviceName: string
+  location: string
+  /** YYYY-MM-DD */
+  date: string
+  /** HH:MM */
+  startTime: string
+  endTime: string
+  status: 'booked' | 'cancelled'
+  rescheduled: number
+  /** ISO time. */
+  createdAt: string
+}
+
+/** One device's slots on one day, with the places left. */
+export interface HisExamDeviceDay {
+  deviceId: number
+  deviceName: string
+  location: string
+  slots: { slotId: number; startTime: string; endTime: string; capacity: number; remaining: number }[]
+}
+
+export interface HisExamBookInput {
+  hospitalCode: string
+  patient: HisPatient
+  billNo: string
+  slotId: number
+  /** The app's idempotency key: the same number again answers the appointment it made or moved. */
+  requestNo: string
+}
+
+/** A kind of nucleic-acid test the hospital sells (单检, 混检). */
+export interface HisNucleicKind {
+  code: string
+  name: string
+  priceFen: number
+  description: string
+  /** The sampling point. */
+  place: string
+}
+
+export type HisNucleicStatus = 'unpaid' | 'registered' | 'sampled' | 'reported' | 'cancelled'
+
+/** A nucleic-acid test as the HIS keeps it, from the order to the released result. */
+export interface HisNucleicTest {
+  sampleNo: string
+  orderNo: string
+  kindCode: string
+  kindName: string
+  amountFen: number
+  status: HisNucleicStatus
+  result: '阴性' | '阳性' | null
+  /** ISO times. */
+  registeredAt: string
+  sampledAt: string | null
+  reportedAt: string | null
+}
+
 export interface HisPriceQuery {
   hospitalCode: string
   keyword?: string
@@ -400,6 +472,32 @@ export interface HisCardHolder {
  * - `POST /physical/report` `{hospitalCode, patient: Patient, examNo}` -> `{report: Report}`: a released report of the
  *   patient's own exam; code != 0 for anyone else's or one not out yet (the app answers 2999, saying nothing more).
  * - `POST /physical/report/pdf` (same body) -> `{pdfBase64}`: the report as the centre issues it, a PDF.
+ * Examination appointments (医技预约, issue 18). `ExamOrder` is HisExamOrder, `Appointment` is HisExamAppointment,
+ * `DeviceDay` is HisExamDeviceDay. Capacity is the HIS's: it never books more than a slot's places.
+ * - `POST /exams/paid` `{hospitalCode, patient: Patient}` -> `{exams: ExamOrder[]}`: the patient's paid examinations
+ *   that take an appointment and are not performed yet, newest first, with their preparation notes.
+ * - `POST /exams/appointments` `{hospitalCode, patient: Patient}` -> `{appointments: Appointment[]}`: the patient's
+ *   appointments, booked and cancelled, newest first (at most 100).
+ * - `POST /exams/dates` `{hospitalCode, place, from, days}` -> `{dates: [{date, remaining}]}`: the days from `from`
+ *   (YYYY-MM-DD) on which the place's devices work, with the places left that day.
+ * - `POST /exams/slots` `{hospitalCode, place, date}` -> `{devices: DeviceDay[]}`: the place's devices and their slots that day.
+ * - `POST /exams/book` `{hospitalCode, patient: Patient, billNo, slotId, requestNo}` -> `{appointment: Appointment}`:
+ *   books the patient's paid examination into the slot, or, when it has a booked appointment, moves it there in one
+ *   step (the new place taken and the old one freed together). Refused (code != 0, nothing changed) when the slot is
+ *   full or past, is not of the examination's place, or the bill is not the patient's paid examination. The same
+ *   requestNo again answers the appointment as it is.
+ * - `POST /exams/cancel` `{hospitalCode, patient: Patient, appointmentNo}` -> `{appointment: Appointment}`: frees the
+ *   place; an appointment already cancelled is answered as it is; someone else's answers code != 0.
+ *
+ * Nucleic-acid tests (核酸检测, issue 18). `Kind` is HisNucleicKind, `Test` is HisNucleicTest.
+ * - `POST /nucleic/kinds` `{hospitalCode}` -> `{kinds: Kind[]}`: the tests sold and their prices.
+ * - `POST /nucleic/order` `{hospitalCode, patient: Patient, kindCode, orderNo}` -> `{test: Test}`: an unpaid test for
+ *   the app's order (the sample number is the HIS's); the same orderNo again answers the same test.
+ * - `POST /nucleic/settle` `{hospitalCode, orderNo, amountFen, paidAt, channel, tradeNo}` -> `{test: Test}`: the test
+ *   is paid and registered for sampling; refused when the amount is not its price or it was cancelled. Idempotent.
+ * - `POST /nucleic/cancel` `{hospitalCode, orderNo}` -> `{test: Test}`: cancels a test not sampled yet (the app then
+ *   refunds a paid one); refused once sampled. Idempotent.
+ * - `POST /nucleic/tests` `{hospitalCode, orderNos}` -> `{tests: Test[]}`: the tests of those orders (results included).
  */
 export interface HisProvider extends HisPhysicalExams {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -435,6 +533,20 @@ export interface HisProvider extends HisPhysicalExams {
   reports(input: { hospitalCode: string; patient: HisPatient; kind: HisReportKind; page: number; size: number }): Promise<{ records: HisReportSummary[]; total: number }>
   /** Those of the numbers that are the patient's reports, whole; someone else's are left out. */
   reportsByNo(input: { hospitalCode: string; patient: HisPatient; reportNos: string[] }): Promise<HisReport[]>
+  /** Examination appointments (医技预约): the patient's paid examinations that take one. */
+  paidExams(input: { hospitalCode: string; patient: HisPatient }): Promise<HisExamOrder[]>
+  examAppointments(input: { hospitalCode: string; patient: HisPatient }): Promise<HisExamAppointment[]>
+  examDates(input: { hospitalCode: string; place: string; from: string; days: number }): Promise<{ date: string; remaining: number }[]>
+  examSlots(input: { hospitalCode: string; place: string; date: string }): Promise<HisExamDeviceDay[]>
+  /** Books, or moves a booked appointment, in one step of the HIS. */
+  bookExam(input: HisExamBookInput): Promise<HisExamAppointment>
+  cancelExam(input: { hospitalCode: string; patient: HisPatient; appointmentNo: string }): Promise<HisExamAppointment>
+  /** Nucleic-acid tests: the kinds sold, an unpaid test per order (inside the order's transaction), settle and cancel like bills. */
+  nucleicKinds(input: { hospitalCode: string }): Promise<HisNucleicKind[]>
+  nucleicOrder(tx: Tx, input: { hospitalCode: string; patient: HisPatient; kindCode: string; orderNo: string }): Promise<HisNucleicTest>
+  nucleicSettle(tx: Tx, input: Omit<HisSettleInput, 'billNos'>): Promise<HisNucleicTest>
+  nucleicCancel(tx: Tx, input: { hospitalCode: string; orderNo: string }): Promise<HisNucleicTest>
+  nucleicTests(input: { hospitalCode: string; orderNos: string[] }): Promise<HisNucleicTest[]>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -483,6 +595,17 @@ export function disabledHis(): HisProvider {
     physicalExams: off,
     physicalReport: off,
     physicalReportPdf: off,
+    paidExams: off,
+    examAppointments: off,
+    examDates: off,
+    examSlots: off,
+    bookExam: off,
+    cancelExam: off,
+    nucleicKinds: off,
+    nucleicOrder: off,
+    nucleicSettle: off,
+    nucleicCancel: off,
+    nucleicTests: off,
   }
 }
 
@@ -610,6 +733,51 @@ const reportSchema = reportSummarySchema.extend({
     )
     .max(200),
 })
+const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+const hhmm = z.string().regex(/^\d{2}:\d{2}$/)
+const examAppointmentSchema = z.object({
+  appointmentNo: z.string().min(1).max(64),
+  billNo: z.string().min(1).max(64),
+  place: text(64),
+  slotId: z.number().int(),
+  deviceId: z.number().int(),
+  deviceName: text(64),
+  location: text(128),
+  date: ymd,
+  startTime: hhmm,
+  endTime: hhmm,
+  status: z.enum(['booked', 'cancelled']),
+  rescheduled: z.number().int().min(0),
+  createdAt: isoTime,
+})
+const deviceDaySchema = z.object({
+  deviceId: z.number().int(),
+  deviceName: text(64),
+  location: text(128),
+  slots: z.array(z.object({ slotId: z.number().int(), startTime: hhmm, endTime: hhmm, capacity: z.number().int().min(0), remaining: z.number().int().min(0) })).max(200),
+})
+const nucleicTestSchema = z.object({
+  sampleNo: z.string().min(1).max(64),
+  orderNo: z.string().min(1).max(64),
+  kindCode: text(64),
+  kindName: text(64),
+  amountFen: fen,
+  status: z.enum(['unpaid', 'registered', 'sampled', 'reported', 'cancelled']),
+  result: z.enum(['阴性', '阳性']).nullable(),
+  registeredAt: isoTime,
+  sampledAt: isoTime.nullable(),
+  reportedAt: isoTime.nullable(),
+})
+const medTechAnswers = {
+  exams: z.object({ exams: z.array(z.object({ bill: billSchema, location: text(128), preparation: z.array(text(200)).max(20) })).max(100) }),
+  appointments: z.object({ appointments: z.array(examAppointmentSchema).max(100) }),
+  appointment: z.object({ appointment: examAppointmentSchema }),
+  dates: z.object({ dates: z.array(z.object({ date: ymd, remaining: z.number().int().min(0) })).max(60) }),
+  devices: z.object({ devices: z.array(deviceDaySchema).max(50) }),
+  kinds: z.object({ kinds: z.array(z.object({ code: text(64), name: text(64), priceFen: fen, description: text(200), place: text(128) })).max(20) }),
+  test: z.object({ test: nucleicTestSchema }),
+  tests: z.object({ tests: z.array(nucleicTestSchema).max(200) }),
+}
 const answers = {
   reports: z.object({ records: z.array(reportSummarySchema).max(100), total: z.number().int().min(0) }),
   reportsByNo: z.object({ reports: z.array(reportSchema).max(100) }),
@@ -722,5 +890,38 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
         throw err
       }
     }),
+    async paidExams({ hospitalCode, patient }) {
+      return (await call('/exams/paid', { hospitalCode, patient }, medTechAnswers.exams)).exams
+    },
+    async examAppointments({ hospitalCode, patient }) {
+      return (await call('/exams/appointments', { hospitalCode, patient }, medTechAnswers.appointments)).appointments
+    },
+    async examDates(input) {
+      return (await call('/exams/dates', { ...input }, medTechAnswers.dates)).dates
+    },
+    async examSlots(input) {
+      return (await call('/exams/slots', { ...input }, medTechAnswers.devices)).devices
+    },
+    async bookExam(input) {
+      return (await call('/exams/book', { ...input }, medTechAnswers.appointment)).appointment
+    },
+    async cancelExam(input) {
+      return (await call('/exams/cancel', { ...input }, medTechAnswers.appointment)).appointment
+    },
+    async nucleicKinds({ hospitalCode }) {
+      return (await call('/nucleic/kinds', { hospitalCode }, medTechAnswers.kinds)).kinds
+    },
+    async nucleicOrder(_tx, input) {
+      return (await call('/nucleic/order', { ...input }, medTechAnswers.test)).test
+    },
+    async nucleicSettle(_tx, input) {
+      return (await call('/nucleic/settle', { ...input, paidAt: input.paidAt.toISOString() }, medTechAnswers.test)).test
+    },
+    async nucleicCancel(_tx, input) {
+      return (await call('/nucleic/cancel', { ...input }, medTechAnswers.test)).test
+    },
+    async nucleicTests({ hospitalCode, orderNos }) {
+      return (await call('/nucleic/tests', { hospitalCode, orderNos }, medTechAnswers.tests)).tests
+    },
   }
 }

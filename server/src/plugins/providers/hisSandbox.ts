@@ -23,6 +23,7 @@ import { sandboxRegistration } from './hisSandboxRegister'
 import { sandboxReports, type HisReleaseInput } from './hisReports'
 import type { HisReport } from './his'
 import { sandboxPhysical, type PhysicalConsole } from './hisPhysicalSandbox'
+import { sandboxMedTech, type SandboxMedTechConsole } from './hisSandboxMedTech'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -118,7 +119,7 @@ export interface HisOrderInput {
 }
 
 /** The sandbox HIS: the provider, and what its console at the workbench does. */
-export interface SandboxHis extends HisProvider, PhysicalConsole {
+export interface SandboxHis extends HisProvider, PhysicalConsole, SandboxMedTechConsole {
   readonly kind: 'sandbox'
   /** A doctor's orders (items of the catalogue) for a patient's visit: one unpaid bill per place. */
   issueOrders(input: HisOrderInput, now?: Date): Promise<HisBill[]>
@@ -315,6 +316,7 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
     ...sandboxRegistration(db, cipher),
     ...sandboxReports(db, cipher, patientKey),
     ...sandboxPhysical(db, cipher, patientKey),
+    ...sandboxMedTech(db, cipher, patientKey, toBills),
 
     async unpaidBills({ hospitalCode, patient }) {
       const key = patientKey(hospitalCode, patient)

@@ -11,7 +11,7 @@ export const orderNo = z.string().trim().regex(/^P\d{20}$/, '订单号不正确'
 
 export const payOrderDto = z.object({
   orderNo: z.string(),
-  business: z.enum(['register', 'outpatient', 'recharge', 'clinic_recharge', 'inquiry', 'gift', 'pharmacy', 'physical']),
+  business: z.enum(['register', 'outpatient', 'recharge', 'clinic_recharge', 'inquiry', 'gift', 'pharmacy', 'physical', 'nucleic']),
   subject: z.string(),
   amountFen: z.number().int(),
   insuranceFen: z.number().int(),

@@ -12,6 +12,7 @@ import * as physicalDesk from '../../domain/physical/console'
 import type { StaffContext } from '../../domain/staff'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 import { releaseConsoleReport, reportTemplates } from '../../domain/reportConsole'
+import { hospitalCodeOf } from '../../domain/bills/console'
 
 const P = '/dld-doctor/api/his'
 const queueDto = z.object({
@@ -259,5 +260,79 @@ export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, 
     params: examParams,
     data: deskRow,
     handler: async ({ req, params }) => physicalDesk.consoleFinish(db(), his, staffOf(req), params.examNo, new Date()),
+  })
+  // ---- examination devices and nucleic-acid tests (issue 18) ------------------------------------------------------
+
+  const nucleicTestDto = z.object({
+    sampleNo: z.string(),
+    orderNo: z.string(),
+    kindName: z.string(),
+    patientName: z.string(),
+    status: z.enum(['unpaid', 'registered', 'sampled', 'reported', 'cancelled']),
+    result: z.enum(['阴性', '阳性']).nullable(),
+    registeredAt: z.string(),
+    sampledAt: z.string().nullable(),
+    reportedAt: z.string().nullable(),
+  })
+  const sampleParams = z.object({ sampleNo: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, '采样条码不正确') })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/exam/devices`,
+    summary: 'Sandbox HIS: the examination devices of the staff’s hospital (CT, MRI, ultrasound, endoscopy) that take appointments',
+    auth: 'none',
+    data: z.array(z.object({ deviceId: z.number(), place: z.string(), deviceName: z.string(), location: z.string() })),
+    handler: async ({ req }) => his.examDevices(await hospitalCodeOf(db(), staffOf(req))),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/exam/devices/:id/bookings`,
+    summary: 'Sandbox HIS: one device’s booked appointments of a day, by time; patient names masked; another hospital’s device is 2999',
+    audit: 'medtech',
+    auth: 'none',
+    params: z.object({ id }),
+    query: z.object({ date: chargeDate }),
+    data: z.array(
+      z.object({ appointmentNo: z.string(), billNo: z.string(), title: z.string(), patientName: z.string(), startTime: z.string(), endTime: z.string(), status: z.enum(['booked', 'cancelled']) }),
+    ),
+    handler: async ({ req, params, query }) => {
+      const bookings = await his.deviceBookings(await hospitalCodeOf(db(), staffOf(req)), params.id, query.date)
+      if (!bookings) throw forbidden()
+      return bookings
+    },
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/nucleic/tests`,
+    summary: 'Sandbox HIS: the nucleic-acid tests of the staff’s hospital paid in the last 14 days, newest first; patient names masked',
+    audit: 'nucleic',
+    auth: 'none',
+    data: z.array(nucleicTestDto),
+    handler: async ({ req }) => his.nucleicConsole(await hospitalCodeOf(db(), staffOf(req))),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/nucleic/tests/:sampleNo/sample`,
+    summary: 'Sandbox HIS: the sample of a paid test is taken at the sampling point (it can no longer be cancelled); again answers it as it is',
+    audit: 'nucleic',
+    auth: 'none',
+    params: sampleParams,
+    data: nucleicTestDto,
+    handler: async ({ req, params }) => his.sampleNucleic(await hospitalCodeOf(db(), staffOf(req)), params.sampleNo, new Date()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/nucleic/tests/:sampleNo/release`,
+    summary: 'Sandbox HIS: release a sampled test’s result (阴性 or 阳性) with the report time; the patient reads it at once',
+    audit: 'nucleic',
+    auth: 'none',
+    params: sampleParams,
+    body: z.object({ result: z.enum(['阴性', '阳性'], { error: '检测结果应为阴性或阳性' }) }),
+    data: nucleicTestDto,
+    handler: async ({ req, params, body }) => his.releaseNucleic(await hospitalCodeOf(db(), staffOf(req)), params.sampleNo, body.result, new Date()),
   })
 }

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '核酸检测结果' })

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '医技预约记录' })
