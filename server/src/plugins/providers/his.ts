@@ -219,6 +219,18 @@ export interface HisPriceQuery {
  *   unpaid bills for catalogue items the patient ordered without a doctor (the app has checked its sex and age rules),
  *   one bill per place, their visitNo the requestNo. The same requestNo again answers the bills first made for it,
  *   whatever the items (the app compares them). An unknown code or a patient the HIS cannot identify: code != 0.
+ *
+ * The HIS calls the app back (routes/his/callback.ts), signed the same way with the same appId and secret
+ * (`x-app-id`, `x-signature` = hex HMAC-SHA256 of the exact body bytes):
+ * - `POST {app}/dld-his/callback/queue-call` `{hospitalCode, place, window, ticketNo, calledAt}`: a window called a
+ *   number; the patients waiting in that place and window's queue are pushed their new places. Answered HTTP 200
+ *   `{code: 0}`; 401 for a wrong app id or signature, 400 for a malformed body, an unknown hospital, or a calledAt
+ *   more than five minutes off the app's clock.
+ *
+ * Discharge settlement (issue 17). `Settlement` is HisDischargeSettlement.
+ * - `POST /admissions/settlement` `{hospitalCode, patient: Patient, admissionNo}` -> `{settlement: Settlement | null}`:
+ *   the settlement of the patient's own discharged stay, null while the stay is not settled; someone else's stay
+ *   answers code != 0.
  */
 export interface HisProvider {
   readonly kind: 'sandbox' | 'http' | 'disabled'
