@@ -39,7 +39,7 @@ after(async () => {
 describe('POST /dld-his/callback/queue-call (a real HIS reports a queue call)', () => {
   it('refuses a call without a signature, with a wrong one, or from another app id, and announces nothing', async () => {
     const raw = callBody()
-    for (const headers of [{}, { 'x-app-id': cfg.appId, 'x-signature': hmacHex('wrong', raw) }, { 'x-app-id': 'other', 'x-signature': hmacHex(cfg.secret, raw) }]) {
+    for (const headers of [{} as Record<string, string>, { 'x-app-id': cfg.appId, 'x-signature': hmacHex('wrong', raw) }, { 'x-app-id': 'other', 'x-signature': hmacHex(cfg.secret, raw) }]) {
       const res = await send(raw, headers)
       assert.equal(res.statusCode, 401)
       assert.equal(res.json().code, 401)

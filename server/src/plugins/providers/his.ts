@@ -152,6 +152,33 @@ export interface HisAdmission {
 }
 
 /**
+ * How the balance of a settled stay goes back: to the channel a deposit was paid through (原路退回, `original`), or
+ * at the inpatient cashier's window (`window`: deposits paid there in cash or by card, against the deposit receipt).
+ */
+export interface HisSettlementReturn {
+  way: 'original' | 'window'
+  /** The deposit's channel (wechat, alipay, sandbox, window...). */
+  channel: string
+  amountFen: number
+}
+
+/** The discharge settlement (出院结算) of a stay: what it cost, by category, what was paid, and the balance. */
+export interface HisDischargeSettlement {
+  admissionNo: string
+  /** ISO time. */
+  dischargedAt: string
+  costFen: number
+  depositFen: number
+  /** Returned to the patient: the sum of `returns`. */
+  returnedFen: number
+  /** Still owed by the patient (补缴), paid at the inpatient cashier. */
+  owedFen: number
+  returns: HisSettlementReturn[]
+  /** The costs per category, largest first; they add up to costFen. */
+  categories: { category: BillCategory; amountFen: number }[]
+}
+
+/**
  * Tests a patient orders without a doctor's visit (自助开单): the app has checked who may order them; the HIS makes
  * the unpaid bills (one per place, as a doctor's orders would) for the visit `requestNo` stands for.
  */
@@ -250,6 +277,11 @@ export interface HisProvider {
   deposit(tx: Tx, input: HisCreditInput): Promise<HisAdmission>
   /** Self-service tests (自助开单): the unpaid bills for `requestNo`, made once. */
   selfServiceOrder(input: HisSelfServiceInput): Promise<HisBill[]>
+  /**
+   * The discharge settlement of the patient's own stay: `settled` null while the stay is not settled (still in
+   * hospital); null when the stay is not theirs.
+   */
+  dischargeSettlement(input: { hospitalCode: string; patient: HisPatient; admissionNo: string }): Promise<{ settled: HisDischargeSettlement | null } | null>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -274,6 +306,7 @@ export function disabledHis(): HisProvider {
     dailyCharges: off,
     deposit: off,
     selfServiceOrder: off,
+    dischargeSettlement: off,
   }
 }
 
@@ -347,7 +380,18 @@ const admissionSchema = z.object({
   days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), amountFen: fen })).max(400),
   settlement: z.object({ returnedFen: fen, owedFen: fen }).nullable(),
 })
+const settlementSchema = z.object({
+  admissionNo: z.string().min(1).max(64),
+  dischargedAt: isoTime,
+  costFen: fen,
+  depositFen: fen,
+  returnedFen: fen,
+  owedFen: fen,
+  returns: z.array(z.object({ way: z.enum(['original', 'window']), channel: text(32), amountFen: fen })).max(100),
+  categories: z.array(z.object({ category, amountFen: fen })).max(20),
+})
 const answers = {
+  settlement: z.object({ settlement: settlementSchema.nullable() }),
   account: z.object({ accountNo: z.string().min(1).max(64), balanceFen: signedFen }),
   admissions: z.object({ admissions: z.array(admissionSchema).max(10) }),
   admission: z.object({ admission: admissionSchema }),
@@ -420,6 +464,15 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     },
     async selfServiceOrder({ hospitalCode, patient, requestNo, items }) {
       return (await call('/orders/self-service', { hospitalCode, patient, requestNo, items }, answers.bills)).bills
+    },
+    async dischargeSettlement({ hospitalCode, patient, admissionNo }) {
+      try {
+        return { settled: (await call('/admissions/settlement', { hospitalCode, patient, admissionNo }, answers.settlement)).settlement }
+      } catch (err) {
+        // the HIS refuses a stay that is not the patient's: the caller answers 2999, saying nothing more
+        if (err instanceof AppError) return null
+        throw err
+      }
     },
   }
 }
