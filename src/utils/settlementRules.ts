@@ -1,15 +1,18 @@
 import type { BillCategory } from '../../types/api/palm'
 
-/** What a patient reads for a cost category of a stay (出院结算's 费用分类). */
-export const COST_CATEGORY_NAMES: Record<BillCategory, string> = {
-  drug: '西药费',
-  herbal: '中药费',
-  lab: '检验费',
-  exam: '检查费',
-  treatment: '治疗费',
-  material: '材料费',
-  service: '诊疗服务费',
+/** The category of a bill, a price item or a stay's charge as the patient reads it. */
+export const CATEGORY_TEXT: Record<BillCategory, string> = {
+  drug: '西药',
+  herbal: '中药饮片',
+  lab: '检验',
+  exam: '检查',
+  treatment: '治疗',
+  material: '材料',
+  service: '诊疗服务',
 }
+
+/** A cost category of a settled stay (出院结算's 费用分类): 西药费, 检验费 ... */
+export const costCategoryName = (category: BillCategory) => `${CATEGORY_TEXT[category]}费`
 
 const CHANNEL_NAMES: Record<string, string> = { wechat: '微信支付', alipay: '支付宝', sandbox: '在线支付' }
 

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto'
 import { count } from 'drizzle-orm'
 import { recharges } from '../../server/src/db/schema'
 import { ledgerImbalance } from '../../server/src/domain/payment'
-import type { SandboxHis } from '../../server/src/plugins/providers/hisSandbox'
+import { settlementReturns, type SandboxHis } from '../../server/src/plugins/providers/hisSandbox'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import { priceCatalogue } from '../../server/src/seed/his'
 import type { DailyCharges, InpatientView, RechargeAmounts, RechargeRecord, RechargeStart } from '../../types/api/palm'
@@ -236,5 +236,28 @@ describe('POST /dld-palm/api/recharge/settlement', () => {
     assert.equal(s.returnedFen, 0)
     assert.equal(s.owedFen, 3 * dailyFen)
     assert.deepEqual(s.returns, [])
+  })
+})
+
+describe('the sandbox HIS: how a settled stay’s balance goes back', () => {
+  it('goes back to the latest online deposits first, each at most what it paid, the rest at the window', () => {
+    const deposits = [
+      { channel: 'wechat', amountFen: 30000 },
+      { channel: 'window', amountFen: 100000 },
+      { channel: 'alipay', amountFen: 20000 },
+      { channel: 'wechat', amountFen: 10000 },
+    ]
+    assert.deepEqual(settlementReturns(55000, deposits), [
+      { way: 'original', channel: 'wechat', amountFen: 35000 },
+      { way: 'original', channel: 'alipay', amountFen: 20000 },
+    ])
+    assert.deepEqual(settlementReturns(80000, deposits), [
+      { way: 'original', channel: 'wechat', amountFen: 40000 },
+      { way: 'original', channel: 'alipay', amountFen: 20000 },
+      { way: 'window', channel: 'window', amountFen: 20000 },
+    ])
+  })
+  it('returns nothing when nothing is left', () => {
+    assert.deepEqual(settlementReturns(0, [{ channel: 'wechat', amountFen: 100 }]), [])
   })
 })

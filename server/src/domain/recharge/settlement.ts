@@ -6,7 +6,7 @@ import { badInput, forbidden } from '../../errors'
 import type { HisProvider } from '../../plugins/providers/his'
 import { maskName } from '@/utils/mask'
 import { hospitalToday } from '@/utils/hospitalClock'
-import { COST_CATEGORY_NAMES, settlementReturnText, stayDays } from '@/utils/settlementRules'
+import { costCategoryName, settlementReturnText, stayDays } from '@/utils/settlementRules'
 import { ownPatientAt } from '../bills/his'
 
 export const NOT_SETTLED = '该住院尚未办理出院结算'
@@ -39,6 +39,6 @@ export async function dischargeSettlement(db: Db, cipher: FieldCipher, his: HisP
     returnedFen: s.returnedFen,
     owedFen: s.owedFen,
     returns: s.returns.map((r) => ({ ...r, text: settlementReturnText(r.way, r.channel) })),
-    categories: s.categories.map((c) => ({ ...c, name: COST_CATEGORY_NAMES[c.category] })),
+    categories: s.categories.map((c) => ({ ...c, name: costCategoryName(c.category) })),
   }
 }
