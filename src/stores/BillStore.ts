@@ -157,6 +157,19 @@ export class BillStore {
     this.choose(this.isSelected(bill.billNo) ? this.selected.filter((no) => no !== bill.billNo) : [...this.selected, bill.billNo])
   }
 
+  /** The bills of one department of one visit that may be paid now (合并支付 on the list: /deptMergeList). */
+  payableOfDept(visitNo: string, deptName: string): UnpaidBill[] {
+    const visit = this.visits.find((v) => v.visitNo === visitNo && v.deptName === deptName)
+    return visit ? visit.bills.filter((b) => !b.paying) : []
+  }
+
+  /** Chooses exactly the payable bills of one department of one visit, to pay them as one order; answers how many. */
+  chooseDept(visitNo: string, deptName: string): number {
+    const billNos = this.payableOfDept(visitNo, deptName).map((b) => b.billNo)
+    this.choose(billNos)
+    return billNos.length
+  }
+
   /** The chosen bills, in the list's order, with their visits. */
   get chosen(): ChosenBill[] {
     return this.visits.flatMap((visit) => visit.bills.filter((b) => this.selected.includes(b.billNo)).map((b) => ({ ...b, visit })))

@@ -6,6 +6,7 @@ import { LOCAL, SESSION, local, session } from '../../src/services/storage'
 import { mapSensitive } from '../../src/utils/base64'
 import PaymentList from '../../src/palm/payment/list'
 import MergeList from '../../src/palm/payment/mergeList'
+import DeptMergeList from '../../src/palm/payment/deptMergeList'
 import WaitPay from '../../src/palm/payment/waitPay'
 import PaymentRecords from '../../src/pages/order/payment'
 import PaymentDetail from '../../src/pages/order/payment/detail'
@@ -259,6 +260,11 @@ describe('门诊缴费 /palm/payment/list', () => {
 
     fireEvent.click(screen.getByText('去缴费'))
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/payment/mergeList' })
+
+    // 合并支付 per department, where it has bills to pay: all of them on /deptMergeList
+    expect(ct.queryByRole('link', { name: '心血管内科合并支付' })).toBeNull()
+    fireEvent.click(within(groups[0]!).getByRole('link', { name: '呼吸内科合并支付' }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: `/palm/payment/deptMergeList?visitNo=V1&deptName=${encodeURIComponent('呼吸内科')}` })
   })
 
   test('a bill’s items open under it', async () => {
@@ -377,6 +383,45 @@ describe('确认缴费 /palm/payment/mergeList', () => {
     expect(await screen.findByText('请先选择要缴纳的费用')).toBeTruthy()
     fireEvent.click(screen.getByText('去选择'))
     expect(calls.navigations.pop()).toEqual({ kind: 'redirectTo', url: '/palm/payment/list' })
+  })
+})
+
+describe('合并支付 /palm/payment/deptMergeList', () => {
+  test('every bill of the department at that visit, whatever was ticked on the list, paid as one order', async () => {
+    testing.setRouter('/palm/payment/list')
+    const list = render(<PaymentList />)
+    const drug = await screen.findByRole('checkbox', { name: '西药处方 ¥31.00' })
+    fireEvent.click(drug) // only 检验申请 ticked on the list
+    list.unmount()
+
+    testing.setRouter('/palm/payment/deptMergeList', { visitNo: 'V1', deptName: '呼吸内科' })
+    render(<DeptMergeList />)
+    expect(await screen.findByText('阿莫西林胶囊')).toBeTruthy()
+    expect(await screen.findByText('血常规')).toBeTruthy()
+    expect(screen.getByText('2项')).toBeTruthy()
+    expect(total()).toBe('合计 ¥51.00')
+    fireEvent.click(screen.getByText('确认支付'))
+    await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
+    expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ hospitalCode: HOSPITAL, patientId: '1', billNos: 'B1,B2' })
+  })
+
+  test('a department with nothing left to pay (its bill waits in a payment) says so and leads to the list', async () => {
+    testing.setRouter('/palm/payment/deptMergeList', { visitNo: 'V0', deptName: '心血管内科' })
+    render(<DeptMergeList />)
+    expect(await screen.findByText('心血管内科暂无待缴费用')).toBeTruthy()
+    expect(screen.queryByText('确认支付')).toBeNull()
+    fireEvent.click(screen.getByText('查看全部待缴费用'))
+    expect(calls.navigations.pop()).toEqual({ kind: 'redirectTo', url: '/palm/payment/list' })
+  })
+
+  test('a failed list: 加载失败 with 重新加载', async () => {
+    failing.add('/dld-palm/api/payment/unpaid/list')
+    testing.setRouter('/palm/payment/deptMergeList', { visitNo: 'V1', deptName: '呼吸内科' })
+    render(<DeptMergeList />)
+    expect(await screen.findByText('加载失败')).toBeTruthy()
+    failing.clear()
+    fireEvent.click(screen.getByText('重新加载'))
+    expect(await screen.findByText('阿莫西林胶囊')).toBeTruthy()
   })
 })
 
