@@ -124,6 +124,8 @@ export const deptMergeUrl = (visitNo: string, deptName: string) =>
   `/palm/payment/deptMergeList?visitNo=${encodeURIComponent(visitNo)}&deptName=${encodeURIComponent(deptName)}`
 /** A bill opened from a scanned code (spec §4: sourceType 2). */
 export const waitPayUrl = (billNo: string) => `/palm/payment/waitPay?billNo=${encodeURIComponent(billNo)}&source=scanCode`
+/** 报告缴费: the bill of a test or an examination whose report is released once it is paid. */
+export const reportBillUrl = (billNo: string) => `/palm/payment/waitPay?billNo=${encodeURIComponent(billNo)}&source=report`
 export const paymentDetailUrl = (id: number, source = 'list') => `/pages/order/payment/detail?source=${source}&id=${id}`
 /**
  * The cashier brings the browser back here (a path under /h5/) with `orderNo=` added: the payment's id is known only
