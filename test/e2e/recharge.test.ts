@@ -43,7 +43,7 @@ describe('deposits in the browser', () => {
     // his stay, with the warning in words
     await seeText(page, '在院')
     await seeText(page, '预交金余额不足')
-    const before = fenOf(await visible(page.locator('.inpatient__money-item', { hasText: '预交金余额' })).first().innerText())
+    const before = fenOf(await visible(page.locator('.stay__money-item', { hasText: '预交金余额' })).first().innerText())
     await shot(page, 'recharge-1-stay')
 
     // 住院预交金: the same money and warning, and the hospital's amounts; 1000 yuan opens the top-up with it chosen
@@ -56,7 +56,7 @@ describe('deposits in the browser', () => {
     await visible(page.getByRole('link', { name: '充值1000元' })).first().click()
     await waitForPath(page, '/h5/palm/hospitalization/recharge/recharge', (q) => q.get('amountFen') === '100000')
     const amount = visible(page.getByRole('radio', { name: '1000元' })).first()
-    await page.waitForFunction(() => document.querySelector('[role="radio"][aria-checked="true"]')?.getAttribute('aria-label') === '1000元')
+    await visible(page.locator('[role="radio"][aria-checked="true"][aria-label="1000元"]')).first().waitFor()
     assert.equal(await amount.getAttribute('aria-checked'), 'true')
     await shot(page, 'recharge-1-amount')
     await tapButton(page, '立即充值')
@@ -158,14 +158,14 @@ describe('deposits in the browser', () => {
     await seeText(page, '选择充值金额')
     await visible(page.getByRole('link', { name: '充值1000元' })).first().click()
     await waitForPath(page, '/h5/palm/hospitalization/recharge/recharge')
-    await page.waitForFunction(() => document.querySelector('[role="radio"][aria-checked="true"]')?.getAttribute('aria-label') === '1000元')
+    await visible(page.locator('[role="radio"][aria-checked="true"][aria-label="1000元"]')).first().waitFor()
     await tapButton(page, '立即充值')
     await payInCashier(page)
     await waitForPath(page, '/h5/pages/order/recharge/detail', (q) => !!q.get('id'))
     await seeText(page, '住院预交金充值成功', WAIT_MS)
 
     // the console discharges him; the stay's page leads to the settlement
-    const settled = await deskCall<{ settlement: { returnedFen: number; owedFen: number } }>(token, 'POST', `/his/admissions/${stay.admissionNo}/discharge`)
+    const settled = await deskCall<{ settlement: { returnedFen: number; owedFen: number } }>(token, 'POST', `/his/admissions/${stay.admissionNo}/discharge`, {})
     assert.equal(settled.settlement.returnedFen, 100_000 - charged.costFen)
     await page.goto(INPATIENT)
     await seeText(page, '已出院')
