@@ -5,6 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { PAYMENT_LIST_URL } from '@/pageUrls'
+import { queryText } from '@/utils/queryText'
 import MergeConfirm from './MergeConfirm'
 
 /**
@@ -15,8 +16,8 @@ import MergeConfirm from './MergeConfirm'
 function DeptMergeList() {
   const { bills, patient: patients, hospital } = useStores()
   const { params } = useRouter()
-  const visitNo = params.visitNo ?? ''
-  const deptName = params.deptName ?? ''
+  const visitNo = queryText(params.visitNo)
+  const deptName = queryText(params.deptName)
   const [ready, setReady] = useState(false)
   const current = patients.current
 

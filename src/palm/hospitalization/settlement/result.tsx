@@ -5,6 +5,7 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
+import { queryText } from '@/utils/queryText'
 import { hospitalToday } from '@/utils/hospitalClock'
 import { useRecharge, bedText } from '../../../pages/order/recharge/useRecharge'
 import { StayMoney, StayRow } from '../StayParts'
@@ -20,7 +21,7 @@ const dateOf = (iso: string) => hospitalToday(new Date(iso))
 function SettlementResult() {
   const { hospital } = useStores()
   const { params } = useRouter()
-  const admissionNo = params.admissionNo ?? ''
+  const admissionNo = queryText(params.admissionNo)
   const patientId = Number(params.patientId)
   const store = useRecharge('inpatient')
   const load = () => store.loadSettlement(patientId, admissionNo)
