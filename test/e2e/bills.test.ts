@@ -4,6 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { audit, describeViolations } from './axe'
 import { DEMO_DOCTOR, WAIT_MS, bookVisit, deskCall, bindMobile, bindPatient, confirmModal, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
@@ -108,6 +109,8 @@ describe('outpatient payment in the browser', () => {
     const total = ordered.bills.reduce((sum, b) => sum + b.amountFen, 0)
     await seeText(page, `¥${(total / 100).toFixed(2)}`)
     await shot(page, 'bills-3-dept-merge')
+    const blocking = (await audit(page, 'department merge')).filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    assert.deepEqual(blocking, [], `critical or serious violations:\n${describeViolations(blocking)}`)
     await tapButton(page, '确认支付')
     await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
     await page.getByText('确认支付', { exact: true }).click()

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
+import { audit, describeViolations } from './axe'
 import { DEMO_DOCTOR, WAIT_MS, bindMobile, bindPatient, bookVisit, deskCall, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
@@ -14,6 +15,12 @@ const INPATIENT = '/h5/palm/hospitalization/index'
 const WANG = { name: '王小明', idCard: '310104198511030034' }
 /** The identity-card photo's 张三丰. */
 const ZHANG = { name: '张三丰', idCard: '11010519800512001X' }
+
+/** No critical or serious WCAG 2.2 A/AA violation on the page on show (axe-core). */
+async function accessible(page: Page, name: string) {
+  const blocking = (await audit(page, name)).filter((v) => v.impact === 'critical' || v.impact === 'serious')
+  assert.deepEqual(blocking, [], `critical or serious violations:\n${describeViolations(blocking)}`)
+}
 
 /** ¥1,234.56 as fen. */
 const fenOf = (text: string) => {
@@ -53,6 +60,7 @@ describe('deposits in the browser', () => {
     await visible(page.getByRole('alert').filter({ hasText: '预交金余额不足' })).first().waitFor()
     assert.equal(fenOf(await visible(page.locator('.deposit__balance')).first().innerText()), before)
     await shot(page, 'recharge-1-deposit')
+    await accessible(page, 'inpatient deposit')
     await visible(page.getByRole('link', { name: '充值1000元' })).first().click()
     await waitForPath(page, '/h5/palm/hospitalization/recharge/recharge', (q) => q.get('amountFen') === '100000')
     const amount = visible(page.getByRole('radio', { name: '1000元' })).first()
@@ -181,5 +189,6 @@ describe('deposits in the browser', () => {
     assert.equal(fenOf(text.slice(text.indexOf('合计'))), charged.costFen)
     await seeText(page, '心内科二病区 8床')
     await shot(page, 'recharge-4-settlement')
+    await accessible(page, 'discharge settlement')
   })
 })
