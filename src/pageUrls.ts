@@ -127,8 +127,13 @@ export const evaluateUrl = (inquiryId: number) => `/internet/tim/evaluate/index?
 export const PAYMENT_LIST_URL = '/palm/payment/list'
 /** The chosen bills' items and total before paying (the selection is the bill store's). */
 export const PAYMENT_MERGE_URL = '/palm/payment/mergeList'
+/** 合并支付 of one department of one visit: its unpaid bills paid as one order. */
+export const deptMergeUrl = (visitNo: string, deptName: string) =>
+  `/palm/payment/deptMergeList?visitNo=${encodeURIComponent(visitNo)}&deptName=${encodeURIComponent(deptName)}`
 /** A bill opened from a scanned code (spec §4: sourceType 2). */
 export const waitPayUrl = (billNo: string) => `/palm/payment/waitPay?billNo=${encodeURIComponent(billNo)}&source=scanCode`
+/** 报告缴费: the bill of a test or an examination whose report is released once it is paid. */
+export const reportBillUrl = (billNo: string) => `/palm/payment/waitPay?billNo=${encodeURIComponent(billNo)}&source=report`
 export const paymentDetailUrl = (id: number, source = 'list') => `/pages/order/payment/detail?source=${source}&id=${id}`
 /**
  * The cashier brings the browser back here (a path under /h5/) with `orderNo=` added: the payment's id is known only
@@ -146,6 +151,13 @@ export const INPATIENT_RECHARGE_URL = '/palm/hospitalization/recharge/recharge'
 export const INPATIENT_RECORDS_URL = '/palm/hospitalization/recharge/record'
 /** 每日清单, opened on one day of the stay (else the day before today, or the latest day with charges). */
 export const dailyBillUrl = (date?: string) => `/palm/hospitalization/settlement/index${date ? `?date=${date}` : ''}`
+/** 住院预交金: the deposit of the chosen patient's stay, the hospital's amounts, and the ways on. */
+export const INPATIENT_DEPOSIT_URL = '/palm/hospitalization/recharge/index'
+/** 预交金充值 with one of the hospital's amounts chosen. */
+export const inpatientRechargeUrl = (amountFen?: number) => `${INPATIENT_RECHARGE_URL}${amountFen ? `?amountFen=${amountFen}` : ''}`
+/** 出院结算 of one finished stay of one of the caller's patients. */
+export const settlementResultUrl = (patientId: number, admissionNo: string) =>
+  `/palm/hospitalization/settlement/result?patientId=${patientId}&admissionNo=${encodeURIComponent(admissionNo)}`
 /** 充值记录 among the orders: every deposit top-up of the caller's patients. */
 export const RECHARGE_RECORDS_URL = '/pages/order/recharge/index'
 export const rechargeDetailUrl = (id: number, source = 'list') => `/pages/order/recharge/detail?source=${source}&id=${id}`

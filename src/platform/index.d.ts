@@ -61,7 +61,8 @@ export interface Platform {
   /**
    * The camera's QR-code scanner (扫一扫): the code's text, or null when the patient closed the scanner; it rejects
    * when the scanner could not be opened. WeChat's and Alipay's browsers (WeChat's JS-SDK, AlipayJSBridge) and both
-   * mini-programs (Taro.scanCode) have one; undefined in any other browser, where the caller leaves its entry out
+   * mini-programs (Taro.scanCode) have one; any other browser uses the camera (getUserMedia) with a QR decoder, fetched
+   * on first use; undefined where the page may not ask for the camera (not https), and the caller leaves its entry out
    * (or offers typing the code instead).
    */
   readonly scanCode?: () => Promise<string | null>

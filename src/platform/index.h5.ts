@@ -35,6 +35,12 @@ const ENTRY_URL = window.location.href.split('#')[0]!
 const inWechat = () => /MicroMessenger/i.test(navigator.userAgent)
 const inAlipay = () => /AlipayClient/i.test(navigator.userAgent)
 
+/** A secure page (https, or localhost) of a browser with getUserMedia: the camera may be asked for. */
+const canAskForCamera = () => typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getUserMedia === 'function'
+
+/** The camera and a QR decoder in a plain browser (cameraScan.ts): a chunk of its own, fetched when the patient taps 扫一扫. */
+const cameraScan = async () => (await import(/* webpackChunkName: "camera-scan" */ './cameraScan')).scanWithCamera()
+
 /** WeChat's JS-SDK and its configuration: a chunk of its own, fetched in WeChat's browser the first time it is needed. */
 const wechatJsSdk = () => import('./wechatJsSdk')
 
@@ -134,10 +140,11 @@ const platform: Platform = {
   navBarFrame: () => null,
   phoneButton: false,
   phoneNumberCode: async () => null,
-  // the browser it runs in: WeChat's and Alipay's have a scanner, others none
+  // the browser it runs in: WeChat's and Alipay's have a scanner; any other, the camera where the page may use it
   get scanCode() {
     if (inWechat()) return wechatScan
-    return inAlipay() ? alipayScan : undefined
+    if (inAlipay()) return alipayScan
+    return canAskForCamera() ? cameraScan : undefined
   },
   webOrigin: () => window.location.origin,
   currentUrl() {

@@ -14,6 +14,7 @@ import type {
   UnpaidVisit,
   WaitQueue,
 } from '../../types/api/palm'
+import type { ReportBillDetail, ReportBillInput, ReportPayInput } from '../../types/api/reportBill'
 
 /** Outpatient payment (门诊缴费), `/dld-palm/api` (spec §7 Palm service Payment) and the price catalogue (价格公示). */
 const API = '/dld-palm/api'
@@ -29,6 +30,12 @@ export const getUnpaidBill = (input: UnpaidBillDetailInput) => post<BillDetail>(
 
 /** Pays one or several bills as one order: the record and how to pay it (form encoding: the bill numbers joined with commas). */
 export const payBills = (input: BillPayInput) => post<BillPayStart>(`${API}/payment/init`, { ...input, billNos: input.billNos.join(',') })
+
+/** The bill of a test or an examination whose report waits for its payment (报告缴费). */
+export const getReportBill = (input: ReportBillInput) => post<ReportBillDetail>(`${API}/payment/unpaid/report/detail`, input, { noLoading: true })
+
+/** Pays one report's bill: the record and how to pay it, as payBills. */
+export const payReportBill = (input: ReportPayInput) => post<BillPayStart>(`${API}/payment/report/init`, input)
 
 /** Gives up an unpaid payment: its bills may be paid again. */
 export const cancelBillPayment = (id: number) => post<BillPayment>(`${API}/payment/cancel`, { id })

@@ -10,6 +10,7 @@ import type {
   RechargeStart,
 } from '../../types/api/palm'
 import type { Page } from '../../types/api/hospital'
+import type { DischargeSettlement, DischargeSettlementInput } from '../../types/api/settlement'
 
 /**
  * The outpatient account (门诊预交金, spec §7 Payment `clinic/balance`, `recharge`) and the inpatient deposit
@@ -57,3 +58,6 @@ export const listRecharges = (kind: RechargeKind, q: RechargeListQuery) => get<P
 
 /** One of the caller's top-ups. */
 export const getRecharge = (kind: RechargeKind, id: number) => get<RechargeRecord>(`${PREFIX[kind]}/detail`, { id }, { noLoading: true })
+
+/** The discharge settlement (出院结算) of one of the patient's stays. */
+export const getDischargeSettlement = (input: DischargeSettlementInput) => post<DischargeSettlement>(`${API}/recharge/settlement`, input, { noLoading: true })

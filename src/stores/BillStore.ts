@@ -12,7 +12,8 @@ import { Loadable, type LoadState } from './base/Loadable'
 import { OneAtATime } from './base/OneAtATime'
 import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
-import type { BillDetail, BillPayment, BillPaymentDetail, PriceItem, UnpaidBill, UnpaidVisit, WaitQueue } from '../../types/api/palm'
+import type { BillDetail, BillPayStart, BillPayment, BillPaymentDetail, PriceItem, UnpaidBill, UnpaidVisit, WaitQueue } from '../../types/api/palm'
+import type { ReportBillInput } from '../../types/api/reportBill'
 
 export const PAYMENT_PAGE_SIZE = 10
 export const PRICE_PAGE_SIZE = 20
@@ -72,6 +73,8 @@ export class BillStore {
     PAYMENT_PAGE_SIZE,
     { canLoad: () => !!this.hospitalCode() },
   )
+  /** A report's bill (报告缴费), read afresh each time it is opened. */
+  readonly reportBill = new Loadable((input: ReportBillInput) => api.getReportBill(input))
   readonly record = new Loadable((id: number) => api.getBillPayment(id))
   readonly queue = new Loadable((id: number) => api.getWaitQueue(id))
   /** Cancelling or refunding: one at a time. */
@@ -91,13 +94,14 @@ export class BillStore {
     private readonly hospitalCode: () => string | undefined = () => undefined,
     private readonly patients: Pick<PatientStore, 'current'> | null = null,
   ) {
-    makeAutoObservable<BillStore, 'unpaidFor' | 'hospitalCode' | 'patients'>(this, {
+    makeAutoObservable<BillStore, 'unpaidFor' | 'hospitalCode' | 'patients' | 'startPaying'>(this, {
       unpaid: false,
       unpaidFor: false,
       details: false,
       attempt: false,
       payment: false,
       balance: false,
+      reportBill: false,
       records: false,
       record: false,
       queue: false,
@@ -105,6 +109,7 @@ export class BillStore {
       prices: false,
       hospitalCode: false,
       patients: false,
+      startPaying: false,
     })
   }
 
@@ -157,6 +162,19 @@ export class BillStore {
     this.choose(this.isSelected(bill.billNo) ? this.selected.filter((no) => no !== bill.billNo) : [...this.selected, bill.billNo])
   }
 
+  /** The bills of one department of one visit that may be paid now (合并支付 on the list: /deptMergeList). */
+  payableOfDept(visitNo: string, deptName: string): UnpaidBill[] {
+    const visit = this.visits.find((v) => v.visitNo === visitNo && v.deptName === deptName)
+    return visit ? visit.bills.filter((b) => !b.paying) : []
+  }
+
+  /** Chooses exactly the payable bills of one department of one visit, to pay them as one order; answers how many. */
+  chooseDept(visitNo: string, deptName: string): number {
+    const billNos = this.payableOfDept(visitNo, deptName).map((b) => b.billNo)
+    this.choose(billNos)
+    return billNos.length
+  }
+
   /** The chosen bills, in the list's order, with their visits. */
   get chosen(): ChosenBill[] {
     return this.visits.flatMap((visit) => visit.bills.filter((b) => this.selected.includes(b.billNo)).map((b) => ({ ...b, visit })))
@@ -189,13 +207,19 @@ export class BillStore {
    * Pays bills as one order: payment/init with the attempt's key and the return page, then the platform's channel
    * (the cashier on H5 leaves the page and comes back to the record). `renew` starts a new attempt (paying a record again).
    */
-  async payBills(
-    input: { hospitalCode: string; patientId: number; billNos: string[]; sourceType?: 0 | 2; channel?: BillPayChannel },
-    renew = false,
-  ): Promise<PayResult | null> {
+  payBills(input: { hospitalCode: string; patientId: number; billNos: string[]; sourceType?: 0 | 2; channel?: BillPayChannel }, renew = false): Promise<PayResult | null> {
+    return this.startPaying((idempotencyKey) => api.payBills({ ...input, returnUrl: PAYMENT_PAY_RETURN_URL, idempotencyKey }), renew)
+  }
+
+  /** Pays one report's bill (报告缴费, report/init) the same way, one bill, one order. */
+  payReport(input: { hospitalCode: string; patientId: number; billNo: string }): Promise<PayResult | null> {
+    return this.startPaying((idempotencyKey) => api.payReportBill({ ...input, returnUrl: PAYMENT_PAY_RETURN_URL, idempotencyKey }), true)
+  }
+
+  private startPaying(begin: (idempotencyKey: string) => Promise<BillPayStart>, renew: boolean): Promise<PayResult | null> {
     return this.payment.run(async () => {
       if (renew) this.attempt.renew()
-      const start = await this.attempt.run((idempotencyKey) => api.payBills({ ...input, returnUrl: PAYMENT_PAY_RETURN_URL, idempotencyKey }))
+      const start = await this.attempt.run(begin)
       const pending: PendingPayment = { id: start.record.id, orderNo: start.record.orderNo }
       session.set(SESSION.payment, pending)
       // with insurance nothing goes to a channel here: the chsPayment page uploads the bills and takes the cash part

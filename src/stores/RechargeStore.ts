@@ -54,6 +54,8 @@ export class RechargeStore {
   readonly balance = new Loadable((hospitalCode: string, patientId: number) => api.getClinicBalance(hospitalCode, patientId))
   readonly amounts = new Loadable((hospitalCode: string) => api.getRechargeAmounts(hospitalCode))
   readonly daily = new Loadable((input: { hospitalCode: string; patientId: number; admissionNo: string; date: string }) => api.getDailyCharges(input))
+  /** The discharge settlement of a finished stay (出院结算). */
+  readonly settlement = new Loadable((input: { hospitalCode: string; patientId: number; admissionNo: string }) => api.getDischargeSettlement(input))
   readonly records: PagedList<RechargeRecord>
   readonly record = new Loadable((id: number) => api.getRecharge(this.kind, id))
   /** One key per amount: a retry of an answer that never came pays the same top-up. */
@@ -84,6 +86,7 @@ export class RechargeStore {
       balance: false,
       amounts: false,
       daily: false,
+      settlement: false,
       records: false,
       record: false,
       attempt: false,
@@ -115,6 +118,21 @@ export class RechargeStore {
     if (this.kind === 'clinic' || !hospitalCode) return
     const got = await this.amounts.load(hospitalCode).catch(() => null)
     if (got && this.chosenFen === null && !this.ownText) this.choose(got.amountsFen[0] ?? null)
+  }
+
+  /** One of the hospital's amounts asked for by the page before (预交金's choices): chosen once the choices are known. */
+  async loadAmountsChoosing(fen: number | null) {
+    await this.loadAmounts()
+    if (fen !== null && this.choices.includes(fen)) this.choose(fen)
+  }
+
+  /** The settlement of one of the caller's patients' stays (出院结算). */
+  async loadSettlement(patientId: number, admissionNo: string) {
+    const hospitalCode = this.hospitalCode()
+    const shown = this.settlement.value
+    if (shown && (shown.patientId !== patientId || shown.admissionNo !== admissionNo)) this.settlement.reset()
+    if (!hospitalCode || !patientId || !admissionNo) return
+    await this.settlement.load({ hospitalCode, patientId, admissionNo }).catch(() => undefined)
   }
 
   get choices(): number[] {

@@ -3,12 +3,17 @@
  * JS-SDK put on window.wx before the app loads (WeChat's own script would; nothing reaches outside), the real server
  * (its sandbox WeChat sign-in and jsapi signature) and the built H5 app. The patient scans a doctor's card on the
  * internet hospital's home and lands on that doctor's home, which sets WeChat's share card. In an ordinary browser
- * there is no scanner, and the JS-SDK's code never loads.
+ * the JS-SDK's code never loads, and 扫一扫 is the camera's: Chromium's fake camera plays a bill's QR code.
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page, Request } from 'playwright-core'
-import { baseUrl, bindMobile, newPhone, seeText, setup, shot, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+import { WAIT_MS, baseUrl, bindMobile, newPhone, seeText, setup, shot, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { qrLuma } from '../page/doubles/qrImage'
 
 const HOSPITAL = '10412'
 const HOME = '/h5/pages/sys/internet/index'
@@ -126,7 +131,7 @@ describe("扫一扫 and sharing in WeChat's browser", () => {
     }
   })
 
-  test('an ordinary browser has no 扫一扫, asks for no signature and never loads the JS-SDK', async () => {
+  test('an ordinary browser’s 扫一扫 is the camera’s: no signature, no JS-SDK, and no QR decoder before it is tapped', async () => {
     const { page, requests } = await newPhone()
     const scripts: string[] = []
     page.on('response', async (r) => {
@@ -136,11 +141,67 @@ describe("扫一扫 and sharing in WeChat's browser", () => {
     await waitForPath(page, HOME)
     await visible(page.getByRole('region', { name: '热门医生' })).first().locator('.doctor-card').first().waitFor()
     await page.waitForLoadState('networkidle')
-    assert.equal(await visible(page.getByRole('button', { name: '扫一扫' })).count(), 0)
+    await visible(page.getByRole('button', { name: '扫一扫' })).first().waitFor()
     assert.equal(requests.filter(isSignatureCall).length, 0)
     assert.ok(scripts.length > 0, 'the app’s scripts were seen')
     // jweixin's own name for wx.config, and our signature call: neither is in what an ordinary browser loads
     assert.ok(!scripts.some((s) => s.includes('preVerifyJSAPI')), 'the JS-SDK was loaded')
     assert.ok(!scripts.some((s) => s.includes('jsapiSignature')), 'the JS-SDK configuration was loaded')
+    // jsQR's own option name: the decoder is not in the first load
+    assert.ok(!scripts.some((s) => s.includes('inversionAttempts')), 'the QR decoder was loaded before 扫一扫')
+  })
+})
+
+/**
+ * A phone's rear camera, as Chromium fakes one: a Y4M video (one frame, played in a loop) of a bill's printed QR code.
+ * 4:2:0, the code in the luma plane, the colour planes neutral.
+ */
+function fakeCameraFile(text: string): string {
+  const [width, height] = [640, 480]
+  const luma = qrLuma(text, width, height, 6)
+  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128)
+  const file = join(mkdtempSync(join(tmpdir(), 'fake-camera-')), 'bill.y4m')
+  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\nFRAME\n`), Buffer.from(luma), chroma]))
+  return file
+}
+
+describe('扫一扫 with the camera in an ordinary browser', () => {
+  before(setup, { timeout: 90_000 })
+  after(teardown, { timeout: 30_000 })
+
+  test('the camera reads a bill’s QR code on 扫码缴费 and the bill opens', async () => {
+    const billNo = 'B202611230123456789'
+    const camera = fakeCameraFile(`${baseUrl}/h5/palm/payment/waitPay?billNo=${billNo}`)
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${camera}`,
+      ],
+    })
+    try {
+      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, locale: 'zh-CN' })
+      context.setDefaultTimeout(WAIT_MS)
+      await context.grantPermissions(['camera'], { origin: baseUrl })
+      const page = await context.newPage()
+      await page.goto('/h5/palm/scanCode/index?hospitalCode=10392')
+      await bindMobile(page, uniqueMobile())
+      await waitForPath(page, '/h5/palm/scanCode/index')
+      await visible(page.getByRole('button', { name: /扫一扫/ })).first().click()
+      await visible(page.getByRole('dialog', { name: '扫一扫' })).first().waitFor()
+      await shot(page, 'scan-camera')
+      await waitForPath(page, '/h5/palm/payment/waitPay', (q) => q.get('billNo') === billNo && q.get('source') === 'scanCode')
+      assert.equal(await page.locator('.camera-scan').count(), 0, 'the camera layer is gone')
+    } finally {
+      await browser.close()
+    }
   })
 })

@@ -6,10 +6,12 @@ import { LOCAL, SESSION, local, session } from '../../src/services/storage'
 import { mapSensitive } from '../../src/utils/base64'
 import PaymentList from '../../src/palm/payment/list'
 import MergeList from '../../src/palm/payment/mergeList'
+import DeptMergeList from '../../src/palm/payment/deptMergeList'
 import WaitPay from '../../src/palm/payment/waitPay'
 import PaymentRecords from '../../src/pages/order/payment'
 import PaymentDetail from '../../src/pages/order/payment/detail'
 import PriceDisclosure from '../../src/palm/priceDisclosure'
+import { reportBillUrl } from '../../src/pageUrls'
 import type { Patient } from '../../types/api/patient'
 import type { BillDetail, BillPayment, BillPaymentDetail, PriceItem, UnpaidVisit, WaitQueue } from '../../types/api/palm'
 import type { PayOrder } from '../../types/api/payment'
@@ -164,6 +166,20 @@ function serve() {
       if (!v || !b) return refuse(2999, '暂无权限')
       return ok({ ...b, visitNo: v.visitNo, visitDate: v.visitDate, deptName: v.deptName, doctorName: v.doctorName, status: 'unpaid', items: items[b.billNo] })
     }
+    if (path === '/dld-palm/api/payment/unpaid/report/detail') {
+      if (body.billNo !== 'B3') return refuse(400, '该缴费单不是检查检验费用，请在门诊缴费中支付')
+      const held = status !== 'paid'
+      return ok({
+        billNo: 'B3', visitNo: 'V0', visitDate: '2026-11-20', deptName: '心血管内科', doctorName: '姚秀英', title: 'CT检查', category: 'exam', place: 'CT室',
+        status: held ? 'unpaid' : 'paid', amountFen: 24000, orderedAt: '2026-11-20T02:00:00.000Z', items: items.B3,
+        reportKind: 'exam', reportKindText: '检查报告', reportHeld: held, note: held ? '该检查报告需缴费后发布，缴费成功后可在报告查询中查看' : '已缴费，检查报告出具后可在报告查询中查看', payingId: null,
+      })
+    }
+    if (path === '/dld-palm/api/payment/report/init') {
+      status = 'created'
+      const p = payment(79)
+      return ok({ record: p, action: { kind: 'redirect', channel: 'sandbox', url: `/sandbox/pay/cashier?orderNo=${p.orderNo}` } })
+    }
     if (path === '/dld-palm/api/payment/clinic/balance') return ok({ hospitalCode: HOSPITAL, patientId: Number(query.patientId), patientName: '张*', balanceFen })
     if (path === '/dld-palm/api/payment/init') {
       // paid from the balance at once, no cashier; else the cashier
@@ -259,6 +275,11 @@ describe('门诊缴费 /palm/payment/list', () => {
 
     fireEvent.click(screen.getByText('去缴费'))
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/payment/mergeList' })
+
+    // 合并支付 per department, where it has bills to pay: all of them on /deptMergeList
+    expect(ct.queryByRole('link', { name: '心血管内科合并支付' })).toBeNull()
+    fireEvent.click(within(groups[0]!).getByRole('link', { name: '呼吸内科合并支付' }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: `/palm/payment/deptMergeList?visitNo=V1&deptName=${encodeURIComponent('呼吸内科')}` })
   })
 
   test('a bill’s items open under it', async () => {
@@ -380,6 +401,45 @@ describe('确认缴费 /palm/payment/mergeList', () => {
   })
 })
 
+describe('合并支付 /palm/payment/deptMergeList', () => {
+  test('every bill of the department at that visit, whatever was ticked on the list, paid as one order', async () => {
+    testing.setRouter('/palm/payment/list')
+    const list = render(<PaymentList />)
+    const drug = await screen.findByRole('checkbox', { name: '西药处方 ¥31.00' })
+    fireEvent.click(drug) // only 检验申请 ticked on the list
+    list.unmount()
+
+    testing.setRouter('/palm/payment/deptMergeList', { visitNo: 'V1', deptName: '呼吸内科' })
+    render(<DeptMergeList />)
+    expect(await screen.findByText('阿莫西林胶囊')).toBeTruthy()
+    expect(await screen.findByText('血常规')).toBeTruthy()
+    expect(screen.getByText('2项')).toBeTruthy()
+    expect(total()).toBe('合计 ¥51.00')
+    fireEvent.click(screen.getByText('确认支付'))
+    await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
+    expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ hospitalCode: HOSPITAL, patientId: '1', billNos: 'B1,B2' })
+  })
+
+  test('a department with nothing left to pay (its bill waits in a payment) says so and leads to the list', async () => {
+    testing.setRouter('/palm/payment/deptMergeList', { visitNo: 'V0', deptName: '心血管内科' })
+    render(<DeptMergeList />)
+    expect(await screen.findByText('心血管内科暂无待缴费用')).toBeTruthy()
+    expect(screen.queryByText('确认支付')).toBeNull()
+    fireEvent.click(screen.getByText('查看全部待缴费用'))
+    expect(calls.navigations.pop()).toEqual({ kind: 'redirectTo', url: '/palm/payment/list' })
+  })
+
+  test('a failed list: 加载失败 with 重新加载', async () => {
+    failing.add('/dld-palm/api/payment/unpaid/list')
+    testing.setRouter('/palm/payment/deptMergeList', { visitNo: 'V1', deptName: '呼吸内科' })
+    render(<DeptMergeList />)
+    expect(await screen.findByText('加载失败')).toBeTruthy()
+    failing.clear()
+    fireEvent.click(screen.getByText('重新加载'))
+    expect(await screen.findByText('阿莫西林胶囊')).toBeTruthy()
+  })
+})
+
 describe('缴费详情 /pages/order/payment/detail', () => {
   test('back from the cashier: the record by its order number, where to go next, and the items', async () => {
     testing.setRouter('/pages/order/payment/detail', { source: 'pay', orderNo: 'P202611230001' })
@@ -464,6 +524,39 @@ describe('待缴费 /palm/payment/waitPay (scanned)', () => {
     fireEvent.click(screen.getByText('立即支付'))
     await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
     expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ billNos: 'B2', sourceType: '2' })
+  })
+})
+
+describe('报告缴费 /palm/payment/waitPay?source=report', () => {
+  test('the examination’s bill, its report held until paid, and 立即支付 through report/init', async () => {
+    status = 'created'
+    const url = reportBillUrl('B3')
+    testing.setRouter(url.split('?')[0]!, Object.fromEntries(new URLSearchParams(url.split('?')[1])))
+    render(<WaitPay />)
+    expect(await screen.findByText('检查报告待缴费后发布')).toBeTruthy()
+    expect(screen.getByRole('alert').textContent).toContain('需缴费后发布')
+    expect(screen.getByText('胸部CT平扫')).toBeTruthy()
+    expect(formOf(sent('/dld-palm/api/payment/unpaid/report/detail')[0]!)).toEqual({ hospitalCode: HOSPITAL, patientId: '1', billNo: 'B3' })
+    fireEvent.click(screen.getByText('立即支付'))
+    await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
+    const body = formOf(sent('/dld-palm/api/payment/report/init')[0]!)
+    expect(body).toMatchObject({ hospitalCode: HOSPITAL, patientId: '1', billNo: 'B3', returnUrl: '/h5/pages/order/payment/detail?source=pay' })
+    expect(body.idempotencyKey!.length).toBeGreaterThanOrEqual(16)
+    expect(sent('/dld-palm/api/payment/init')).toEqual([])
+  })
+
+  test('paid already: the report is on its way, nothing to pay; not a report’s bill: says it cannot be found', async () => {
+    status = 'paid'
+    testing.setRouter('/palm/payment/waitPay', { billNo: 'B3', source: 'report' })
+    const { unmount } = render(<WaitPay />)
+    expect(await screen.findByText('已缴费，检查报告出具后可在报告查询中查看')).toBeTruthy()
+    expect(screen.queryByText('立即支付')).toBeNull()
+    unmount()
+
+    mockRoot = new RootStore()
+    testing.setRouter('/palm/payment/waitPay', { billNo: 'B1', source: 'report' })
+    render(<WaitPay />)
+    expect(await screen.findByText('未找到该就诊人的缴费单')).toBeTruthy()
   })
 })
 

@@ -10,6 +10,8 @@ import Hospitalization from '../../src/palm/hospitalization'
 import InpatientRecharge from '../../src/palm/hospitalization/recharge/recharge'
 import InpatientRecords from '../../src/palm/hospitalization/recharge/record'
 import DailyBill from '../../src/palm/hospitalization/settlement'
+import SettlementResult from '../../src/palm/hospitalization/settlement/result'
+import InpatientDeposit from '../../src/palm/hospitalization/recharge/index'
 import RechargeRecords from '../../src/pages/order/recharge'
 import RechargeDetail from '../../src/pages/order/recharge/detail'
 import AccountRecharge from '../../src/palm/accountRecharge'
@@ -17,6 +19,7 @@ import AccountDetail from '../../src/palm/accountRecharge/detail'
 import type { Patient } from '../../types/api/patient'
 import type { DailyCharges, InpatientView, RechargeRecord } from '../../types/api/palm'
 import type { OrderStatus } from '../../types/api/payment'
+import type { DischargeSettlement } from '../../types/api/settlement'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -49,6 +52,7 @@ let stay: InpatientView | null
 let status: OrderStatus
 let failing: Set<string>
 let recordCount: number
+let settlement: DischargeSettlement
 
 const freshStay = (): InpatientView => ({
   hospitalCode: HOSPITAL,
@@ -139,6 +143,7 @@ function serve() {
     if (path === '/dld-palm/api/recharge/inpatient') return ok(stay)
     if (path === '/dld-palm/api/recharge/amount') return ok({ hospitalCode: HOSPITAL, amountsFen: [100_000, 200_000, 500_000, 1_000_000], minFen: 100, maxFen: 5_000_000 })
     if (path === '/dld-palm/api/recharge/daily') return ok(daily(body.date!))
+    if (path === '/dld-palm/api/recharge/settlement') return body.admissionNo === settlement.admissionNo ? ok(settlement) : refuse(2999, '暂无权限')
     if (path === '/dld-palm/api/recharge') {
       status = 'created'
       const r = record(9, 'inpatient', Number(body.amountFen))
@@ -182,6 +187,27 @@ beforeEach(() => {
   status = 'paid'
   failing = new Set()
   recordCount = 12
+  settlement = {
+    hospitalCode: HOSPITAL,
+    patientId: 1,
+    patientName: '王*明',
+    admissionNo: 'Z2026000123',
+    deptName: '心血管内科',
+    ward: '心内一病区',
+    bed: '12',
+    admittedAt: `${BEFORE}T01:00:00.000Z`,
+    dischargedAt: `${TODAY}T02:00:00.000Z`,
+    stayDays: 2,
+    costFen: 180_000,
+    depositFen: 200_000,
+    returnedFen: 20_000,
+    owedFen: 0,
+    returns: [{ way: 'original', channel: 'wechat', text: '原路退回微信支付', amountFen: 20_000 }],
+    categories: [
+      { category: 'service', name: '诊疗服务费', amountFen: 150_000 },
+      { category: 'drug', name: '西药费', amountFen: 30_000 },
+    ],
+  }
   pay = jest.spyOn(platform, 'pay').mockResolvedValue('left')
   serve()
 })
@@ -220,8 +246,9 @@ describe('住院服务 /palm/hospitalization/index', () => {
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/settlement/index' })
     fireEvent.click(screen.getByRole('link', { name: /充值记录/ }))
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/recharge/record' })
-    fireEvent.click(screen.getByRole('link', { name: /预交金充值/ }))
-    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/recharge/recharge' })
+    fireEvent.click(screen.getByRole('link', { name: /^住院预交金/ }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/recharge/index' })
+    expect(screen.queryByRole('link', { name: /出院结算单/ })).toBeNull()
   })
 
   test('discharged: the settlement says what was returned, and no top-up', async () => {
@@ -233,6 +260,8 @@ describe('住院服务 /palm/hospitalization/index', () => {
     expect(screen.getByText('预交金余额 ¥200.00 已退还')).toBeTruthy()
     expect(screen.queryByRole('alert')).toBeNull()
     expect(screen.queryByText('预交金充值')).toBeNull()
+    fireEvent.click(screen.getByRole('link', { name: /出院结算单/ }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/settlement/result?patientId=1&admissionNo=Z2026000123' })
   })
 
   test('owed at discharge: says how much to pay', async () => {
@@ -404,5 +433,84 @@ describe('门诊预交金 /palm/accountRecharge', () => {
     expect(await screen.findByText('门诊预交金充值成功')).toBeTruthy()
     expect(screen.getByText('当前账户余额')).toBeTruthy()
     expect(screen.getByText('¥320.00')).toBeTruthy()
+  })
+})
+
+describe('住院预交金 /palm/hospitalization/recharge/index', () => {
+  test('the deposit, costs and balance, the warning, the hospital’s amounts each opening 预交金充值 with it chosen', async () => {
+    testing.setRouter('/palm/hospitalization/recharge/index')
+    render(<InpatientDeposit />)
+    expect(await screen.findByText('Z2026000123')).toBeTruthy()
+    expect(screen.getByRole('alert').textContent).toContain('请及时缴纳')
+    expect(screen.getByText('¥2000.00')).toBeTruthy()
+    expect(screen.getByText('¥1800.00')).toBeTruthy()
+    expect(screen.getByText('¥200.00')).toBeTruthy()
+    expect(screen.getByText('¥900.00')).toBeTruthy()
+    const amounts = await screen.findByRole('group', { name: '选择充值金额' })
+    expect(within(amounts).getAllByRole('link').map((a) => a.getAttribute('aria-label'))).toEqual(['充值1000元', '充值2000元', '充值5000元', '充值10000元'])
+    fireEvent.click(within(amounts).getByRole('link', { name: '充值5000元' }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/recharge/recharge?amountFen=500000' })
+    fireEvent.click(screen.getByRole('link', { name: /充值记录/ }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/recharge/record' })
+    fireEvent.click(screen.getByRole('link', { name: /每日清单/ }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/settlement/index' })
+  })
+
+  test('an amount chosen there is the one chosen on 预交金充值', async () => {
+    testing.setRouter('/palm/hospitalization/recharge/recharge', { amountFen: '500000' })
+    render(<InpatientRecharge />)
+    const chosen = await screen.findByRole('radio', { name: '5000元' })
+    await waitFor(() => expect(chosen.getAttribute('aria-checked')).toBe('true'))
+    expect(screen.getByRole('radio', { name: '1000元' }).getAttribute('aria-checked')).toBe('false')
+  })
+
+  test('discharged: no amounts, the settlement instead; no stay: says so', async () => {
+    stay = { ...freshStay(), status: 'discharged', dischargedAt: `${YESTERDAY}T02:00:00.000Z`, lowDeposit: false, warning: null, balanceFen: 0, settlement: { returnedFen: 20_000, owedFen: 0 } }
+    testing.setRouter('/palm/hospitalization/recharge/index')
+    const { unmount } = render(<InpatientDeposit />)
+    expect(await screen.findByText('该住院已出院结算，无需缴纳住院预交金')).toBeTruthy()
+    expect(screen.queryByRole('group', { name: '选择充值金额' })).toBeNull()
+    fireEvent.click(screen.getByRole('link', { name: /出院结算单/ }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/hospitalization/settlement/result?patientId=1&admissionNo=Z2026000123' })
+    unmount()
+
+    mockRoot = new RootStore()
+    stay = null
+    render(<InpatientDeposit />)
+    expect(await screen.findByText('该就诊人暂无住院信息，无需缴纳住院预交金')).toBeTruthy()
+  })
+})
+
+describe('出院结算 /palm/hospitalization/settlement/result', () => {
+  test('the balance returned and how, the costs by category, the stay', async () => {
+    testing.setRouter('/palm/hospitalization/settlement/result', { patientId: '1', admissionNo: 'Z2026000123' })
+    render(<SettlementResult />)
+    expect(await screen.findByText('退还 ¥200.00')).toBeTruthy()
+    expect(formOf(sent('/dld-palm/api/recharge/settlement')[0]!)).toEqual({ hospitalCode: HOSPITAL, patientId: '1', admissionNo: 'Z2026000123' })
+    const ways = screen.getByRole('group', { name: '退款方式' })
+    expect(within(ways).getByText('原路退回微信支付')).toBeTruthy()
+    const categories = screen.getByRole('group', { name: '费用分类' })
+    expect(within(categories).getByText('诊疗服务费')).toBeTruthy()
+    expect(within(categories).getByText('¥1500.00')).toBeTruthy()
+    expect(within(categories).getByText('西药费')).toBeTruthy()
+    expect(within(categories).getByText('合计')).toBeTruthy()
+    expect(screen.getByText('2天')).toBeTruthy()
+    expect(screen.getByText('心内一病区 12床')).toBeTruthy()
+  })
+
+  test('owed: how much to pay and where, no refund', async () => {
+    settlement = { ...settlement, returnedFen: 0, owedFen: 5_000, returns: [] }
+    testing.setRouter('/palm/hospitalization/settlement/result', { patientId: '1', admissionNo: 'Z2026000123' })
+    render(<SettlementResult />)
+    expect(await screen.findByText('需补缴 ¥50.00')).toBeTruthy()
+    expect(screen.getByText('预交金不足以支付住院费用，请到住院收费处补缴')).toBeTruthy()
+    expect(screen.queryByRole('group', { name: '退款方式' })).toBeNull()
+  })
+
+  test('someone else’s stay or a failed read: 加载失败 with 重新加载', async () => {
+    testing.setRouter('/palm/hospitalization/settlement/result', { patientId: '1', admissionNo: 'Z2026000999' })
+    render(<SettlementResult />)
+    expect(await screen.findByText('加载失败')).toBeTruthy()
+    expect(screen.queryByText(/退还/)).toBeNull()
   })
 })

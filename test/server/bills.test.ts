@@ -24,6 +24,7 @@ import { ALREADY_PERFORMED, type SandboxHis } from '../../server/src/plugins/pro
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import { priceCatalogue } from '../../server/src/seed/his'
 import type { BillDetail, BillPayStart, BillPayment, BillPaymentDetail, UnpaidVisit, WaitQueue } from '../../types/api/palm'
+import type { ReportBillDetail } from '../../types/api/reportBill'
 import type { Page } from '../../types/api/hospital'
 import type { StaffSession } from '../../types/api/workbench'
 import {
@@ -396,16 +397,17 @@ describe('POST /dld-palm/api/payment/init', () => {
     assert.equal(await ledgerImbalance(db()), 0)
   })
 
-  it('pays a bill at most once when several tabs ask at the same moment: one order, or the others refused', async () => {
+  it('pays a bill at most once when 20 sessions ask at the same moment: one order, or the others refused', async () => {
     const p = await newPerson(owner)
     const [bill] = await issue(p, [['C反应蛋白']])
     // another account that bound the same person (a spouse's phone) at the same moment
     const other = await signInUser(t.app)
     const otherPatient = await addPatient(t, other.userId, { name: p.name, sex: 1, birthday: '1985-04-12', mobile: '13700000001', idCard: p.idCard })
     const answers = await Promise.all([
-      ...Array.from({ length: 8 }, () => init(owner, p, [bill!.billNo])),
-      ...Array.from({ length: 4 }, () => init(other, { ...p, patientId: otherPatient }, [bill!.billNo])),
+      ...Array.from({ length: 14 }, () => init(owner, p, [bill!.billNo])),
+      ...Array.from({ length: 6 }, () => init(other, { ...p, patientId: otherPatient }, [bill!.billNo])),
     ])
+    assert.equal(answers.length, 20)
     const ok = answers.filter((a) => a.code === 200)
     const refused = answers.filter((a) => a.code !== 200)
     assert.ok(ok.length >= 1)
@@ -428,6 +430,89 @@ describe('POST /dld-palm/api/payment/init', () => {
     for (const l of late) assertBadInput(l, /已缴费/)
     assert.equal((await hisBill(bill!.billNo)).status, 'paid')
     assert.equal(await ledgerImbalance(db()), 0)
+  })
+})
+
+describe('POST /dld-palm/api/payment/unpaid/report/detail and /payment/report/init (报告缴费)', () => {
+  const detailUrl = `${A}/payment/unpaid/report/detail`
+  const initUrl = `${A}/payment/report/init`
+  const reportDetail = (caller: Caller, p: Person, billNo: string) =>
+    call<ReportBillDetail>('POST', detailUrl, { caller, body: { hospitalCode: H, patientId: p.patientId, billNo } })
+  const reportInit = (caller: Caller, p: Person, billNo: string, over: Record<string, unknown> = {}) =>
+    call<BillPayStart>('POST', initUrl, { caller, body: { hospitalCode: H, patientId: p.patientId, billNo, returnUrl: RETURN_URL, idempotencyKey: newKey('rep'), ...over } })
+
+  it('answers 401 without a sign-in and 403 before a mobile is bound', async () => {
+    await assertUnauthorisedCall(t.app, 'POST', detailUrl, { body: { hospitalCode: H, patientId: ownerPerson.patientId, billNo: 'B1' } })
+    await assertUnauthorisedCall(t.app, 'POST', initUrl, { body: { hospitalCode: H, patientId: ownerPerson.patientId, billNo: 'B1', returnUrl: RETURN_URL, idempotencyKey: newKey('rep') } })
+  })
+
+  it('refuses bad input, and a bill that is no report’s (a prescription) with why', async () => {
+    assertBadInput(await call('POST', detailUrl, { caller: owner, body: { hospitalCode: H, patientId: ownerPerson.patientId } }))
+    assertBadInput(await call('POST', detailUrl, { caller: owner, body: { hospitalCode: H, patientId: ownerPerson.patientId, billNo: 'B 1;' } }), /缴费单号/)
+    assertBadInput(await reportInit(owner, ownerPerson, 'B1', { idempotencyKey: 'short' }))
+    const [drug] = await issue(ownerPerson, [['阿莫西林胶囊', '0.25g×24粒', 1]])
+    assertBadInput(await reportDetail(owner, ownerPerson, drug!.billNo), /不是检查检验费用/)
+    const before = await paymentCount()
+    assertBadInput(await reportInit(owner, ownerPerson, drug!.billNo), /不是检查检验费用/)
+    assert.equal(await paymentCount(), before, 'nothing made')
+  })
+
+  it('answers 2999 for someone else’s patient or bill, saying nothing about it', async () => {
+    const [theirs] = await issue(strangerPerson, [['胸部CT', '平扫']])
+    assertForbidden(await reportDetail(owner, strangerPerson, theirs!.billNo))
+    assertForbidden(await reportDetail(owner, ownerPerson, theirs!.billNo))
+    assertForbidden(await reportDetail(owner, ownerPerson, 'B000000000000000000'))
+    const before = await paymentCount()
+    assertForbidden(await reportInit(owner, ownerPerson, theirs!.billNo))
+    assert.equal(await paymentCount(), before)
+  })
+
+  it('answers an examination’s bill with the report held, pays it alone on the bill payment, then the report is no longer held', async () => {
+    const p = await newPerson(owner, '黄志明')
+    const [ct] = await issue(p, [['胸部CT', '平扫']])
+    const env = await reportDetail(owner, p, ct!.billNo)
+    assert.equal(env.code, 200, env.msg)
+    assert.equal(env.data.category, 'exam')
+    assert.equal(env.data.reportKindText, '检查报告')
+    assert.equal(env.data.reportHeld, true)
+    assert.match(env.data.note, /需缴费后发布/)
+    assert.equal(env.data.payingId, null)
+    assert.equal(env.data.amountFen, ct!.amountFen)
+
+    const start = await reportInit(owner, p, ct!.billNo)
+    assert.equal(start.code, 200, start.msg)
+    assert.deepEqual(start.data.record.bills.map((b) => b.billNo), [ct!.billNo])
+    assert.equal((await reportDetail(owner, p, ct!.billNo)).data.payingId, start.data.record.id)
+    // the same bill on the outpatient list's payment is this very order: one bill, one payment, whichever page
+    const same = await init(owner, p, [ct!.billNo])
+    assert.equal(same.data.record.id, start.data.record.id)
+    await confirmPaid(start.data)
+    const after = (await reportDetail(owner, p, ct!.billNo)).data
+    assert.equal(after.status, 'paid')
+    assert.equal(after.reportHeld, false)
+    assert.match(after.note, /已缴费/)
+    assertBadInput(await reportInit(owner, p, ct!.billNo), /已缴费/)
+    assert.equal((await hisBill(ct!.billNo)).status, 'paid')
+    assert.equal(await ledgerImbalance(db()), 0)
+  })
+})
+
+describe('合并支付 of one department (/palm/payment/deptMergeList on payment/init)', () => {
+  it('pays every bill one department ordered at one visit as one order, leaving the other department’s', async () => {
+    const p = await newPerson(owner, '林芳')
+    const visitNo = `MZD${Date.now()}`
+    const dept = await issue(p, [['血常规（五分类）'], ['阿莫西林胶囊', '0.5g×24粒', 1]], { dept: '呼吸与危重症医学科', visitNo })
+    const other = await issue(p, [['常规心电图']], { dept: '心血管内科', visitNo })
+    assert.ok(dept.length >= 2, 'one bill per place')
+    const list = await call<UnpaidVisit[]>('POST', `${A}/payment/unpaid/list`, { caller: owner, body: { hospitalCode: H, patientId: p.patientId } })
+    const group = list.data.find((v) => v.visitNo === visitNo && v.deptName === '呼吸与危重症医学科')!
+    assert.deepEqual(group.bills.map((b) => b.billNo).sort(), dept.map((b) => b.billNo).sort())
+    const record = await payBills(owner, p, group.bills.map((b) => b.billNo))
+    assert.equal(record.amountFen, dept.reduce((sum, b) => sum + b.amountFen, 0))
+    for (const b of dept) assert.equal((await hisBill(b.billNo)).orderNo, record.orderNo)
+    assert.equal((await hisBill(other[0]!.billNo)).status, 'unpaid')
+    const left = await call<UnpaidVisit[]>('POST', `${A}/payment/unpaid/list`, { caller: owner, body: { hospitalCode: H, patientId: p.patientId } })
+    assert.deepEqual(left.data.filter((v) => v.visitNo === visitNo).map((v) => v.deptName), ['心血管内科'])
   })
 })
 

@@ -72,6 +72,26 @@ function standInHis(appId: string, secret: string) {
         }
         return ok({ admission: a })
       }
+      case '/admissions/settlement': {
+        const a = stays.get(body.admissionNo as string)
+        if (!a) return { code: 4001, msg: '住院记录不存在' }
+        if (a.status !== 'discharged') return ok({ settlement: null })
+        return ok({
+          settlement: {
+            admissionNo: a.admissionNo,
+            dischargedAt: a.dischargedAt,
+            costFen: a.costFen,
+            depositFen: a.depositFen,
+            returnedFen: 0,
+            owedFen: a.costFen - a.depositFen,
+            returns: [],
+            categories: [
+              { category: 'lab', amountFen: 80000 },
+              { category: 'drug', amountFen: 40000 },
+            ],
+          },
+        })
+      }
       default:
         return null
     }
@@ -147,6 +167,19 @@ describe('the HIS adapter (httpHis): accounts and admissions against a stand-in 
     assert.equal((await adapter.deposit(NO_TX, deposit)).depositFen, 400000)
   })
 
+  it('reads the discharge settlement of a stay: null while in hospital, null for someone else’s (the HIS refuses it)', async () => {
+    const adapter = httpHis({ url, ...cfg })
+    const settled = await adapter.dischargeSettlement({ hospitalCode: H, patient, admissionNo: 'ZY0000' })
+    assert.deepEqual(standIn.calls.at(-1), { path: '/admissions/settlement', body: { hospitalCode: H, patient, admissionNo: 'ZY0000' } })
+    assert.equal(settled!.settled!.owedFen, 120000)
+    assert.deepEqual(settled!.settled!.categories, [
+      { category: 'lab', amountFen: 80000 },
+      { category: 'drug', amountFen: 40000 },
+    ])
+    assert.deepEqual(await adapter.dischargeSettlement({ hospitalCode: H, patient, admissionNo: 'ZY0001' }), { settled: null })
+    assert.equal(await adapter.dischargeSettlement({ hospitalCode: H, patient, admissionNo: 'ZY9999' }), null)
+  })
+
   it('turns a refusal into a 400 with the HIS’s message, and a bad answer into an error that is no refusal', async () => {
     const adapter = httpHis({ url, ...cfg })
     const refused = (msg: string) => (err: unknown) => err instanceof AppError && err.code === 400 && err.message === msg
@@ -168,6 +201,7 @@ describe('the HIS adapter (httpHis): accounts and admissions against a stand-in 
       await assert.rejects(adapter.admissions({ hospitalCode: H, patient }), notRefusal)
       await assert.rejects(adapter.dailyCharges({ hospitalCode: H, patient, admissionNo: 'ZY0001', date: '2026-11-20' }), notRefusal)
       await assert.rejects(adapter.deposit(NO_TX, { ...late, accountNo: 'ZY0001', orderNo: 'P20261123000000000015' }), notRefusal)
+      await assert.rejects(adapter.dischargeSettlement({ hospitalCode: H, patient, admissionNo: 'ZY0000' }), notRefusal)
       assert.equal(standIn.state.balanceFen, before)
     } finally {
       standIn.state.malformed = false

@@ -4,11 +4,12 @@ import { randomInt } from 'node:crypto'
 import { count } from 'drizzle-orm'
 import { recharges } from '../../server/src/db/schema'
 import { ledgerImbalance } from '../../server/src/domain/payment'
-import type { SandboxHis } from '../../server/src/plugins/providers/hisSandbox'
+import { settlementReturns, type SandboxHis } from '../../server/src/plugins/providers/hisSandbox'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import { priceCatalogue } from '../../server/src/seed/his'
 import type { DailyCharges, InpatientView, RechargeAmounts, RechargeRecord, RechargeStart } from '../../types/api/palm'
 import type { Page } from '../../types/api/hospital'
+import type { DischargeSettlement } from '../../types/api/settlement'
 import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, idCardFor, signInUser, startTestApp, type Envelope, type Method, type TestApp } from './harness'
 import { addPatient, confirmAtCashier, newKey } from './fixtures'
 
@@ -177,5 +178,86 @@ describe('POST /dld-palm/api/recharge, GET /recharge/list and /detail', () => {
     assert.equal(stay.depositFen, sum)
     assert.equal(stay.balanceFen, sum - 3 * dailyFen)
     assert.equal(await ledgerImbalance(t.database.db), 0)
+  })
+})
+
+describe('POST /dld-palm/api/recharge/settlement', () => {
+  const url = `${A}/recharge/settlement`
+  const settlement = (caller: Caller, p: Person, admissionNo: string) =>
+    call<DischargeSettlement>('POST', url, { caller, body: { hospitalCode: H, patientId: p.patientId, admissionNo } })
+
+  it('answers 401/403 without a sign-in and 400 for bad input', async () => {
+    await assertUnauthorisedCall(t.app, 'POST', url, { body: { hospitalCode: H, patientId: 1, admissionNo: 'ZY1' } })
+    const p = await newPerson(owner, '孙丽')
+    assertBadInput(await call('POST', url, { caller: owner, body: { hospitalCode: H, patientId: p.patientId } }))
+    assertBadInput(await call('POST', url, { caller: owner, body: { hospitalCode: H, patientId: p.patientId, admissionNo: 'ZY 1;' } }), /住院号/)
+  })
+
+  it('refuses a stay still in hospital, and someone else’s patient or stay (2999)', async () => {
+    const p = await newPerson(owner, '赵敏')
+    const q = await newPerson(stranger, '钱伟')
+    const { admissionNo } = await admitted(p)
+    assertBadInput(await settlement(owner, p, admissionNo), /尚未办理出院结算/)
+    await his.discharge(H, admissionNo)
+    assertForbidden(await settlement(stranger, p, admissionNo))
+    assertForbidden(await settlement(stranger, q, admissionNo))
+    assertForbidden(await settlement(owner, p, 'ZY000000000000'))
+  })
+
+  it('answers the settlement of a discharged stay: costs by category, deposits, the balance returned the way it was paid', async () => {
+    const p = await newPerson(owner, '吴刚')
+    const { admissionNo, dailyFen } = await admitted(p)
+    await paid((await deposit(owner, p, admissionNo, 500000)).data)
+    await his.discharge(H, admissionNo)
+    const env = await settlement(owner, p, admissionNo)
+    assert.equal(env.code, 200, env.msg)
+    const s = env.data
+    assert.equal(s.admissionNo, admissionNo)
+    assert.equal(s.patientName, '吴*')
+    assert.equal(s.ward, '心内科一病区')
+    assert.equal(s.stayDays, 3)
+    assert.equal(s.costFen, 3 * dailyFen)
+    assert.equal(s.depositFen, 500000)
+    assert.equal(s.returnedFen, 500000 - 3 * dailyFen)
+    assert.equal(s.owedFen, 0)
+    assert.deepEqual(s.returns, [{ way: 'original', channel: 'sandbox', text: '原路退回在线支付', amountFen: 500000 - 3 * dailyFen }])
+    assert.deepEqual(s.categories.map((c) => c.name).sort(), ['检验费', '西药费'].sort())
+    assert.equal(s.categories.reduce((sum, c) => sum + c.amountFen, 0), s.costFen)
+    // what the stay's view says is what the settlement says
+    const stay = (await view(owner, p)).data!
+    assert.deepEqual(stay.settlement, { returnedFen: s.returnedFen, owedFen: 0 })
+  })
+
+  it('answers what is still owed when the deposits did not cover the costs', async () => {
+    const p = await newPerson(owner, '郑爽')
+    const { admissionNo, dailyFen } = await admitted(p)
+    await his.discharge(H, admissionNo)
+    const s = (await settlement(owner, p, admissionNo)).data
+    assert.equal(s.returnedFen, 0)
+    assert.equal(s.owedFen, 3 * dailyFen)
+    assert.deepEqual(s.returns, [])
+  })
+})
+
+describe('the sandbox HIS: how a settled stay’s balance goes back', () => {
+  it('goes back to the latest online deposits first, each at most what it paid, the rest at the window', () => {
+    const deposits = [
+      { channel: 'wechat', amountFen: 30000 },
+      { channel: 'window', amountFen: 100000 },
+      { channel: 'alipay', amountFen: 20000 },
+      { channel: 'wechat', amountFen: 10000 },
+    ]
+    assert.deepEqual(settlementReturns(55000, deposits), [
+      { way: 'original', channel: 'wechat', amountFen: 35000 },
+      { way: 'original', channel: 'alipay', amountFen: 20000 },
+    ])
+    assert.deepEqual(settlementReturns(80000, deposits), [
+      { way: 'original', channel: 'wechat', amountFen: 40000 },
+      { way: 'original', channel: 'alipay', amountFen: 20000 },
+      { way: 'window', channel: 'window', amountFen: 20000 },
+    ])
+  })
+  it('returns nothing when nothing is left', () => {
+    assert.deepEqual(settlementReturns(0, [{ channel: 'wechat', amountFen: 100 }]), [])
   })
 })

@@ -36,6 +36,7 @@ import { surveyDeskRoutes } from './workbench/survey'
 import { reportRoutes } from './patient/reports'
 import { physicalRoutes } from './patient/physical'
 import { medTechRoutes } from './patient/medtech'
+import { hisCallbackRoutes } from './his/callback'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -81,6 +82,8 @@ export async function registerRoutes(app: FastifyInstance) {
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)
   await surveyDeskRoutes(app)
+  // a real HIS calling back (signed like the HIS contract): queue calls
+  await hisCallbackRoutes(app)
   // our own chat service, used while Tencent IM is not configured (/dld-im/im/user-sig answers driver 'local')
   if (!app.ctx.config.tim) await (await import('./chatSocket')).chatSocketRoutes(app)
   // the sandboxes, each while its real service is not configured

@@ -11,7 +11,7 @@ import IdCardForm from './IdCardForm'
 import NeonateForm from './NeonateForm'
 import HealthCardForm from './HealthCardForm'
 import CompletionForm from './CompletionForm'
-import { queryText } from './parts'
+import { queryText } from '@/utils/queryText'
 import './index.scss'
 import { PATIENT_LIST_URL } from '@/pageUrls'
 

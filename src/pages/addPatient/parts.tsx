@@ -89,13 +89,3 @@ export function DefaultSwitch({ checked, onChange }: { checked: boolean; onChang
     </FormField>
   )
 }
-
-/** A query value as text, whether or not the router decoded it already. */
-export function queryText(value: string | undefined): string {
-  if (!value) return ''
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
-}

@@ -5,20 +5,11 @@ import PageShell from '@/components/PageShell'
 import platform from '@/platform'
 import Empty from '@/components/Empty'
 import { toastSuccess } from '@/ui/feedback'
+import { queryText } from '@/utils/queryText'
 import './index.scss'
 
-/** Mini-programs hand page options over still encoded; a value that does not decode is shown as given. */
-function decoded(v: string | undefined): string {
-  if (!v) return ''
-  try {
-    return decodeURIComponent(v)
-  } catch {
-    return v
-  }
-}
-
 function coordinate(v: string | undefined, max: number): number | null {
-  const n = Number(decoded(v))
+  const n = Number(queryText(v))
   return v && Number.isFinite(n) && Math.abs(n) <= max ? n : null
 }
 
@@ -30,8 +21,8 @@ export default function OpenLocation() {
   const { params } = useRouter()
   const latitude = coordinate(params.latitude, 90)
   const longitude = coordinate(params.longitude, 180)
-  const name = decoded(params.name)
-  const address = decoded(params.address)
+  const name = queryText(params.name)
+  const address = queryText(params.address)
 
   const copy = async () => {
     await Taro.setClipboardData({ data: [name, address].filter(Boolean).join(' ') })

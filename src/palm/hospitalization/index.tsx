@@ -6,25 +6,22 @@ import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import PatientPicker from '@/components/PatientPicker'
-import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import { hospitalToday } from '@/utils/hospitalClock'
 import { useRecharge } from '../../pages/order/recharge/useRecharge'
-import { INPATIENT_RECHARGE_URL, INPATIENT_RECORDS_URL, dailyBillUrl, escortUrl } from '@/pageUrls'
+import { INPATIENT_DEPOSIT_URL, INPATIENT_RECHARGE_URL, INPATIENT_RECORDS_URL, dailyBillUrl, escortUrl, settlementResultUrl } from '@/pageUrls'
+import { stayDays } from '@/utils/settlementRules'
+import { StayEntries, StayMoney, StayRow } from './StayParts'
 import type { InpatientView } from '../../../types/api/palm'
 import { bedText } from '../../pages/order/recharge/useRecharge'
 import './index.scss'
 
-/** Whole days in hospital, counting the day of admission (as hospitals count a stay). */
-function stayDays(stay: InpatientView, now = new Date()): number {
-  const from = new Date(stay.admittedAt).getTime()
-  const to = stay.dischargedAt ? new Date(stay.dischargedAt).getTime() : now.getTime()
-  return Math.max(1, Math.ceil((to - from) / 86_400_000))
-}
-
 /** The hospital's calendar date of an instant (Asia/Shanghai). */
 const dateOf = (iso: string) => hospitalToday(new Date(iso))
+
+/** Days in hospital so far, or of the whole stay once discharged (算入不算出). */
+const daysOf = (stay: InpatientView) => stayDays(dateOf(stay.admittedAt), stay.dischargedAt ? dateOf(stay.dischargedAt) : hospitalToday(new Date()))
 
 /**
  * 住院服务 (spec §2 /palm/hospitalization/index): the chosen patient's current stay (ward, bed, doctor, admission and
@@ -77,20 +74,22 @@ function Hospitalization() {
             <Text className='inpatient__name'>{stay.patientName}</Text>
             <Text className={`inpatient__state inpatient__state--${stay.status}`}>{discharged ? '已出院' : '在院'}</Text>
           </View>
-          <Row label='住院号' value={stay.admissionNo} />
-          <Row label='科室' value={stay.deptName} />
-          <Row label='病区床位' value={`${stay.ward} ${bedText(stay.bed)}`} />
-          <Row label='主治医生' value={stay.doctorName} />
-          <Row label='入院日期' value={dateOf(stay.admittedAt)} />
-          {stay.dischargedAt && <Row label='出院日期' value={dateOf(stay.dischargedAt)} />}
-          <Row label='住院天数' value={`${stayDays(stay)}天`} />
+          <StayRow label='住院号' value={stay.admissionNo} />
+          <StayRow label='科室' value={stay.deptName} />
+          <StayRow label='病区床位' value={`${stay.ward} ${bedText(stay.bed)}`} />
+          <StayRow label='主治医生' value={stay.doctorName} />
+          <StayRow label='入院日期' value={dateOf(stay.admittedAt)} />
+          {stay.dischargedAt && <StayRow label='出院日期' value={dateOf(stay.dischargedAt)} />}
+          <StayRow label='住院天数' value={`${daysOf(stay)}天`} />
         </View>
         <View className='inpatient__card'>
-          <View className='inpatient__money'>
-            <Money label='已缴预交金' fen={stay.depositFen} />
-            <Money label='已产生费用' fen={stay.costFen} />
-            <Money label={discharged ? '结算余额' : '预交金余额'} fen={stay.balanceFen} warn={stay.lowDeposit || stay.balanceFen < 0} />
-          </View>
+          <StayMoney
+            items={[
+              { label: '已缴预交金', fen: stay.depositFen },
+              { label: '已产生费用', fen: stay.costFen },
+              { label: discharged ? '结算余额' : '预交金余额', fen: stay.balanceFen, warn: stay.lowDeposit || stay.balanceFen < 0 },
+            ]}
+          />
           {!discharged && stay.averageDailyFen > 0 && <Text className='inpatient__note'>近日日均费用{yuan(stay.averageDailyFen)}</Text>}
         </View>
         {discharged && stay.settlement && (
@@ -105,14 +104,16 @@ function Hospitalization() {
             )}
           </View>
         )}
-        <View className='inpatient__entries'>
-          {!discharged && (
-            <Entry title='预交金充值' note='在线缴纳住院预交金' onTap={() => go(INPATIENT_RECHARGE_URL)} />
-          )}
-          <Entry title='每日清单' note='查看每日住院费用明细' onTap={() => go(dailyBillUrl())} />
-          <Entry title='充值记录' note='住院预交金缴纳记录' onTap={() => go(INPATIENT_RECORDS_URL)} />
-          {!discharged && <Entry title='陪护人' note='登记陪护人' onTap={() => go(escortUrl(stay.patientId))} />}
-        </View>
+        <StayEntries
+          entries={[
+            ...(discharged
+              ? [{ title: '出院结算单', note: '费用分类、预交金与退补款', onTap: () => go(settlementResultUrl(stay.patientId, stay.admissionNo)) }]
+              : [{ title: '住院预交金', note: '预交金余额与在线充值', onTap: () => go(INPATIENT_DEPOSIT_URL) }]),
+            { title: '每日清单', note: '查看每日住院费用明细', onTap: () => go(dailyBillUrl()) },
+            { title: '充值记录', note: '住院预交金缴纳记录', onTap: () => go(INPATIENT_RECORDS_URL) },
+            ...(discharged ? [] : [{ title: '陪护人', note: '登记陪护人', onTap: () => go(escortUrl(stay.patientId)) }]),
+          ]}
+        />
         {!discharged && (
           <View className='inpatient__action'>
             <Button type='primary' block onClick={() => go(INPATIENT_RECHARGE_URL)}>
@@ -138,33 +139,6 @@ function Hospitalization() {
         </View>
       )}
     </PageShell>
-  )
-}
-
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <View className='inpatient__row'>
-      <Text className='inpatient__label'>{label}</Text>
-      <Text className='inpatient__value'>{value}</Text>
-    </View>
-  )
-}
-
-function Money({ label, fen, warn }: { label: string; fen: number; warn?: boolean }) {
-  return (
-    <View className='inpatient__money-item'>
-      <Text className={`inpatient__money-value${warn ? ' inpatient__money-value--warn' : ''}`}>{yuan(fen)}</Text>
-      <Text className='inpatient__money-label'>{label}</Text>
-    </View>
-  )
-}
-
-function Entry({ title, note, onTap }: { title: string; note: string; onTap: () => void }) {
-  return (
-    <Tappable className='inpatient__entry' role='link' onTap={onTap}>
-      <Text className='inpatient__entry-title'>{title}</Text>
-      <Text className='inpatient__entry-note'>{note}</Text>
-    </Tappable>
   )
 }
 

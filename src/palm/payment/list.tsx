@@ -12,14 +12,15 @@ import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
-import { CHOOSE_PATIENT_URL, PAYMENT_MERGE_URL, paymentDetailUrl } from '@/pageUrls'
+import { CHOOSE_PATIENT_URL, PAYMENT_MERGE_URL, deptMergeUrl, paymentDetailUrl } from '@/pageUrls'
 import type { UnpaidBill } from '../../../types/api/palm'
 import './list.scss'
 
 /**
  * 门诊缴费 (spec §2 /palm/payment/list): the chosen patient's unpaid bills by visit and department, each with a
  * checkbox; every bill of the newest visit is chosen at first; the chosen ones are paid together after /mergeList.
- * A bill already in a payment that waits says 待支付 and opens that payment.
+ * A bill already in a payment that waits says 待支付 and opens that payment. 合并支付 on a department pays all its
+ * unpaid bills of that visit at once (/deptMergeList).
  */
 function PaymentList() {
   const { bills, patient: patients, hospital } = useStores()
@@ -53,7 +54,7 @@ function PaymentList() {
     if (!bills.unpaid.value) return <Loading />
     if (bills.visits.length === 0) return <Empty text='暂无待缴费用' />
     return bills.visits.map((visit) => (
-      <View key={visit.visitNo} className='bill-visit' role='group' aria-label={`${visit.visitDate} ${visit.deptName}`}>
+      <View key={`${visit.visitNo}\n${visit.deptName}`} className='bill-visit' role='group' aria-label={`${visit.visitDate} ${visit.deptName}`}>
         <View className='bill-visit__head'>
           <Text className='bill-visit__dept'>{visit.deptName}</Text>
           <Text className='bill-visit__sum'>{yuan(visit.amountFen)}</Text>
@@ -61,6 +62,17 @@ function PaymentList() {
         <Text className='bill-visit__line'>
           就诊日期：{visit.visitDate}　医生：{visit.doctorName}
         </Text>
+        {bills.payableOfDept(visit.visitNo, visit.deptName).length > 0 && (
+          <Tappable
+            inline
+            role='link'
+            className='bill-visit__merge'
+            label={`${visit.deptName}合并支付`}
+            onTap={() => void Taro.navigateTo({ url: deptMergeUrl(visit.visitNo, visit.deptName) })}
+          >
+            合并支付
+          </Tappable>
+        )}
         {visit.bills.map((bill) => {
           const detail = bills.detailOf(bill.billNo)
           const on = bills.isSelected(bill.billNo)

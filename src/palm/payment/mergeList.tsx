@@ -1,127 +1,17 @@
-import { useEffect } from 'react'
 import Taro from '@tarojs/taro'
-import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
-import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
-import Empty, { Loading } from '@/components/Empty'
-import ActionBar from '@/components/ActionBar'
-import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
-import { maskName } from '@/utils/mask'
-import { yuan } from '@/utils/register'
-import BillItems from '../../pages/order/payment/BillItems'
-import { afterPay } from '../../pages/order/payment/afterPay'
-import { ACCOUNT_RECHARGE_URL, PAYMENT_LIST_URL, billChsPaymentUrl } from '@/pageUrls'
-import './mergeList.scss'
+import Empty from '@/components/Empty'
+import { PAYMENT_LIST_URL } from '@/pageUrls'
+import MergeConfirm from './MergeConfirm'
 
 /**
  * 确认缴费 (spec §2 /palm/payment/mergeList): the bills chosen on /palm/payment/list with their items and the total,
  * paid together as one order.
  */
-function MergeList() {
-  const { bills } = useStores()
-  const chosen = bills.chosen
-  const patient = bills.patient
-
-  const chosenKey = bills.selected.join()
-  useEffect(() => {
-    for (const no of chosenKey.split(',').filter(Boolean)) void bills.loadDetail(no)
-  }, [chosenKey, bills])
-  const patientId = patient?.id
-  useEffect(() => {
-    if (patientId) void bills.loadBalance()
-  }, [patientId, bills])
-  const balance = bills.balance.value?.patientId === patientId ? bills.balance.value : null
-
-  const pay = async () => {
-    const viaInsurance = bills.payChannel === 'insurance'
-    const result = await bills.payChosen().catch(() => null) // the request layer has shown the server's reason
-    // insurance: the voucher, the split and the cash part on the chsPayment page
-    if (result && viaInsurance) void Taro.redirectTo({ url: billChsPaymentUrl(result.id) })
-    else afterPay(result)
-  }
-
-  const body = () => {
-    if (!chosen.length || !patient)
-      return <Empty text='请先选择要缴纳的费用' action={{ label: '去选择', onTap: () => void Taro.redirectTo({ url: PAYMENT_LIST_URL }) }} />
-    return (
-      <View className='merge'>
-        <View className='merge__card'>
-          <View className='merge__row'>
-            <Text className='merge__label'>就诊人</Text>
-            <Text>{maskName(patient.name)}</Text>
-          </View>
-          <View className='merge__row'>
-            <Text className='merge__label'>缴费项目</Text>
-            <Text>{chosen.length}项</Text>
-          </View>
-        </View>
-        {chosen.map((b) => {
-          const detail = bills.detailOf(b.billNo)
-          return (
-            <View key={b.billNo} className='merge__card'>
-              <View className='merge__head'>
-                <Text className='merge__title'>{b.title}</Text>
-                <Text className='merge__amount'>{yuan(b.amountFen)}</Text>
-              </View>
-              <Text className='merge__line'>
-                {b.visit.deptName}　{b.visit.doctorName}　{b.visit.visitDate}
-              </Text>
-              {b.place && <Text className='merge__line'>执行地点：{b.place}</Text>}
-              {detail.value ? (
-                <BillItems items={detail.value.items} />
-              ) : detail.state === 'failed' ? (
-                <Tappable inline className='merge__retry' onTap={() => void bills.loadDetail(b.billNo)}>
-                  明细加载失败，点击重试
-                </Tappable>
-              ) : (
-                <Loading />
-              )}
-            </View>
-          )
-        })}
-        <View className='merge__card' role='radiogroup' aria-label='支付方式'>
-          <Text className='merge__label'>支付方式</Text>
-          <Tappable role='radio' row checked={bills.payChannel === 'cashier'} className='merge__channel' onTap={() => bills.chooseChannel('cashier')}>
-            <Text>在线支付</Text>
-            <Text className='merge__line'>微信或支付宝</Text>
-          </Tappable>
-          <Tappable
-            role='radio'
-            row
-            checked={bills.payChannel === 'account'}
-            disabled={!bills.balanceCovers}
-            className='merge__channel'
-            onTap={() => bills.chooseChannel('account')}
-          >
-            <Text>就诊卡余额</Text>
-            <Text className='merge__line'>
-              {balance ? `余额${yuan(balance.balanceFen)}${bills.balanceCovers ? '' : '，不足以支付'}` : '余额查询中'}
-            </Text>
-          </Tappable>
-          {bills.insuranceOffered && (
-            <Tappable role='radio' row checked={bills.payChannel === 'insurance'} className='merge__channel' onTap={() => bills.chooseChannel('insurance')}>
-              <Text>医保支付</Text>
-              <Text className='merge__line'>医保电子凭证授权后结算，自付部分微信或支付宝支付</Text>
-            </Tappable>
-          )}
-          {balance && !bills.balanceCovers && (
-            <Tappable role='link' inline className='merge__retry' onTap={() => void Taro.navigateTo({ url: ACCOUNT_RECHARGE_URL })}>
-              去充值就诊卡
-            </Tappable>
-          )}
-        </View>
-        <ActionBar amount={{ label: '合计', value: yuan(bills.totalFen) }} note='支付成功后请按指引到相应窗口取药或检查'>
-          <Button type='primary' block disabled={bills.payment.busy} onClick={() => void pay()}>
-            {bills.payment.busy ? '支付中...' : bills.payChannel === 'account' ? '余额支付' : bills.payChannel === 'insurance' ? '医保支付' : '确认支付'}
-          </Button>
-        </ActionBar>
-      </View>
-    )
-  }
-
-  return <PageShell title='确认缴费'>{body()}</PageShell>
+export default function MergeList() {
+  return (
+    <PageShell title='确认缴费'>
+      <MergeConfirm empty={<Empty text='请先选择要缴纳的费用' action={{ label: '去选择', onTap: () => void Taro.redirectTo({ url: PAYMENT_LIST_URL }) }} />} />
+    </PageShell>
+  )
 }
-
-export default observer(MergeList)

@@ -11,37 +11,55 @@ import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
 import { afterPay } from '../../pages/order/payment/afterPay'
-import './mergeList.scss'
+import './MergeConfirm.scss'
 
 /**
  * 待缴费 (spec §2 /palm/payment/waitPay?billNo=&source=scanCode): a bill opened from a scanned code, read for the
  * chosen patient, with its items and 立即支付 (payment/init with sourceType 2 when it came from a scan, spec §4).
+ * With source=report (报告缴费): the bill of a test or an examination whose report waits for it
+ * (payment/unpaid/report/detail), said so, and paid through payment/report/init.
  */
 function WaitPay() {
   const { bills, patient: patients, hospital } = useStores()
   const { params } = useRouter()
   const billNo = params.billNo ?? ''
   const scanned = params.source === 'scanCode'
+  /** 报告缴费: the bill of a test or an examination whose report waits for it (src/utils/reportBill.ts). */
+  const forReport = params.source === 'report'
   const ready = useRef(false)
   const current = patients.current
   const detail = bills.detailOf(billNo)
-  const bill = detail.value
+  const report = forReport && bills.reportBill.value?.billNo === billNo ? bills.reportBill.value : null
+  const bill = forReport ? report : detail.value
+  const failed = forReport ? !report && bills.reportBill.state === 'failed' : detail.state === 'failed'
 
+  const read = async () => {
+    const hospitalCode = hospital.hospital?.hospitalCode
+    const patientId = patients.current?.id
+    if (!forReport) return bills.loadDetail(billNo)
+    bills.reportBill.reset() // another patient's answer is not this one's
+    if (hospitalCode && patientId) await bills.reportBill.load({ hospitalCode, patientId, billNo }).catch(() => undefined)
+  }
   const load = async () => {
     await patients.load().catch(() => undefined)
     ready.current = true
-    if (billNo) await bills.loadDetail(billNo)
+    if (billNo) await read()
   }
   useEffect(() => {
     if (!ready.current || !billNo) return
     bills.details.delete(billNo) // another patient's answer is not this one's
-    void bills.loadDetail(billNo)
+    void read()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [current?.id, billNo, bills])
 
   const pay = async () => {
     const hospitalCode = hospital.hospital?.hospitalCode
     if (!bill || !current || !hospitalCode) return
-    const result = await bills.payBills({ hospitalCode, patientId: current.id, billNos: [bill.billNo], sourceType: scanned ? 2 : 0 }, true).catch(() => null)
+    const result = await (
+      forReport
+        ? bills.payReport({ hospitalCode, patientId: current.id, billNo: bill.billNo })
+        : bills.payBills({ hospitalCode, patientId: current.id, billNos: [bill.billNo], sourceType: scanned ? 2 : 0 }, true)
+    ).catch(() => null)
     afterPay(result)
   }
 
@@ -54,12 +72,18 @@ function WaitPay() {
           <Text className='merge__title'>就诊人</Text>
           <PatientPicker onChoose={(p) => patients.choose(p)} />
         </View>
-        {!current ? null : detail.state === 'failed' ? (
-          <LoadFailed text='未找到该就诊人的缴费单' onRetry={() => void bills.loadDetail(billNo)} />
+        {!current ? null : failed ? (
+          <LoadFailed text='未找到该就诊人的缴费单' onRetry={() => void read()} />
         ) : !bill ? (
           <Loading />
         ) : (
           <>
+            {report && (
+              <View className='merge__card' role={report.reportHeld ? 'alert' : undefined}>
+                <Text className='merge__title'>{report.reportHeld ? `${report.reportKindText}待缴费后发布` : report.reportKindText}</Text>
+                <Text className='merge__line'>{report.note}</Text>
+              </View>
+            )}
             <View className='merge__card'>
               <View className='merge__head'>
                 <Text className='merge__title'>{bill.title}</Text>

@@ -48,7 +48,7 @@ export function toBillDetail(b: HisBill): BillDetail {
 
 /**
  * POST /payment/unpaid/list: the chosen patient's unpaid bills, one group per visit and department, newest visit
- * first. A bill already in an unpaid order says so (and which of the caller's records, when it is theirs).
+ * first (of one day, the one ordered last). A bill already in an unpaid order says so (and which of the caller's records, when it is theirs).
  */
 export async function unpaidVisits(db: Db, cipher: FieldCipher, his: HisProvider, userId: number, input: UnpaidBillsInput, now: Date): Promise<UnpaidVisit[]> {
   const { hospital, who } = await ownPatientAt(db, cipher, userId, input)
@@ -73,7 +73,11 @@ export async function unpaidVisits(db: Db, cipher: FieldCipher, his: HisProvider
     })
     visits.set(key, visit)
   }
-  return [...visits.values()].sort((a, b) => b.visitDate.localeCompare(a.visitDate) || b.visitNo.localeCompare(a.visitNo))
+  // the newest visit first; of one day, the one whose orders came last (what the patient has just been sent to pay)
+  const lastOrdered = (v: UnpaidVisit) => v.bills.reduce((latest, b) => (b.orderedAt > latest ? b.orderedAt : latest), '')
+  return [...visits.values()].sort(
+    (a, b) => b.visitDate.localeCompare(a.visitDate) || lastOrdered(b).localeCompare(lastOrdered(a)) || b.visitNo.localeCompare(a.visitNo),
+  )
 }
 
 /** POST /payment/unpaid/detail: one of the patient's bills with its items; someone else's (or none) is 2999. */

@@ -153,6 +153,33 @@ export interface HisAdmission {
 }
 
 /**
+ * How the balance of a settled stay goes back: to the channel a deposit was paid through (原路退回, `original`), or
+ * at the inpatient cashier's window (`window`: deposits paid there in cash or by card, against the deposit receipt).
+ */
+export interface HisSettlementReturn {
+  way: 'original' | 'window'
+  /** The deposit's channel (wechat, alipay, sandbox, window...). */
+  channel: string
+  amountFen: number
+}
+
+/** The discharge settlement (出院结算) of a stay: what it cost, by category, what was paid, and the balance. */
+export interface HisDischargeSettlement {
+  admissionNo: string
+  /** ISO time. */
+  dischargedAt: string
+  costFen: number
+  depositFen: number
+  /** Returned to the patient: the sum of `returns`. */
+  returnedFen: number
+  /** Still owed by the patient (补缴), paid at the inpatient cashier. */
+  owedFen: number
+  returns: HisSettlementReturn[]
+  /** The costs per category, largest first; they add up to costFen. */
+  categories: { category: BillCategory; amountFen: number }[]
+}
+
+/**
  * Tests a patient orders without a doctor's visit (自助开单): the app has checked who may order them; the HIS makes
  * the unpaid bills (one per place, as a doctor's orders would) for the visit `requestNo` stands for.
  */
@@ -498,6 +525,17 @@ export interface HisCardHolder {
  * - `POST /nucleic/cancel` `{hospitalCode, orderNo}` -> `{test: Test}`: cancels a test not sampled yet (the app then
  *   refunds a paid one); refused once sampled. Idempotent.
  * - `POST /nucleic/tests` `{hospitalCode, orderNos}` -> `{tests: Test[]}`: the tests of those orders (results included).
+ * The HIS calls the app back (routes/his/callback.ts), signed the same way with the same appId and secret
+ * (`x-app-id`, `x-signature` = hex HMAC-SHA256 of the exact body bytes):
+ * - `POST {app}/dld-his/callback/queue-call` `{hospitalCode, place, window, ticketNo, calledAt}`: a window called a
+ *   number; the patients waiting in that place and window's queue are pushed their new places. Answered HTTP 200
+ *   `{code: 0}`; 401 for a wrong app id or signature, 400 for a malformed body, an unknown hospital, or a calledAt
+ *   more than five minutes off the app's clock.
+ *
+ * Discharge settlement (issue 17). `Settlement` is HisDischargeSettlement.
+ * - `POST /admissions/settlement` `{hospitalCode, patient: Patient, admissionNo}` -> `{settlement: Settlement | null}`:
+ *   the settlement of the patient's own discharged stay, null while the stay is not settled; someone else's stay
+ *   answers code != 0.
  */
 export interface HisProvider extends HisPhysicalExams {
   readonly kind: 'sandbox' | 'http' | 'disabled'
@@ -547,6 +585,11 @@ export interface HisProvider extends HisPhysicalExams {
   nucleicSettle(tx: Tx, input: Omit<HisSettleInput, 'billNos'>): Promise<HisNucleicTest>
   nucleicCancel(tx: Tx, input: { hospitalCode: string; orderNo: string }): Promise<HisNucleicTest>
   nucleicTests(input: { hospitalCode: string; orderNos: string[] }): Promise<HisNucleicTest[]>
+  /**
+   * The discharge settlement of the patient's own stay: `settled` null while the stay is not settled (still in
+   * hospital); null when the stay is not theirs.
+   */
+  dischargeSettlement(input: { hospitalCode: string; patient: HisPatient; admissionNo: string }): Promise<{ settled: HisDischargeSettlement | null } | null>
 }
 
 /** What a hospital without a HIS connection (a server that is not a demo, without HIS) is told. */
@@ -606,6 +649,7 @@ export function disabledHis(): HisProvider {
     nucleicSettle: off,
     nucleicCancel: off,
     nucleicTests: off,
+    dischargeSettlement: off,
   }
 }
 
@@ -778,9 +822,20 @@ const medTechAnswers = {
   test: z.object({ test: nucleicTestSchema }),
   tests: z.object({ tests: z.array(nucleicTestSchema).max(200) }),
 }
+const settlementSchema = z.object({
+  admissionNo: z.string().min(1).max(64),
+  dischargedAt: isoTime,
+  costFen: fen,
+  depositFen: fen,
+  returnedFen: fen,
+  owedFen: fen,
+  returns: z.array(z.object({ way: z.enum(['original', 'window']), channel: text(32), amountFen: fen })).max(100),
+  categories: z.array(z.object({ category, amountFen: fen })).max(20),
+})
 const answers = {
   reports: z.object({ records: z.array(reportSummarySchema).max(100), total: z.number().int().min(0) }),
   reportsByNo: z.object({ reports: z.array(reportSchema).max(100) }),
+  settlement: z.object({ settlement: settlementSchema.nullable() }),
   account: z.object({ accountNo: z.string().min(1).max(64), balanceFen: signedFen }),
   admissions: z.object({ admissions: z.array(admissionSchema).max(10) }),
   admission: z.object({ admission: admissionSchema }),
@@ -922,6 +977,15 @@ export function httpHis(cfg: HisConfig, fetchImpl: typeof fetch = fetch): HisPro
     },
     async nucleicTests({ hospitalCode, orderNos }) {
       return (await call('/nucleic/tests', { hospitalCode, orderNos }, medTechAnswers.tests)).tests
+    },
+    async dischargeSettlement({ hospitalCode, patient, admissionNo }) {
+      try {
+        return { settled: (await call('/admissions/settlement', { hospitalCode, patient, admissionNo }, answers.settlement)).settlement }
+      } catch (err) {
+        // the HIS refuses a stay that is not the patient's: the caller answers 2999, saying nothing more
+        if (err instanceof AppError) return null
+        throw err
+      }
     },
   }
 }

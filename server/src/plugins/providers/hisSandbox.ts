@@ -24,6 +24,7 @@ import { sandboxReports, type HisReleaseInput } from './hisReports'
 import type { HisReport } from './his'
 import { sandboxPhysical, type PhysicalConsole } from './hisPhysicalSandbox'
 import { sandboxMedTech, type SandboxMedTechConsole } from './hisSandboxMedTech'
+import type { HisSettlementReturn } from './his'
 
 /** A place that dispenses or performs what a bill is for, with the number prefix of its queues. */
 export interface HisPlace {
@@ -139,6 +140,29 @@ export interface SandboxHis extends HisProvider, PhysicalConsole, SandboxMedTech
   consoleAdmission(hospitalCode: string, admissionNo: string): Promise<HisConsoleAdmission | null>
   /** The laboratory, radiology or pathology releases a report (hisReports.ts REPORT_TEMPLATES) for the patient. */
   releaseReport(input: HisReleaseInput, now?: Date): Promise<HisReport>
+}
+
+/** Channels whose payments the hospital can send back where they came from (原路退回). */
+const RETURNABLE_CHANNELS = new Set(['wechat', 'alipay', 'sandbox'])
+
+/**
+ * Where the balance of a settled stay goes: back to the deposits paid online, the latest first, each at most what it
+ * paid (原路退回); what is left (deposits paid at the window) is collected at the inpatient cashier's window.
+ */
+export function settlementReturns(returnedFen: number, depositsNewestFirst: { channel: string; amountFen: number }[]): HisSettlementReturn[] {
+  const out: HisSettlementReturn[] = []
+  let left = returnedFen
+  for (const d of depositsNewestFirst) {
+    if (left <= 0) break
+    if (!RETURNABLE_CHANNELS.has(d.channel) || d.amountFen <= 0) continue
+    const amountFen = Math.min(left, d.amountFen)
+    const same = out.find((r) => r.way === 'original' && r.channel === d.channel)
+    if (same) same.amountFen += amountFen
+    else out.push({ way: 'original', channel: d.channel, amountFen })
+    left -= amountFen
+  }
+  if (left > 0) out.push({ way: 'window', channel: 'window', amountFen: left })
+  return out
 }
 
 /** `B` + date + 10 random digits: a bill number nobody can guess. */
@@ -467,6 +491,39 @@ export function sandboxHis(db: Db, cipher: FieldCipher): SandboxHis {
         .where(and(eq(hisDailyCharges.admissionId, admission.id), eq(hisDailyCharges.chargeDate, date)))
         .orderBy(asc(hisDailyCharges.id))
       return rows.map((r) => ({ code: r.code, name: r.name, spec: r.spec, unit: r.unit, category: r.category as BillCategory, quantity: r.quantity, unitPriceFen: r.unitPriceFen, amountFen: r.amountFen }))
+    },
+
+    async dischargeSettlement({ hospitalCode, patient, admissionNo }) {
+      const admission = await ownAdmission(db, hospitalCode, patient, admissionNo)
+      if (!admission) return null
+      if (admission.status !== 'discharged' || !admission.dischargedAt) return { settled: null }
+      const view = await admissionView(db, admission)
+      const deposits = await db
+        .select({ channel: hisDepositEntries.channel, amountFen: hisDepositEntries.amountFen })
+        .from(hisDepositEntries)
+        .where(and(eq(hisDepositEntries.admissionId, admission.id), eq(hisDepositEntries.kind, 'deposit')))
+        .orderBy(sql`${hisDepositEntries.at} desc`, sql`${hisDepositEntries.id} desc`)
+      const categories = await db
+        .select({ category: hisDailyCharges.category, n: sql<string>`coalesce(sum(${hisDailyCharges.amountFen}), 0)` })
+        .from(hisDailyCharges)
+        .where(eq(hisDailyCharges.admissionId, admission.id))
+        .groupBy(hisDailyCharges.category)
+      const returnedFen = view.settlement?.returnedFen ?? 0
+      return {
+        settled: {
+          admissionNo: admission.admissionNo,
+          dischargedAt: admission.dischargedAt.toISOString(),
+          costFen: view.costFen,
+          depositFen: view.depositFen,
+          returnedFen,
+          owedFen: view.settlement?.owedFen ?? 0,
+          returns: settlementReturns(returnedFen, deposits),
+          categories: categories
+            .map((c) => ({ category: c.category as BillCategory, amountFen: Number(c.n) }))
+            .filter((c) => c.amountFen > 0)
+            .sort((a, b) => b.amountFen - a.amountFen || a.category.localeCompare(b.category)),
+        },
+      }
     },
 
     async deposit(tx, input) {

@@ -149,6 +149,45 @@ export async function billRoutes(app: FastifyInstance) {
     handler: async ({ body, auth }) => bills.unpaidBillDetail(db(), cipher, providers.his, auth.userId, body),
   })
 
+  const payInputExtras = {
+    returnUrl,
+    idempotencyKey,
+    channel: z.enum(['cashier', 'account', 'insurance'], { error: '支付方式不正确' }).optional(),
+  }
+
+  route(app, {
+    method: 'POST',
+    url: `${A}/payment/unpaid/report/detail`,
+    summary:
+      'The bill of a test or an examination whose report is released once it is paid (报告缴费; the rule is src/utils/reportBill.ts): its items, ' +
+      'whether the report waits for it, and the caller’s payment that holds it; a bill of another kind is refused (400), someone else’s is 2999',
+    audit: { subject: 'payment', patients: async ({ body }) => [body.patientId] },
+    auth: 'user',
+    body: patientAt.extend({ billNo }),
+    data: billDetailDto.extend({
+      reportKind: z.enum(['lab', 'exam']),
+      reportKindText: z.string(),
+      reportHeld: z.boolean(),
+      note: z.string(),
+      payingId: z.number().nullable(),
+    }),
+    handler: async ({ body, auth }) => bills.reportBillDetail(db(), cipher, providers.his, auth.userId, body, new Date()),
+  })
+
+  route(app, {
+    method: 'POST',
+    url: `${A}/payment/report/init`,
+    callerLimit: CALLER_LIMITS.order,
+    audit: 'payment',
+    summary:
+      'Pay one report’s bill (a test or an examination, 报告缴费) as payment/init pays one bill: same idempotencyKey rule, the same claim on the bill, ' +
+      'settled with the HIS on payment; a bill of another kind is refused (400), someone else’s is 2999',
+    auth: 'user',
+    body: patientAt.extend({ billNo, ...payInputExtras }),
+    data: z.object({ record: paymentDto, action: payActionDto.nullable() }),
+    handler: async ({ body, auth }) => bills.payReportBill(db(), cipher, providers, auth, body, new Date()),
+  })
+
   route(app, {
     method: 'POST',
     url: `${A}/payment/init`,

@@ -1,18 +1,10 @@
 import { View, Text } from '@tarojs/components'
 import { yuan } from '@/utils/register'
-import type { BillCategory, BillItem } from '../../../../types/api/palm'
+import type { BillItem } from '../../../../types/api/palm'
 import './BillItems.scss'
 
-/** The category of a bill or a price item as the patient reads it. */
-export const CATEGORY_TEXT: Record<BillCategory, string> = {
-  drug: '西药',
-  herbal: '中药饮片',
-  lab: '检验',
-  exam: '检查',
-  treatment: '治疗',
-  material: '材料',
-  service: '诊疗服务',
-}
+/** The category of a bill or a price item as the patient reads it (one list, shared with the server). */
+export { CATEGORY_TEXT } from '@/utils/settlementRules'
 
 /**
  * The lines of a bill (name, specification, quantity, unit price, amount), one card-row each: a table would not fit

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import Taro from '@tarojs/taro'
+import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
@@ -22,6 +22,7 @@ import './recharge.scss'
 function InpatientRecharge() {
   const { hospital, patient: patients } = useStores()
   const store = useRecharge('inpatient')
+  const { params } = useRouter()
   const [ready, setReady] = useState(false)
   const current = patients.current
   /** Whose stay or balance was asked for last: choosing another patient asks again. */
@@ -30,7 +31,9 @@ function InpatientRecharge() {
   const load = async () => {
     await patients.load().catch(() => undefined)
     shownFor.current = patients.current?.id ?? null
-    await Promise.all([store.loadPatient(), store.loadAmounts()])
+    // the amount chosen on the deposit page (预交金), when it is one of the hospital's
+    const asked = Number(params.amountFen)
+    await Promise.all([store.loadPatient(), store.loadAmountsChoosing(Number.isInteger(asked) && asked > 0 ? asked : null)])
     setReady(true)
   }
   useEffect(() => {

@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '住院预交金' })
