@@ -82,12 +82,16 @@ describe('the 演示环境 mark', () => {
     const pages = [...MAIN_PAGES.filter((p) => p !== 'pages/webview/index'), ...SUB_PACKAGES.flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))]
     const files = pages.map((p) => join(__dirname, '../../src', `${p}.tsx`))
     expect(files.length).toBeGreaterThan(50)
-    // a page may be a thin wrapper of its own component (two record pages share one detail): one import deep
+    // a page may be a thin wrapper of a component (two record pages share one detail): one import deep
     const framed = (file: string, depth = 0): boolean => {
       const text = readFileSync(file, 'utf8')
       if (/from '@\/components\/(PageShell|HomePage)'/.test(text)) return true
       if (depth > 0) return false
-      const local = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => join(dirname(file), `${m[1]}.tsx`)).filter((f) => existsSync(f))
+      // its own files, or a shared page body of src/components (the nucleic pages of palm and of a hospital's own)
+      const local = [
+        ...[...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => join(dirname(file), `${m[1]}.tsx`)),
+        ...[...text.matchAll(/from '@\/(components\/[^']+)'/g)].map((m) => join(__dirname, '../../src', `${m[1]}.tsx`)),
+      ].filter((f) => existsSync(f))
       return local.some((f) => framed(f, depth + 1))
     }
     const unframed = files.filter((f) => !framed(f))
