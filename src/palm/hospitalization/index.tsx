@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
-import Taro, { useDidShow } from '@tarojs/taro'
+import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import { Button } from '@/components/Button'
@@ -12,7 +11,7 @@ import { hospitalToday } from '@/utils/hospitalClock'
 import { useRecharge } from '../../pages/order/recharge/useRecharge'
 import { INPATIENT_DEPOSIT_URL, INPATIENT_RECHARGE_URL, INPATIENT_RECORDS_URL, dailyBillUrl, escortUrl, settlementResultUrl } from '@/pageUrls'
 import { stayDays } from '@/utils/settlementRules'
-import { StayEntries, StayMoney, StayRow } from './StayParts'
+import { LowDepositWarning, StayEntries, StayMoney, StayRow, useStayLoader } from './StayParts'
 import type { InpatientView } from '../../../types/api/palm'
 import { bedText } from '../../pages/order/recharge/useRecharge'
 import './index.scss'
@@ -31,26 +30,8 @@ const daysOf = (stay: InpatientView) => stayDays(dateOf(stay.admittedAt), stay.d
 function Hospitalization() {
   const { hospital, patient: patients } = useStores()
   const store = useRecharge('inpatient')
-  const [ready, setReady] = useState(false)
+  const { load } = useStayLoader(store)
   const current = patients.current
-  /** Whose stay or balance was asked for last: choosing another patient asks again. */
-  const shownFor = useRef<number | null>(null)
-
-  const load = async () => {
-    await patients.load().catch(() => undefined)
-    shownFor.current = patients.current?.id ?? null
-    await store.loadPatient()
-    setReady(true)
-  }
-  // back from a top-up or another patient: the stay as it now stands
-  useDidShow(() => {
-    if (ready) void store.loadPatient()
-  })
-  useEffect(() => {
-    if (!ready || shownFor.current === (current?.id ?? null)) return
-    shownFor.current = current?.id ?? null
-    void store.loadPatient()
-  }, [current?.id, store, ready])
 
   const go = (url: string) => void Taro.navigateTo({ url })
 
@@ -63,12 +44,7 @@ function Hospitalization() {
     const discharged = stay.status === 'discharged'
     return (
       <>
-        {stay.lowDeposit && (
-          <View className='inpatient__warning' role='alert'>
-            <Text className='inpatient__warning-title'>预交金余额不足</Text>
-            <Text className='inpatient__warning-text'>{stay.warning ?? '住院预交金余额不足，请及时缴纳'}</Text>
-          </View>
-        )}
+        {stay.lowDeposit && <LowDepositWarning warning={stay.warning} />}
         <View className='inpatient__card'>
           <View className='inpatient__head'>
             <Text className='inpatient__name'>{stay.patientName}</Text>

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
-import Taro, { useDidShow } from '@tarojs/taro'
+import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import { Button } from '@/components/Button'
@@ -12,7 +11,7 @@ import { fenToYuan } from '@/utils/number'
 import { yuan } from '@/utils/register'
 import { useRecharge, bedText } from '../../../pages/order/recharge/useRecharge'
 import { INPATIENT_RECORDS_URL, dailyBillUrl, inpatientRechargeUrl, settlementResultUrl } from '@/pageUrls'
-import { StayEntries, StayMoney, StayRow } from '../StayParts'
+import { LowDepositWarning, StayEntries, StayMoney, StayRow, useStayLoader } from '../StayParts'
 import './index.scss'
 
 /**
@@ -23,26 +22,8 @@ import './index.scss'
 function InpatientDeposit() {
   const { hospital, patient: patients } = useStores()
   const store = useRecharge('inpatient')
-  const [ready, setReady] = useState(false)
+  const { load } = useStayLoader(store, () => store.loadAmounts())
   const current = patients.current
-  /** Whose stay was asked for last: choosing another patient asks again. */
-  const shownFor = useRef<number | null>(null)
-
-  const load = async () => {
-    await patients.load().catch(() => undefined)
-    shownFor.current = patients.current?.id ?? null
-    await Promise.all([store.loadPatient(), store.loadAmounts()])
-    setReady(true)
-  }
-  // back from a top-up: the deposit as it now stands
-  useDidShow(() => {
-    if (ready) void store.loadPatient()
-  })
-  useEffect(() => {
-    if (!ready || shownFor.current === (current?.id ?? null)) return
-    shownFor.current = current?.id ?? null
-    void store.loadPatient()
-  }, [current?.id, store, ready])
 
   const go = (url: string) => void Taro.navigateTo({ url })
 
@@ -55,12 +36,7 @@ function InpatientDeposit() {
     const inHospital = stay.status === 'in'
     return (
       <>
-        {stay.lowDeposit && (
-          <View className='deposit__warning' role='alert'>
-            <Text className='deposit__warning-title'>预交金余额不足</Text>
-            <Text className='deposit__warning-text'>{stay.warning ?? '住院预交金余额不足，请及时缴纳'}</Text>
-          </View>
-        )}
+        {stay.lowDeposit && <LowDepositWarning warning={stay.warning} />}
         <View className='deposit__card'>
           <Text className='deposit__heading'>{inHospital ? '预交金余额' : '结算余额'}</Text>
           <Text className={`deposit__balance${stay.balanceFen < 0 || stay.lowDeposit ? ' deposit__balance--warn' : ''}`}>{yuan(stay.balanceFen)}</Text>
