@@ -8,7 +8,10 @@
 //  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
 //     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
 //     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
-//  5. Chat: BENCH_CHAT_CLIENTS (1,000) WebSocket clients of our own chat service, doctors and patients: the server's
+//  5. Reports: POST /dld-palm/api/report/list (a patient's lab reports, from the sandbox HIS, with unread marks and the
+//     audit row) and POST /assay/detail (one lab report with its items), per second and percentiles, each request one
+//     of the account holders with three reports.
+//  6. Chat: BENCH_CHAT_CLIENTS (1,000) WebSocket clients of our own chat service, doctors and patients: the server's
 //     heap per idle connection; delivery p50/p99 (sending to arrival on the doctor's connection) at a steady
 //     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
@@ -306,6 +309,44 @@ async function bills(port, payers) {
   return { list: listFigures, pay: { rps: Math.round(paid / elapsed), paid, of: jobs.length, ...percentiles(latencies), reasons } }
 }
 
+/** Reads as fast as CONNECTIONS clients can for SECONDS, each request the next of `jobs`; answers rate and percentiles. */
+async function readLoop(jobs, call) {
+  const latencies = []
+  let ok = 0
+  let errors = 0
+  let next = 0
+  const started = Date.now()
+  const until = started + SECONDS * 1000
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        const job = jobs[next++ % jobs.length]
+        const t0 = performance.now()
+        const env = await call(job)
+        latencies.push(performance.now() - t0)
+        if (env.code === 200) ok++
+        else errors++
+      }
+    }),
+  )
+  return { rps: Math.round(ok / ((Date.now() - started) / 1000)), ...percentiles(latencies), errors }
+}
+
+/** Reports: each reader's lab report list, then one lab report's detail (both audited, as every read of one is). */
+async function reports(port, readers) {
+  const hospitalCode = '10392'
+  const list = (r) => api(port, r.token, '/dld-palm/api/report/list', { hospitalCode, patientId: r.patientId, kind: 'lab', page: 1, size: 10 })
+  const listFigures = await readLoop(readers, list)
+  const details = []
+  for (const r of readers) {
+    const env = await list(r)
+    const first = env.data?.records?.[0]
+    if (first) details.push({ token: r.token, id: first.id })
+  }
+  const detailFigures = await readLoop(details, (d) => api(port, d.token, '/dld-palm/api/assay/detail', { id: d.id }))
+  return { list: listFigures, detail: detailFigures }
+}
+
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
@@ -335,6 +376,9 @@ for (const [i, run] of runs.entries()) {
     console.log(`  ${'unpaid bills list'.padEnd(18)} ${String(o.list.rps).padStart(7)} req/s   p50 ${o.list.p50} ms   p99 ${o.list.p99} ms   errors ${o.list.errors}`)
     console.log(`  ${'bill payment'.padEnd(18)} ${String(o.pay.rps).padStart(7)} payments/s   p50 ${o.pay.p50} ms   p99 ${o.pay.p99} ms   (${o.pay.paid} of ${o.pay.of} paid: init and cashier)`)
     for (const [msg, n] of o.pay.reasons) console.log(`    refused ${n}: ${msg}`)
+    const r = await reports(server.port, server.reportReaders)
+    console.log(`  ${'lab report list'.padEnd(18)} ${String(r.list.rps).padStart(7)} req/s   p50 ${r.list.p50} ms   p99 ${r.list.p99} ms   errors ${r.list.errors}`)
+    console.log(`  ${'lab report detail'.padEnd(18)} ${String(r.detail.rps).padStart(7)} req/s   p50 ${r.detail.p50} ms   p99 ${r.detail.p99} ms   errors ${r.detail.errors}`)
     const c = await chat(server.port, server.chat)
     console.log(`  chat, ${c.clients} connected clients: ${c.heapPerConnectionKB} KB heap per idle connection`)
     console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)

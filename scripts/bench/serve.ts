@@ -47,7 +47,8 @@ async function bookers(db: Db, cipher: FieldCipher) {
     const patientIds: number[] = []
     const people: { id: number; name: string; idCard: string }[] = []
     for (let p = 0; p < PATIENTS_PER_BOOKER; p++, person++) {
-      const patientMobile = `136${String(person).padStart(8, '0')}`
+      // the account holder (本人) has the account's own mobile: their reports need no relative's code
+      const patientMobile = p === 0 ? mobile : `136${String(person).padStart(8, '0')}`
       const code = await createSmsCode(db, cipher, patientMobile, 'patient')
       const bound = await bindPatient(db, cipher, sandboxHis(db, cipher), userId, {
         name: `测试${person}`,
@@ -85,6 +86,23 @@ async function billPayers(db: Db, cipher: FieldCipher, accounts: Awaited<ReturnT
       doctorName: '门诊医生',
       items: Array.from({ length: BILLS_PER_PAYER }, (_, k) => ({ code: catalogue[k * 7]!.code, quantity: 1 })),
     })
+    out.push({ token: a.token, patientId: who.id })
+  }
+  return out
+}
+
+/**
+ * For the report benchmark: each payer (an account holder, 本人) gets three lab reports released by the sandbox HIS;
+ * answers who reads them.
+ */
+async function reportReaders(db: Db, cipher: FieldCipher, accounts: Awaited<ReturnType<typeof bookers>>) {
+  const his = sandboxHis(db, cipher)
+  const out: { token: string; patientId: number }[] = []
+  for (const [i, a] of accounts.entries()) {
+    const who = a.people[0]!
+    for (const template of ['cbc', 'cbc', 'cbc']) {
+      await his.releaseReport({ hospitalCode: DEMO.both.code, patient: { cardNo: null, idCard: who.idCard, name: who.name }, template, doctorName: '门诊医生', abnormal: i % 2 === 0 })
+    }
     out.push({ token: a.token, patientId: who.id })
   }
   return out
@@ -184,6 +202,7 @@ async function main() {
       bookers: accounts,
       places: await freePlaces(database.db),
       billPayers: await billPayers(database.db, cipher, accounts),
+      reportReaders: await reportReaders(database.db, cipher, accounts),
       chat: await chatClients(database.db, cipher, config.secret),
     }),
   )
