@@ -45,9 +45,17 @@ export interface RouteSpec<B, Q, P, D extends z.ZodType, A extends AuthLevel> {
   callerLimit?: CallerLimit
   /**
    * Health data or money: every successful call is recorded in the audit log (domain/audit.ts) before it is
-   * answered, with the patients its answer is about (patientIdsIn), unless `patients` names them.
+   * answered, with the patients its answer is about (patientIdsIn), unless `patients` names them. A GET is recorded as
+   * a read and any other method as a change, unless `action` says otherwise (a POST that only reads, as the spec
+   * makes several, or the spec's GET that cancels).
    */
-  audit?: AuditSubject | { subject: AuditSubject; patients: (ctx: RouteContext<B, Q, P, A>, data: z.input<D>) => Promise<number[]> }
+  audit?:
+    | AuditSubject
+    | {
+        subject: AuditSubject
+        patients?: (ctx: RouteContext<B, Q, P, A>, data: z.input<D>) => Promise<number[]>
+        action?: 'read' | 'change'
+      }
   handler: (ctx: RouteContext<B, Q, P, A>) => Promise<z.input<D>>
 }
 
@@ -97,10 +105,10 @@ export function route<
       if (spec.audit) {
         const actor = actorOf(req)
         if (actor) {
-          const audit = typeof spec.audit === 'string' ? { subject: spec.audit, patients: null } : spec.audit
+          const audit = typeof spec.audit === 'string' ? { subject: spec.audit } : spec.audit
           await recordAudit(app.ctx.db, {
             actor,
-            action: spec.method === 'GET' ? 'read' : 'change',
+            action: audit.action ?? (spec.method === 'GET' ? 'read' : 'change'),
             subject: audit.subject,
             route: `${spec.method} ${spec.url}`,
             patientIds: audit.patients ? await audit.patients(ctx, data) : patientIdsIn(audit.subject, data),

@@ -253,6 +253,9 @@ describe('GET /dld-palm/api/physical/cancelAppointment', () => {
     assert.equal(cancelled.data.status, 'cancelled')
     assert.equal(cancelled.data.cancellable, false)
     assert.equal(await booked(date), before - 1)
+    // a GET by the spec, but a change: the audit log says so
+    const [logged] = await db().select().from(auditLog).where(and(eq(auditLog.route, `GET ${A}/physical/cancelAppointment`), eq(auditLog.actorId, owner.userId)))
+    assert.equal(logged?.action, 'change')
     // the provider's refund notification arrives: the money is back
     await sandbox.settled()
     const refunded = await detail(owner, start.data.appointment.id)

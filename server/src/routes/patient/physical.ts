@@ -161,7 +161,7 @@ export async function physicalRoutes(app: FastifyInstance) {
     url: `${A}/physical/cancelAppointment`,
     summary: 'Cancel a physical exam: an unpaid one at once; a paid one before its day, with a full refund (never on the day or after)',
     auth: 'user',
-    audit: 'physical',
+    audit: { subject: 'physical', action: 'change' },
     query: z.object({ id, reason: z.string().trim().max(100).optional() }),
     data: appointmentDto,
     handler: async ({ query, auth }) => physical.cancelPhysical(db(), cipher, providers, auth.userId, query, new Date()),
