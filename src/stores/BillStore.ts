@@ -7,6 +7,7 @@ import { getPayOrder } from '@/services/pay'
 import { SESSION, session } from '@/services/storage'
 import { PAYMENT_PAY_RETURN_URL } from '@/pageUrls'
 import { isChsHospital } from '@/utils/insuranceRules'
+import { isReportBill } from '@/utils/reportBill'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
 import { Loadable, type LoadState } from './base/Loadable'
 import { OneAtATime } from './base/OneAtATime'
@@ -134,6 +135,11 @@ export class BillStore {
     }
     this.unpaidFor = key
     await this.unpaid.load(hospitalCode, patient.id).catch(() => undefined)
+  }
+
+  /** The unpaid bills whose report waits for them (报告缴费: tests and examinations, src/utils/reportBill.ts). */
+  get reportBills(): UnpaidBill[] {
+    return this.visits.flatMap((v) => v.bills.filter((b) => isReportBill(b.category)))
   }
 
   get visits(): UnpaidVisit[] {

@@ -132,6 +132,12 @@ function serve() {
       const records = [summary(11, { unread: true, abnormalCount: 2 }), summary(9, { reportedAt: '2026-09-26T02:00:00.000Z' })]
       return ok({ ...page, records, total: 2, unread: 1 })
     }
+    if (path === '/dld-palm/api/payment/unpaid/list') {
+      // the patient 本人 has a CT and a drug bill to pay; only the CT holds a report
+      if (body.patientId !== '1') return ok([])
+      const bill = (billNo: string, title: string, category: string, amountFen: number) => ({ billNo, title, category, place: '', amountFen, orderedAt: '2026-11-26T01:00:00.000Z', paying: false, payingId: null })
+      return ok([{ visitNo: 'MZ1', visitDate: '2026-11-26', deptName: '呼吸内科', doctorName: '许军', amountFen: 33500, bills: [bill('B1', '胸部CT平扫', 'exam', 28000), bill('B2', '西药处方', 'drug', 5500)] }])
+    }
     if (path === '/dld-palm/api/verifyCode') {
       if (!body.code) return ok({ sent: true, verified: false, mobile: '137****0001', resendAfter: 60 })
       verified = body.code === '123456'
@@ -175,6 +181,16 @@ describe('报告查询 /palm/report/index', () => {
     fireEvent.click(screen.getAllByText('血常规（五分类）')[0]!)
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/report/result/showResult?id=11' })
     expect(screen.queryByText('未读')).toBeNull()
+  })
+
+  test('a test or examination still to pay is named above the reports and opens its payment (报告缴费); a drug bill is not', async () => {
+    testing.setRouter('/palm/report/index')
+    render(<ReportIndex />)
+    const due = await screen.findByRole('link', { name: '胸部CT平扫 ¥280.00，检查报告待缴费，去缴费' })
+    expect(screen.getByText('以下项目缴费后才会出具报告')).toBeTruthy()
+    expect(screen.queryByText('西药处方')).toBeNull()
+    fireEvent.click(due)
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/payment/waitPay?billNo=B1&source=report' })
   })
 
   test('体检 and 核酸 open their own report pages; 检查 lists the imaging reports', async () => {

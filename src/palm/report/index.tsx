@@ -8,12 +8,14 @@ import { REPORT_TABS } from '@/stores/ReportStore'
 import { NUCLEIC_REPORTS_URL, PHYSICAL_REPORTS_URL } from '@/pageUrls'
 import ReportList from './ReportList'
 import FhirExport from './FhirExport'
+import ReportBills from './ReportBills'
 
 const EMPTY = { lab: '暂无检验报告', imaging: '暂无检查报告', pathology: '暂无病理报告', cloud: '暂无云影像' } as const
 
 /**
  * 报告查询 (spec §2 /palm/report/index): the chosen patient's reports by kind, newest first, unread ones marked in
- * words; 体检 and 核酸 open their own report pages.
+ * words; above them the tests and examinations still to pay before their reports are released (报告缴费); 体检 and 核酸
+ * open their own report pages.
  */
 function ReportIndex() {
   const { patient: patients, reports } = useStores()
@@ -34,6 +36,7 @@ function ReportIndex() {
           void reports.choose(v)
         }}
       />
+      <ReportBills ready={ready} />
       <ReportList ready={ready} empty={EMPTY[reports.tab]} />
       <FhirExport />
     </PageShell>

@@ -1,0 +1,38 @@
+import { useEffect } from 'react'
+import Taro from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react'
+import Tappable from '@/components/Tappable'
+import { useStores } from '@/stores'
+import { reportBillUrl } from '@/pageUrls'
+import { reportKindText } from '@/utils/reportBill'
+import { yuan } from '@/utils/register'
+import './ReportList.scss'
+
+/**
+ * 报告缴费 on 报告查询: the chosen patient's unpaid tests and examinations, whose reports the hospital releases once
+ * they are paid (src/utils/reportBill.ts), each opening its payment. Nothing is shown when there are none.
+ */
+function ReportBills({ ready }: { ready: boolean }) {
+  const { bills, patient: patients } = useStores()
+  const patientId = patients.current?.id
+  useEffect(() => {
+    if (ready && patientId) void bills.loadUnpaid()
+  }, [ready, patientId, bills])
+  const due = patientId && bills.unpaid.value ? bills.reportBills : []
+  if (!due.length) return null
+  return (
+    <View className='report-bills' role='region' aria-label='待缴费的检查检验'>
+      <Text className='report-bills__title'>以下项目缴费后才会出具报告</Text>
+      {due.map((b) => (
+        <Tappable key={b.billNo} role='link' className='report-bills__item' label={`${b.title} ${yuan(b.amountFen)}，${reportKindText(b.category)}待缴费，去缴费`} onTap={() => void Taro.navigateTo({ url: reportBillUrl(b.billNo) })}>
+          <Text className='report-bills__name'>{b.title}</Text>
+          <Text className='report-bills__amount'>{yuan(b.amountFen)}</Text>
+          <Text className='report-bills__go'>去缴费 ›</Text>
+        </Tappable>
+      ))}
+    </View>
+  )
+}
+
+export default observer(ReportBills)
