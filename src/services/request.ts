@@ -220,12 +220,20 @@ export async function downloadFile(url: string, query: Record<string, string | n
   } finally {
     hideLoading()
   }
-  if (res.statusCode === 200) return res.tempFilePath
-  let text = ''
-  try {
-    text = String(Taro.getFileSystemManager().readFileSync(res.tempFilePath, 'utf8'))
-  } catch {
-    text = ''
-  }
+  // a refusal (2999, 401) comes as the usual JSON envelope with HTTP 200, like every call's: it is no file to open
+  const text = readText(res.tempFilePath)
+  if (res.statusCode === 200 && !ENVELOPE_START.test(text.slice(0, 16))) return res.tempFilePath
   return settleRefusal(text, res.statusCode)
+}
+
+/** How the server's JSON envelope begins; no PDF or picture does. */
+const ENVELOPE_START = /^\s*\{\s*"code"/
+
+/** A downloaded file as text ('' when it cannot be read). */
+function readText(path: string): string {
+  try {
+    return String(Taro.getFileSystemManager().readFileSync(path, 'utf8'))
+  } catch {
+    return ''
+  }
 }
