@@ -127,6 +127,8 @@ export const evaluateUrl = (inquiryId: number) => `/internet/tim/evaluate/index?
 export const PAYMENT_LIST_URL = '/palm/payment/list'
 /** The chosen bills' items and total before paying (the selection is the bill store's). */
 export const PAYMENT_MERGE_URL = '/palm/payment/mergeList'
+/** 选择支付方式: one bill paid on its own. */
+export const payTypeUrl = (billNo: string) => `/palm/payment/payType?billNo=${encodeURIComponent(billNo)}`
 /** 合并支付 of one department of one visit: its unpaid bills paid as one order. */
 export const deptMergeUrl = (visitNo: string, deptName: string) =>
   `/palm/payment/deptMergeList?visitNo=${encodeURIComponent(visitNo)}&deptName=${encodeURIComponent(deptName)}`

@@ -115,6 +115,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'report/nucleic/index',
       'report/nucleic/result',
       'payment/deptMergeList',
+      'payment/payType',
       'hospitalization/recharge/index',
       'hospitalization/settlement/result',
     ],

@@ -181,6 +181,13 @@ export class BillStore {
     return billNos.length
   }
 
+  /** Chooses just this bill, when it may be paid now (单独支付: /payType); answers whether it could be. */
+  chooseOne(billNo: string): boolean {
+    const payable = this.visits.some((v) => v.bills.some((b) => b.billNo === billNo && !b.paying))
+    this.choose(payable ? [billNo] : [])
+    return payable
+  }
+
   /** The chosen bills, in the list's order, with their visits. */
   get chosen(): ChosenBill[] {
     return this.visits.flatMap((visit) => visit.bills.filter((b) => this.selected.includes(b.billNo)).map((b) => ({ ...b, visit })))

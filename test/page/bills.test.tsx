@@ -7,6 +7,7 @@ import { mapSensitive } from '../../src/utils/base64'
 import PaymentList from '../../src/palm/payment/list'
 import MergeList from '../../src/palm/payment/mergeList'
 import DeptMergeList from '../../src/palm/payment/deptMergeList'
+import PayType from '../../src/palm/payment/payType'
 import WaitPay from '../../src/palm/payment/waitPay'
 import PaymentRecords from '../../src/pages/order/payment'
 import PaymentDetail from '../../src/pages/order/payment/detail'
@@ -437,6 +438,34 @@ describe('合并支付 /palm/payment/deptMergeList', () => {
     failing.clear()
     fireEvent.click(screen.getByText('重新加载'))
     expect(await screen.findByText('阿莫西林胶囊')).toBeTruthy()
+  })
+})
+
+describe('选择支付方式 /palm/payment/payType', () => {
+  test('单独支付 on the list pays that one bill, whatever else is ticked, with the ways to pay', async () => {
+    testing.setRouter('/palm/payment/list')
+    const list = render(<PaymentList />)
+    await screen.findByRole('checkbox', { name: '西药处方 ¥31.00' })
+    fireEvent.click(screen.getByRole('link', { name: '西药处方单独支付' }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/palm/payment/payType?billNo=B1' })
+    list.unmount()
+
+    testing.setRouter('/palm/payment/payType', { billNo: 'B1' })
+    render(<PayType />)
+    expect(await screen.findByText('阿莫西林胶囊')).toBeTruthy()
+    expect(screen.getByText('1项')).toBeTruthy()
+    expect(total()).toBe('合计 ¥31.00')
+    expect(screen.queryByText('血常规')).toBeNull()
+    fireEvent.click(screen.getByText('确认支付'))
+    await waitFor(() => expect(pay).toHaveBeenCalledTimes(1))
+    expect(formOf(sent('/dld-palm/api/payment/init')[0]!)).toMatchObject({ hospitalCode: HOSPITAL, patientId: '1', billNos: 'B1' })
+  })
+
+  test('a bill no longer payable (in a payment that waits) says so', async () => {
+    testing.setRouter('/palm/payment/payType', { billNo: 'B3' })
+    render(<PayType />)
+    expect(await screen.findByText('该缴费单已缴费或正在支付中')).toBeTruthy()
+    expect(screen.queryByText('确认支付')).toBeNull()
   })
 })
 

@@ -12,7 +12,7 @@ import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
-import { CHOOSE_PATIENT_URL, PAYMENT_MERGE_URL, deptMergeUrl, paymentDetailUrl } from '@/pageUrls'
+import { CHOOSE_PATIENT_URL, PAYMENT_MERGE_URL, deptMergeUrl, payTypeUrl, paymentDetailUrl } from '@/pageUrls'
 import type { UnpaidBill } from '../../../types/api/palm'
 import './list.scss'
 
@@ -101,6 +101,11 @@ function PaymentList() {
               <Tappable inline className='bill__toggle' expanded={open === bill.billNo} label={`${bill.title}明细`} onTap={() => expand(bill)}>
                 {open === bill.billNo ? '收起明细' : '查看明细'}
               </Tappable>
+              {!bill.paying && (
+                <Tappable inline role='link' className='bill__alone' label={`${bill.title}单独支付`} onTap={() => void Taro.navigateTo({ url: payTypeUrl(bill.billNo) })}>
+                  单独支付
+                </Tappable>
+              )}
               {open === bill.billNo && (
                 <View className='bill__detail'>
                   {detail.value ? (
