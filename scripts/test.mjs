@@ -11,11 +11,16 @@ const root = join(import.meta.dirname, '..')
 const totals = { passed: 0, failed: 0 }
 const started = Date.now()
 
+/**
+ * Chromium for the browser tests, and the Chinese font (WenQuanYi Micro Hei) that both the screenshots and the
+ * sandbox physical-exam centre's PDF reports use (REPORT_FONT_FILE's default).
+ */
+const FONT_FILE = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc'
+
 function ensureBrowser() {
-  const font = () => spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).stdout?.trim()
-  if (existsSync('/usr/bin/chromium') && font()) return
+  if (existsSync('/usr/bin/chromium') && existsSync(FONT_FILE)) return
   if (process.getuid?.() !== 0) {
-    console.error('Browser tests need Debian Chromium and a Chinese font: sudo apt-get update && sudo apt-get install -y chromium fonts-wqy-microhei')
+    console.error('Browser tests and the PDF reports need Debian Chromium and a Chinese font: sudo apt-get update && sudo apt-get install -y chromium fonts-wqy-microhei')
     process.exit(1)
   }
   console.log('Installing Chromium and a Chinese font from Debian packages...')
