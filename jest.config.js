@@ -23,7 +23,7 @@ module.exports = {
       displayName: 'page',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/test/page/**/*.test.ts?(x)'],
-      globals: { API_BASE: '', DEFAULT_APP_ID: 'wxdemo0000000000' },
+      globals: { API_BASE: '', WEBVIEW_ORIGINS: [], DEFAULT_APP_ID: 'wxdemo0000000000' },
       moduleNameMapper: {
         // a picture the page draws is its file name (webpack gives a URL)
         '\\.(svg|png)$': '<rootDir>/test/page/doubles/asset.ts',
@@ -53,7 +53,7 @@ module.exports = {
       transformIgnorePatterns: [],
       moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'jsx', 'json'],
       // Taro's runtime switches (ENABLE_INNER_HTML ...) as the test utils set them; the app's build constants as the page project's
-      globals: { ...taroGlobals, API_BASE: '', DEFAULT_APP_ID: 'wxdemo0000000000' },
+      globals: { ...taroGlobals, API_BASE: '', WEBVIEW_ORIGINS: [], DEFAULT_APP_ID: 'wxdemo0000000000' },
       moduleNameMapper: {
         '\\.(svg|png)$': '<rootDir>/test/page/doubles/asset.ts',
         '\\.(css|scss)$': '<rootDir>/test/page/doubles/style.ts',

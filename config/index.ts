@@ -20,6 +20,21 @@ function apiBase(): string {
   return base
 }
 
+/**
+ * Other sites a mini-program may open in its web-view besides the server (the hospital's cloud film viewer of
+ * PACS_VIEWER_URL, say): `TARO_APP_WEBVIEW_ORIGINS`, comma-separated https origins, each also whitelisted as a
+ * web-view business domain in the WeChat and Alipay consoles.
+ */
+function webViewOrigins(): string[] {
+  const list = (process.env.TARO_APP_WEBVIEW_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+  const bad = list.filter((o) => !isHttpsOrigin(o))
+  if (bad.length) throw new Error(`TARO_APP_WEBVIEW_ORIGINS takes https origins without a path or a trailing slash; not ${bad.join(', ')}`)
+  return list
+}
+
 function isHttpsOrigin(value: string): boolean {
   try {
     const url = new URL(value)
@@ -43,6 +58,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
     plugins: [],
     defineConstants: {
       API_BASE: JSON.stringify(apiBase()),
+      WEBVIEW_ORIGINS: JSON.stringify(webViewOrigins()),
       DEFAULT_APP_ID: JSON.stringify(process.env.TARO_APP_DEFAULT_APP_ID ?? 'wxdemo0000000000'),
     },
     // the site icon the browser asks for (the server answers /favicon.ico with it)

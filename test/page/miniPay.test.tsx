@@ -45,6 +45,25 @@ test('a page of any other site does not open in the web-view', () => {
   }
 })
 
+test('a site the build names (TARO_APP_WEBVIEW_ORIGINS: the cloud film viewer) opens too; look-alikes of it do not', () => {
+  const g2 = globalThis as unknown as { WEBVIEW_ORIGINS: string[] }
+  g2.WEBVIEW_ORIGINS = ['https://pacs.hospital.example']
+  try {
+    testing.setRouter('/pages/webview/index', { url: encodeURIComponent('https://pacs.hospital.example/view?study=1.2.3&sig=ab') })
+    const page = render(<WebViewPage />)
+    expect(screen.getByTestId('web-view').getAttribute('src')).toBe('https://pacs.hospital.example/view?study=1.2.3&sig=ab')
+    page.unmount()
+    for (const url of ['https://pacs.hospital.example.evil.example/view', 'https://user@pacs.hospital.example/view', 'http://pacs.hospital.example/view']) {
+      testing.setRouter('/pages/webview/index', { url: encodeURIComponent(url) })
+      const other = render(<WebViewPage />)
+      expect(screen.queryByTestId('web-view')).toBeNull()
+      other.unmount()
+    }
+  } finally {
+    g2.WEBVIEW_ORIGINS = []
+  }
+})
+
 test('a cashier on another site (not the server) still asks for a browser', async () => {
   await expect(miniProgram('weapp', 'wechat').pay({ kind: 'redirect', channel: 'alipay', url: 'https://openapi.alipay.com/gateway.do?x=1' })).resolves.toBe('failed')
   expect(calls.modals).toEqual(['请在浏览器中打开完成支付'])
