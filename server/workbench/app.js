@@ -183,6 +183,10 @@ async function refreshLists() {
 }
 
 function renderList(records) {
+  // drawn again only when it changed: items replaced under a doctor's click (on load, a tab, the timer) lose the click
+  const key = JSON.stringify([state.current ? state.current.id : null, records.map((r) => [r.id, r.statusText, r.patientName, r.sex, r.age, r.description, r.paidAt])])
+  if (key === state.listKey) return
+  state.listKey = key
   const list = $('inquiry-list')
   list.replaceChildren(
     ...records.map((r) =>
