@@ -9,6 +9,7 @@ import { ensureSchedules, seedRegistration } from './register'
 import { seedInternet } from './internet'
 import { seedDoctorArticles } from './doctorArticles'
 import { seedStaff } from './staff'
+import { seedPharmacy } from './pharmacy'
 import { seedHis } from './his'
 import { seedDictionaries } from './dictionaries'
 import { seedSurveys } from './survey'
@@ -77,6 +78,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   await seedInternet(db)
   // what the demo online doctors wrote (医生文章)
   await seedDoctorArticles(db)
+  // the internet hospitals' formulary, shop and pharmacy
+  await seedPharmacy(db)
   // the sandbox HIS of the palm hospitals: price catalogue, queues, the demo people's unpaid bills
   await seedHis(db, cipher, now)
   // the workbench accounts of the online doctors and assistants (none without a demo password)

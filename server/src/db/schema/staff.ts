@@ -1,20 +1,22 @@
 import { boolean, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { createdAt } from './core'
 import { onlineDoctors, physicianAssistants } from './internet'
+import { pharmacists } from './pharmacy'
 
 // ---- the doctor side: staff accounts of the doctors' workbench --------------------------------------------------------
 
 /**
  * A doctor's or physician assistant's sign-in to the workbench the server serves (`/workbench/`). The password is kept
- * only as a scrypt hash. Exactly one of doctorId / assistantId is set, matching `kind`.
+ * only as a scrypt hash. Exactly one of doctorId / assistantId / pharmacistId is set, matching `kind`.
  */
 export const staffAccounts = pgTable(
   'staff_accounts',
   {
     id: serial('id').primaryKey(),
-    kind: text('kind').$type<'doctor' | 'assistant'>().notNull(),
+    kind: text('kind').$type<'doctor' | 'assistant' | 'pharmacist'>().notNull(),
     doctorId: integer('doctor_id').references(() => onlineDoctors.doctorId),
     assistantId: integer('assistant_id').references(() => physicianAssistants.id),
+    pharmacistId: integer('pharmacist_id').references(() => pharmacists.id),
     login: text('login').notNull(),
     passwordHash: text('password_hash').notNull(),
     disabled: boolean('disabled').notNull().default(false),
