@@ -374,6 +374,7 @@ describe('GET /dld-doctor/api/me', () => {
       name: '工作台乙',
       doctorId: doc.free,
       assistantId: null,
+      pharmacistId: null,
       imAccount: `d_${doc.free}`,
       hospitalName: '示范市第一人民医院',
       deptName: me.data.deptName,

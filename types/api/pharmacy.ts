@@ -9,7 +9,7 @@
  * - GET  /dld-hospital/pres/drugDetail?ids=1,2             → DrugInfo[] (formulary facts of those drugs)
  * - GET  /dld-hospital/pres/historyDrug?patientId=         → UsedDrug[] (medicines prescribed before, for 续方)
  * - GET  /dld-hospital/pres/order/prescriptionStatus?id=   → PrescriptionStatusInfo
- * - GET  /dld-hospital/outflow/getPresList?patientId=&pageNo=&pageSize= → Page<PrescriptionSummary> (all of the user's
+ * - GET  /dld-hospital/outflow/getPresList?patientId=&page=&size= → Page<PrescriptionSummary> (all of the user's
  *   prescriptions when patientId is left out)
  * - GET  /dld-hospital/im/medical/send/pres is not a patient call: the prescription card reaches the room when the
  *   pharmacist approves (custom message type 'prescription', payload PrescriptionCard).
@@ -23,7 +23,7 @@
  * - GET  /dld-rpflow/api/sendTemplate/shipCity/{storeId}/{provinceCode} → Region[]
  * - POST /dld-rpflow/api/sendTemplate/expressFee ExpressFeeInput → ExpressFee
  * - POST /dld-rpflow/api/drugStore/store/inventory {storeId, drugIds} → StockLine[]
- * - GET  /dld-rpflow/api/drugStore/shop/drugPage?typeId=&keyword=&pageNo=&pageSize= → Page<ShopDrug>
+ * - GET  /dld-rpflow/api/drugStore/shop/drugPage?typeId=&keyword=&page=&size= → Page<ShopDrug>
  * - GET  /dld-rpflow/api/drugType/list                     → DrugType[]
  * - POST /dld-rpflow/api/order/place PlaceOrderInput       → PharmacyOrder (unpaid; stock taken; its payment-core order
  *   (business 'pharmacy') made in the same transaction, closing with it)
@@ -35,7 +35,7 @@
  * - POST /dld-rpflow/api/order/cancelRefund/{id}           → PharmacyOrder (back to the status before the request)
  * - GET  /dld-rpflow/api/order/checkOrderAgain/{id}        → PharmacyOrder (payment state re-read from the provider)
  * - GET  /dld-rpflow/api/order/detail/{id}                 → PharmacyOrder
- * - GET  /dld-rpflow/api/order/orderList?source=&status=&pageNo=&pageSize= → Page<PharmacyOrderSummary>
+ * - GET  /dld-rpflow/api/order/orderList?source=&status=&page=&size= → Page<PharmacyOrderSummary>
  * - POST /dld-rpflow/api/order/planOrder PlanOrderInput    → PharmacyOrder (a repeat order of a renewable prescription)
  * - POST /dld-rpflow/api/storeQrCode/getInfo {orderId}     → PickupCode (the QR code shown at the store)
  *
@@ -55,13 +55,9 @@
  * - POST /pharmacy/orders/{id}/refund                      → PharmacyOrder (accept a refund request: refunded)
  */
 import type { PayOrder } from './payment'
+import type { Page } from './hospital'
 
-export interface Page<T> {
-  list: T[]
-  total: number
-  pageNo: number
-  pageSize: number
-}
+export type { Page }
 
 export type DrugCategory = 'western' | 'patent' | 'chinese'
 

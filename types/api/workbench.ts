@@ -6,7 +6,8 @@
 import type { InquiryIntake, InquiryKind, InquiryStatus } from './inquiry'
 import type { MedicalRecord, MedicalRecordFields } from './medical'
 
-export type StaffKind = 'doctor' | 'assistant'
+/** A pharmacist (药师) reviews prescriptions and runs the pharmacy's orders; nothing of the consultations. */
+export type StaffKind = 'doctor' | 'assistant' | 'pharmacist'
 
 export interface StaffProfile {
   kind: StaffKind
@@ -15,7 +16,9 @@ export interface StaffProfile {
   doctorId: number | null
   /** Set for an assistant. */
   assistantId: number | null
-  /** `d_<doctorId>` or `a_<assistantId>`: the account the workbench chats as. */
+  /** Set for a pharmacist. */
+  pharmacistId: number | null
+  /** `d_<doctorId>` or `a_<assistantId>`: the account the workbench chats as ('' for a pharmacist, who does not chat). */
   imAccount: string
   hospitalName: string
   /** '' for an assistant. */

@@ -9,7 +9,7 @@ import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import type { StaffKind, StaffProfile, StaffSession } from '../../../types/api/workbench'
 import type { Db } from '../db'
 import { randomToken, sha256 } from '../crypto'
-import { departments, doctors, hospitals, identities, onlineDoctors, physicianAssistants, staffAccounts, staffLoginFailures, staffSessions } from '../db/schema'
+import { departments, doctors, hospitals, identities, onlineDoctors, pharmacists, physicianAssistants, staffAccounts, staffLoginFailures, staffSessions } from '../db/schema'
 import { AppError, Code, badInput, unauthenticated } from '../errors'
 import { assistantImAccount, doctorImAccount } from './internetDoctors'
 
@@ -69,6 +69,7 @@ export const normalizeLogin = (login: string) => login.trim().toUpperCase()
 export type StaffAccountInput =
   | { kind: 'doctor'; doctorId: number; login: string; password: string }
   | { kind: 'assistant'; assistantId: number; login: string; password: string }
+  | { kind: 'pharmacist'; pharmacistId: number; login: string; password: string }
 
 /** Creates a workbench account (the seed, tests); answers its id, or null when the login is taken. */
 export async function createStaffAccount(db: Db, input: StaffAccountInput): Promise<number | null> {
@@ -79,6 +80,7 @@ export async function createStaffAccount(db: Db, input: StaffAccountInput): Prom
       kind: input.kind,
       doctorId: input.kind === 'doctor' ? input.doctorId : null,
       assistantId: input.kind === 'assistant' ? input.assistantId : null,
+      pharmacistId: input.kind === 'pharmacist' ? input.pharmacistId : null,
       login: normalizeLogin(input.login),
       passwordHash: await hashPassword(input.password),
     })
@@ -141,7 +143,9 @@ export interface StaffContext {
   kind: StaffKind
   doctorId: number | null
   assistantId: number | null
+  pharmacistId: number | null
   hospitalId: number
+  /** '' for a pharmacist: pharmacists do not chat. */
   imAccount: string
 }
 
@@ -150,9 +154,11 @@ const staffColumns = {
   kind: staffAccounts.kind,
   doctorId: staffAccounts.doctorId,
   assistantId: staffAccounts.assistantId,
+  pharmacistId: staffAccounts.pharmacistId,
   disabled: staffAccounts.disabled,
   doctorHospitalId: onlineDoctors.hospitalId,
   assistantHospitalId: physicianAssistants.hospitalId,
+  pharmacistHospitalId: pharmacists.hospitalId,
 }
 
 const staffQuery = (db: Db) =>
@@ -161,11 +167,12 @@ const staffQuery = (db: Db) =>
     .from(staffAccounts)
     .leftJoin(onlineDoctors, eq(onlineDoctors.doctorId, staffAccounts.doctorId))
     .leftJoin(physicianAssistants, eq(physicianAssistants.id, staffAccounts.assistantId))
+    .leftJoin(pharmacists, eq(pharmacists.id, staffAccounts.pharmacistId))
 
 type StaffRow = Awaited<ReturnType<ReturnType<typeof staffQuery>['execute']>>[number]
 
 function contextOf(row: StaffRow, sessionId: number): StaffContext | null {
-  const hospitalId = row.kind === 'doctor' ? row.doctorHospitalId : row.assistantHospitalId
+  const hospitalId = row.kind === 'doctor' ? row.doctorHospitalId : row.kind === 'assistant' ? row.assistantHospitalId : row.pharmacistHospitalId
   if (hospitalId === null) return null
   return {
     sessionId,
@@ -173,8 +180,9 @@ function contextOf(row: StaffRow, sessionId: number): StaffContext | null {
     kind: row.kind,
     doctorId: row.kind === 'doctor' ? row.doctorId : null,
     assistantId: row.kind === 'assistant' ? row.assistantId : null,
+    pharmacistId: row.kind === 'pharmacist' ? row.pharmacistId : null,
     hospitalId,
-    imAccount: row.kind === 'doctor' ? doctorImAccount(row.doctorId!) : assistantImAccount(row.assistantId!),
+    imAccount: row.kind === 'doctor' ? doctorImAccount(row.doctorId!) : row.kind === 'assistant' ? assistantImAccount(row.assistantId!) : '',
   }
 }
 
@@ -209,6 +217,7 @@ export async function resolveStaffToken(db: Db, token: string, now = new Date())
     .innerJoin(staffAccounts, eq(staffAccounts.id, staffSessions.staffId))
     .leftJoin(onlineDoctors, eq(onlineDoctors.doctorId, staffAccounts.doctorId))
     .leftJoin(physicianAssistants, eq(physicianAssistants.id, staffAccounts.assistantId))
+    .leftJoin(pharmacists, eq(pharmacists.id, staffAccounts.pharmacistId))
     .where(and(eq(staffSessions.tokenHash, sha256(token)), gt(staffSessions.expiresAt, now), isNull(staffSessions.revokedAt)))
     .limit(1)
   if (!row || row.disabled) return null
@@ -233,6 +242,10 @@ export async function staffProfile(db: Db, staff: Omit<StaffContext, 'sessionId'
       .where(eq(doctors.id, staff.doctorId!))
     name = doc?.name ?? ''
     deptName = doc?.deptName ?? ''
+  } else if (staff.kind === 'pharmacist') {
+    const [pharmacist] = await db.select({ name: pharmacists.name }).from(pharmacists).where(eq(pharmacists.id, staff.pharmacistId!))
+    name = pharmacist?.name ?? ''
+    deptName = '药剂科'
   } else {
     const [assistant] = await db.select({ name: physicianAssistants.name }).from(physicianAssistants).where(eq(physicianAssistants.id, staff.assistantId!))
     name = assistant?.name ?? ''
@@ -242,6 +255,7 @@ export async function staffProfile(db: Db, staff: Omit<StaffContext, 'sessionId'
     name,
     doctorId: staff.doctorId,
     assistantId: staff.assistantId,
+    pharmacistId: staff.pharmacistId,
     imAccount: staff.imAccount,
     hospitalName: hospital?.name ?? '',
     deptName,

@@ -1,11 +1,11 @@
 /**
  * The demo internet hospitals' medicines (issue 19): the formulary that doctors prescribe from and the shop sells,
- * the shop's categories, one pharmacy per hospital with its stock and the cities it delivers to. Seeded once per
+ * the shop's categories, one pharmacy per hospital with its stock and the cities it delivers to, and its pharmacist. Seeded once per
  * hospital; a hospital that has any drug keeps what it has.
  */
 import { count, eq } from 'drizzle-orm'
 import type { Db } from '../db'
-import { drugTypes, drugs, hospitals, pharmacyStores, storeShipCities, storeStock, type DrugCategory } from '../db/schema'
+import { drugTypes, drugs, hospitals, pharmacists, pharmacyStores, storeShipCities, storeStock, type DrugCategory } from '../db/schema'
 
 export const DEMO_DRUG_TYPES = ['感冒发热', '消化肠胃', '慢病用药', '维生素营养', '外用药', '中药饮片'] as const
 
@@ -74,6 +74,9 @@ export const DEMO_SHIP_CITIES: [province: number, city: number][] = [
   [440000, 440300],
 ]
 
+/** Each demo internet hospital's pharmacist (workbench login `<hospital code>P01`, seed/staff.ts). */
+export const DEMO_PHARMACIST = '林药师'
+
 export async function seedPharmacy(db: Db): Promise<void> {
   const list = await db.select({ id: hospitals.id, name: hospitals.name, address: hospitals.address }).from(hospitals).where(eq(hospitals.isInternet, true))
   for (const h of list) {
@@ -122,6 +125,7 @@ export async function seedPharmacy(db: Db): Promise<void> {
         .returning()
       const stockOf = new Map(DEMO_DRUGS.map((d) => [d.code, d.stock]))
       await tx.insert(storeStock).values(inserted.map((d) => ({ storeId: store!.id, drugId: d.id, quantity: stockOf.get(d.code) ?? 0 })))
+      await tx.insert(pharmacists).values({ hospitalId: h.id, name: DEMO_PHARMACIST, title: '主管药师' })
       await tx.insert(storeShipCities).values(DEMO_SHIP_CITIES.map(([provinceCode, cityCode]) => ({ storeId: store!.id, provinceCode, cityCode })))
     })
   }

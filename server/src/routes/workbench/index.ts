@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { id, pageNo, pageSize } from '../schemas'
 import { inquiryPatients } from '../../domain/audit'
 import { route } from '../../route'
-import { notFound, unauthenticated } from '../../errors'
+import { forbidden, notFound, unauthenticated } from '../../errors'
 import { signUser } from '../../plugins/providers/im'
 import * as desk from '../../domain/doctorDesk'
 import { MEDICAL_RECORD_FIELDS, searchDiseases } from '../../domain/medicalRecord'
@@ -25,14 +25,19 @@ declare module 'fastify' {
 }
 
 const P = '/dld-doctor/api'
+/** The workbench calls of a pharmacist (prescription review, the pharmacy console); any other staff is refused them. */
+export const PHARMACIST_PATHS = [`${P}/review/`, `${P}/pharmacy/`]
+/** What every workbench account may call. */
+const STAFF_COMMON_PATHS = [`${P}/logout`, `${P}/me`]
 const idParams = z.object({ id: id })
 const inquiryStatus = z.enum(['unpaid', 'waiting', 'inProgress', 'finished', 'cancelled', 'closed'])
 
 const staffDto = z.object({
-  kind: z.enum(['doctor', 'assistant']),
+  kind: z.enum(['doctor', 'assistant', 'pharmacist']),
   name: z.string(),
   doctorId: z.number().nullable(),
   assistantId: z.number().nullable(),
+  pharmacistId: z.number().nullable(),
   imAccount: z.string(),
   hospitalName: z.string(),
   deptName: z.string(),
@@ -109,6 +114,10 @@ export async function workbenchRoutes(app: FastifyInstance) {
       const header = req.headers.authorization
       req.staff = header?.startsWith('Bearer ') ? await resolveStaffToken(db(), header.slice(7).trim()) : null
       if (!req.staff) throw unauthenticated()
+      // a pharmacist sees prescriptions to review and the pharmacy's orders, nothing of the consultations; and only a
+      // pharmacist does those
+      const pharmacistCall = PHARMACIST_PATHS.some((p) => req.url.startsWith(p))
+      if ((req.staff.kind === 'pharmacist') !== pharmacistCall && !STAFF_COMMON_PATHS.includes(req.url.split('?')[0]!)) throw forbidden()
     })
 
     route(scope, {
