@@ -1,4 +1,5 @@
 import type {
+  AdBanner,
   Article,
   ArticleSummary,
   Brand,
@@ -26,6 +27,9 @@ export const getHospitalByAppId = (appId: string, hospitalCode?: string) =>
   get<Hospital | null>('/dld-hospital/hospital/getByAppId', hospitalCode ? { appId, hospitalCode } : { appId }, { noLoading: true })
 export const getHomePageConfig = (hospitalCode?: string) =>
   get<HomePageConfig>('/dld-hospital/common/homePageConfig', hospitalCode ? { hospitalCode } : undefined, { noLoading: true })
+/** The home page's banners (the platform's own without a code); a failure only leaves them out. */
+export const listAds = (hospitalCode?: string) =>
+  get<AdBanner[]>('/dld-hospital/common/ad', hospitalCode ? { hospitalCode } : undefined, { noLoading: true, silent: true })
 /** The menu entries of a hospital, each with the service family (role) that shows it. */
 export const getMenuConfig = (hospitalId: number) =>
   get<MenuEntry[]>(`/dld-hospital/common/menuConfig/${hospitalId}`, undefined, { noLoading: true, silent: true })

@@ -59,6 +59,8 @@ export class HospitalStore {
   /** The hospital's own menu config (GET /common/menuConfig/{id}) once read, and which hospital it belongs to. */
   menuConfig: { hospitalId: number; menus: MenuEntry[] } | null = null
 
+  /** The home page's banners (common/ad) of the hospital shown, read after the page is drawn. */
+  readonly ads = new Loadable((hospitalCode?: string) => api.listAds(hospitalCode))
   /** 选择医院: the hospitals, by name when searched. */
   readonly hospitalList = new Loadable((keyword?: string) => api.listHospitals(keyword))
   /** The hospital brands (医联体 / 集团) to browse by. */

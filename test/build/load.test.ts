@@ -66,7 +66,7 @@ function server({ sandbox, chosen }: { sandbox: boolean; chosen?: Hospital }): A
       case '/dld-hospital/hospital/getByAppId':
         return ok(chosen ?? null)
       case '/dld-hospital/common/homePageConfig':
-        return ok({ main: !chosen, hospital: chosen ?? null, banners: [], menus: MENUS, demo: sandbox } satisfies HomePageConfig)
+        return ok({ main: !chosen, hospital: chosen ?? null, menus: MENUS, demo: sandbox } satisfies HomePageConfig)
       case '/dld-hospital/hospital/list':
         return ok([HOSPITAL])
       case '/dld-im/im/user-sig':

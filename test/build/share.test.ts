@@ -68,7 +68,7 @@ const server: Answer = (req) => {
     case '/dld-hospital/hospital/getByAppId':
       return ok(null)
     case '/dld-hospital/common/homePageConfig':
-      return ok({ main: true, hospital: null, banners: [], menus: [], demo: true } satisfies HomePageConfig)
+      return ok({ main: true, hospital: null, menus: [], demo: true } satisfies HomePageConfig)
     case '/dld-hospital/hospital/list':
       return ok([])
     case '/dld-im/im/user-sig':

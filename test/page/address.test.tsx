@@ -149,7 +149,7 @@ function serve() {
     const id = Number(path.split('/').pop())
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: query.appId, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 1, hospitalCode: '10392', hospitalName: '示范医院', configDto: { isInternet: true, isPalm: true } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path.startsWith('/dld-system/nation/parent/'))
       return ok(REGIONS.filter((r) => r.parentCode === id).sort((a, b) => a.code - b.code).map(({ code, name, level, leaf }) => ({ code, name, level, leaf })))

@@ -33,7 +33,7 @@ function serve() {
     const query = (method === 'GET' ? (data ?? {}) : {}) as Record<string, string>
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: query.appId, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: '10392', hospitalName: '示范医院', configDto: { isInternet: true, isPalm: true } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-hospital/userSuggestion/list') return query.hospitalCode === '10392' ? ok(stored) : { statusCode: 404, data: '' }
     if (path === '/dld-hospital/userSuggestion' && method === 'POST') {
       const body = data as { kind: Suggestion['kind']; content: string; pictures: string[]; idempotencyKey: string }

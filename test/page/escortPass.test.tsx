@@ -56,7 +56,7 @@ function serve() {
     const query = (method === 'GET' ? (data ?? {}) : {}) as Record<string, string>
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: APP_ID, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 1, hospitalCode: HOSPITAL, hospitalName: '示范医院', configDto: { isInternet: true, isPalm: true } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-palm/api/accompany/pass') return passAnswer()
     return { statusCode: 404, data: '' }

@@ -31,7 +31,7 @@ function serve() {
     if (failing.has(path)) return refuse(500, '服务器开小差了')
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: 'wx10412demo00000', provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: '10412', hospitalName: '示范互联网医院', configDto: { isInternet: true, isPalm: false } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: '0_7', userSig: 's', expire: 1 })
     if (path === '/dld-hospital/healthTools/hbSelfSurvey') return ok(hbPattern(query as unknown as HbSurveyQuery))
     if (path === '/dld-hospital/healthTools/babyBlood') return ok(babyBloodTypes(query as unknown as BabyBloodQuery))

@@ -40,7 +40,7 @@ function serve(userId: number) {
     }
     if (path === '/dld-hospital/userinfo') return ok({ id: userId, nickname: '张三', wechatAvatar: '', mobile: '', roles: [], appId: MINI_APP_ID, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok(q.hospitalCode ? { id: 1, hospitalCode: q.hospitalCode, hospitalName: '示范医院', configDto: { isInternet: true, isPalm: true } } : null)
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: q.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-palm/api/patient/list') return { statusCode: 200, data: { code: 401, msg: '登录已过期', data: null } }
     return { statusCode: 404, data: '' }

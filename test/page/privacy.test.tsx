@@ -29,7 +29,7 @@ function serve() {
     const refuse = (code: number, msg: string) => ({ statusCode: 200, data: { code, msg, data: null } })
     if (path === '/dld-hospital/userinfo') return ok({ id: closed ? 0 : 7, nickname: '韩淑珍', wechatAvatar: '', mobile: closed ? '' : mobile, roles: [], appId: 'wx', provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: '10392', hospitalName: '示范医院', configDto: { isInternet: false, isPalm: true } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-user/user/closure') return ok({ mobile, blockers } satisfies AccountClosure)
     if (path === '/dld-user/user/accountCode') {
       codes[json.purpose!] = json.purpose === 'export' ? '246810' : '135790'

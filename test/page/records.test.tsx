@@ -167,7 +167,7 @@ function serve() {
     if (failing.has(path)) return refuse(500, '服务器开小差了')
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '/static/me.png', mobile: '138****5678', roles: [], appId: query.appId, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: HOSPITAL, hospitalName: HOSPITAL_NAME, configDto: { isInternet: true, isPalm: false } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-palm/api/patient/list') return ok(patients.map(patientDto))
 

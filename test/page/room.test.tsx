@@ -140,7 +140,7 @@ function serve() {
     const query = (method === 'GET' ? data ?? {} : {}) as Record<string, string | number>
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: query.appId, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: '10412', hospitalName: '示范互联网医院', configDto: { isInternet: true, isPalm: false } })
-    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, banners: [], menus: [] })
+    if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-hospital/im/patient/record/list') return ok([])
     if (path === '/dld-hospital/inquiry/order/detail') return Number(query.id) === inquiry.id ? ok(inquiry) : ok(null)

@@ -26,7 +26,7 @@ function serve(userId: number, extra?: (url: string, data: unknown) => object | 
       const code = q.hospitalCode ?? (q.appId === 'wx10388demo00000' ? '10388' : null)
       return ok(code ? { id: 1, hospitalCode: code, hospitalName: `医院${code}`, configDto: hospitals[code] } : null)
     }
-    if (url === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, banners: [], menus: [] })
+    if (url === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, menus: [] })
     if (url === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: q.imAccount, userSig: 's', expire: 1 })
     return { statusCode: 404, data: '' }
   })

@@ -1,6 +1,6 @@
 import { LOCAL, local } from '@/services/storage'
 import type { UserInfo, UserSig } from '../../types/api/auth'
-import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
+import type { AdBanner, HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
 
 /** The demo server's general hospital (server/src/seed): palm and internet services, so the merged tab bar. */
 export const APP_ID = 'wx10392demo00000'
@@ -32,10 +32,6 @@ const MENUS: MenuEntry[] = [
 export const HOME_CONFIG: HomePageConfig = {
   main: false,
   hospital: HOSPITAL,
-  banners: [
-    { image: '', title: '互联网医院上线啦' },
-    { image: '', title: '老年人就医绿色通道' },
-  ],
   notice: '门诊时间：周一至周日 8:00-17:00，急诊24小时开放。',
   menus: MENUS,
   demo: false,
@@ -57,5 +53,9 @@ export const startupRoutes = {
   'GET /dld-hospital/userinfo': () => USER,
   'GET /dld-hospital/hospital/getByAppId': () => HOSPITAL,
   'GET /dld-hospital/common/homePageConfig': () => HOME_CONFIG,
+  'GET /dld-hospital/common/ad': (): AdBanner[] => [
+    { id: 1, title: '互联网医院上线啦', image: '', url: '/internet/doctorList/index' },
+    { id: 2, title: '老年人就医绿色通道', image: '', url: '' },
+  ],
   'GET /dld-im/im/user-sig': (c: { query: Record<string, string> }): UserSig => ({ driver: 'local', sdkAppId: 0, imAccount: c.query.imAccount!, userSig: 'sig-demo', expire: 86400 }),
 }

@@ -45,6 +45,13 @@ describe('首页 (the home tab of a hospital with both services)', () => {
     expect(server.unanswered).toEqual([])
   })
 
+  test('the banners (common/ad) come after the page is drawn; one with a page is a link to it', async () => {
+    await findText('互联网医院上线啦')
+    expect(namesOf('link')).toContain('互联网医院上线啦')
+    expect(pageText()).toContain('老年人就医绿色通道')
+    expect(namesOf('link')).not.toContain('老年人就医绿色通道')
+  })
+
   test('a service that is not open yet says so; 预约挂号 opens the hospital’s registration notice', async () => {
     await findText('处方查询')
     await tap('处方查询')

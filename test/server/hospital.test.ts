@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { eq, isNotNull } from 'drizzle-orm'
-import { articles, consultations, doctors, hospitals } from '../../server/src/db/schema'
+import { ads, articles, consultations, doctors, hospitals } from '../../server/src/db/schema'
 import { startTestApp, signInWechat, signInUser, envelopeOf, DEMO, type TestApp } from './harness'
 
 let t: TestApp
@@ -137,6 +137,43 @@ describe('GET /dld-hospital/hospital/getByAppId', () => {
   })
 })
 
+describe('GET /dld-hospital/common/ad', () => {
+  it('answers 404 for an unknown hospital and 400 for a malformed code', async () => {
+    assert.equal((await get('/dld-hospital/common/ad', { hospitalCode: '99999' })).code, 404)
+    assert.equal((await get('/dld-hospital/common/ad', { hospitalCode: 'x'.repeat(40) })).code, 400)
+  })
+
+  it('without a hospital, answers the platform’s own banners, to anyone', async () => {
+    const env = await get('/dld-hospital/common/ad')
+    assert.equal(env.code, 200)
+    assert.deepEqual(
+      (env.data as { title: string }[]).map((a) => a.title),
+      ['智慧医疗 便民服务'],
+    )
+  })
+
+  it('answers a hospital’s enabled banners within their dates, in order, each opening its page', async () => {
+    const h = await hospitalByCode(DEMO.palm.code)
+    const db = t.database.db
+    const day = 24 * 3600_000
+    await db.insert(ads).values([
+      { hospitalId: h.id, title: '已停用', sort: 0, enabled: false },
+      { hospitalId: h.id, title: '已过期', sort: 0, endsAt: new Date(Date.now() - day) },
+      { hospitalId: h.id, title: '未开始', sort: 0, startsAt: new Date(Date.now() + day) },
+      { hospitalId: h.id, title: '进行中', sort: 0, url: '/palm/report/index', startsAt: new Date(Date.now() - day), endsAt: new Date(Date.now() + day) },
+    ])
+    const env = await get('/dld-hospital/common/ad', { hospitalCode: DEMO.palm.code })
+    assert.equal(env.code, 200)
+    const list = env.data as { title: string; url: string }[]
+    assert.deepEqual(list[0], { id: (list[0] as { id: number }).id, title: '进行中', image: '', url: '/palm/report/index' })
+    assert.equal(list[1]!.title, '市中医院 · 线上就医更便捷')
+    assert.ok(list.some((a) => a.url === '/palm/register/index'))
+    assert.ok(!list.some((a) => ['已停用', '已过期', '未开始'].includes(a.title)))
+    // a palm-only hospital offers no online consultation
+    assert.ok(!list.some((a) => a.url.startsWith('/internet/')))
+  })
+})
+
 describe('GET /dld-hospital/common/homePageConfig', () => {
   it('answers 404 for an unknown hospital', async () => {
     const env = await get('/dld-hospital/common/homePageConfig', { hospitalCode: '99999' })
@@ -149,7 +186,7 @@ describe('GET /dld-hospital/common/homePageConfig', () => {
     assert.equal(env.data.main, true)
     assert.equal(env.data.hospital, null)
     assert.ok((env.data.menus as Menu[]).some((m) => m.url === '/pages/hospital/index'))
-    assert.ok(env.data.banners.length > 0)
+    assert.equal('banners' in env.data, false, 'banners are common/ad’s')
   })
 
   it('a palm-only hospital shows palm (and shared) entries only', async () => {

@@ -155,7 +155,7 @@ describe('POST /dld-palm/api/yibao/identify', () => {
   it('refuses bad input, a hospital outside chsList and a patient without an identity card', async () => {
     assertCode(await call('POST', `${Y}/identify`, { caller: owner, body: { patientId: 'x', hospitalCode: DEMO.both.code, redirect: REDIRECT } }), 400, /patientId/)
     assertCode(await call('POST', `${Y}/identify`, { caller: owner, body: { patientId: employee, hospitalCode: DEMO.both.code, redirect: 'https://elsewhere.example/x' } }), 400, '返回页面不正确')
-    await db().insert(hospitals).values({ code: '10600', name: '示范市第三医院', homePageConfig: { banners: [], menus: [] } })
+    await db().insert(hospitals).values({ code: '10600', name: '示范市第三医院', homePageConfig: { menus: [] } })
     assertCode(await identify(owner, employee, '10600'), 400, '该医院暂未开通医保移动支付')
     const [child] = await db()
       .insert(patients)

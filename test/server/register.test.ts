@@ -344,7 +344,7 @@ describe('GET /dld-palm/api/department/:hospitalCode', () => {
   })
 
   it('with deptSort=hot puts the departments with the most bookings of the last 30 days first', async () => {
-    const [h] = await db().insert(hospitals).values({ code: '10600', name: '示范市第三医院', homePageConfig: { banners: [], menus: [] } }).returning()
+    const [h] = await db().insert(hospitals).values({ code: '10600', name: '示范市第三医院', homePageConfig: { menus: [] } }).returning()
     const tree: { id: number; hospitalId: number }[][] = []
     for (const [g, names] of [['第一组', ['甲科', '乙科']], ['第二组', ['丙科', '丁科']]] as const) {
       const [group] = await db().insert(departments).values({ hospitalId: h!.id, name: g, sort: tree.length * 10 }).returning({ id: departments.id })
@@ -595,7 +595,7 @@ describe('POST /dld-palm/api/hospital/register', () => {
       insurance: true,
       notice: h!.textConfig.registerNotice,
     })
-    const [other] = await db().insert(hospitals).values({ code: '10500', name: '示范市第二医院', homePageConfig: { banners: [], menus: [] } }).returning()
+    const [other] = await db().insert(hospitals).values({ code: '10500', name: '示范市第二医院', homePageConfig: { menus: [] } }).returning()
     await db().insert(hospitalConfigs).values([
       { hospitalId: other!.id, key: 'register.holdMinutes', value: '20' },
       { hospitalId: other!.id, key: 'register.cancelDeadline', value: '12:00' },

@@ -26,10 +26,18 @@ export interface MenuEntry {
   group?: string
 }
 
+/** A home page banner (`GET /dld-hospital/common/ad`): without an image its title is drawn; url '' opens nothing. */
+export interface AdBanner {
+  id: number
+  title: string
+  image: string
+  /** A page of the app (/pages/..., /palm/...) or an outside https page (opened in the web-view). */
+  url: string
+}
+
 export interface HomePageConfig {
   main: boolean
   hospital: Hospital | null
-  banners: { image: string; title: string; url?: string }[]
   notice?: string
   menus: MenuEntry[]
   /** The server is a demo or training server (sandboxes, demo hospitals): every page shows 演示环境. */

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, ilike, isNull, or, sql, count } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, ilike, isNull, lte, or, sql, count } from 'drizzle-orm'
 import type { Db } from '../db'
 import { isRichTextKey, sanitizeRichText } from './richText'
 import type { FieldCipher } from '../crypto'
-import { articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, inquiries, type HomePageConfig } from '../db/schema'
+import { ads, articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, inquiries, type HomePageConfig } from '../db/schema'
 import { conversations as chatConversations, unreadTotal } from './chat'
 import { conversationIDOf, patientImAccount } from '@/utils/chatRules'
 import { forbidden, notFound } from '../errors'
@@ -71,7 +71,6 @@ export async function findHospitalByAppId(db: Db, appId: string) {
 
 /** Entries the platform's own home page shows in main mode: one per hospital, plus the hospital list. */
 const MAIN_HOME: HomePageConfig = {
-  banners: [{ image: '', title: '智慧医疗 便民服务' }],
   notice: '请选择就诊医院，开始预约挂号、在线问诊等服务。',
   menus: [{ name: '选择医院', icon: 'hospital', url: '/pages/hospital/index', role: 'all' }],
 }
@@ -80,6 +79,26 @@ export async function homePageConfig(db: Db, hospitalCode?: string) {
   if (!hospitalCode) return { main: true, hospital: null, ...MAIN_HOME }
   const h = await requireHospitalByCode(db, hospitalCode)
   return { main: false, hospital: toHospitalDto(h), ...h.homePageConfig }
+}
+
+/**
+ * GET /dld-hospital/common/ad: the banners of a hospital's home page (the platform's own without a code), enabled and
+ * within their dates, in their order.
+ */
+export async function listAds(db: Db, hospitalCode: string | undefined, now = new Date()) {
+  const hospitalId = hospitalCode ? (await requireHospitalByCode(db, hospitalCode)).id : null
+  return db
+    .select({ id: ads.id, title: ads.title, image: ads.image, url: ads.url })
+    .from(ads)
+    .where(
+      and(
+        hospitalId === null ? isNull(ads.hospitalId) : eq(ads.hospitalId, hospitalId),
+        eq(ads.enabled, true),
+        or(isNull(ads.startsAt), lte(ads.startsAt, now)),
+        or(isNull(ads.endsAt), gt(ads.endsAt, now)),
+      ),
+    )
+    .orderBy(asc(ads.sort), asc(ads.id))
 }
 
 export async function listBrands(db: Db) {

@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm'
 import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
-import { articles, brands, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
+import { ads, articles, brands, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
 import { hospitalToday } from '../domain/register/rules'
 import { ARTICLES } from './articles'
 import { seedRegions } from './regions'
@@ -105,8 +105,19 @@ export async function seedOnStart(config: Pick<Config, 'demo' | 'staffDemoPasswo
   return false
 }
 
+/** The home page banners of a demo hospital: its main services, each opening its page. */
+function demoAds(hospitalId: number, h: { shortName: string; isInternet: boolean; isPalm: boolean }): (typeof ads.$inferInsert)[] {
+  const list = [{ title: `${h.shortName} · 线上就医更便捷`, url: '' }]
+  if (h.isPalm) list.push({ title: '预约挂号 · 分时段就诊少排队', url: '/palm/register/index' })
+  if (h.isInternet) list.push({ title: '在线问诊 · 名医在线 足不出户', url: '/internet/doctorList/index' })
+  list.push({ title: '就诊人实名 · 信息加密保护', url: '/pages/about/rich?key=privacyPolicy' })
+  return list.map((a, i) => ({ hospitalId, ...a, sort: i + 1 }))
+}
+
 async function seedHospitals(db: Db, cipher: FieldCipher) {
   await db.transaction(async (tx) => {
+    // the platform's own home page (main mode)
+    await tx.insert(ads).values({ hospitalId: null, title: '智慧医疗 便民服务', sort: 1 })
     const [brand] = await tx
       .insert(brands)
       .values({ name: '示范医疗集团', intro: '由三家医院组成的紧密型医联体，检查结果互认、专家资源共享。' })
@@ -166,16 +177,13 @@ async function seedHospitals(db: Db, cipher: FieldCipher) {
           isPalm: h.isPalm,
           sort: i,
           homePageConfig: {
-            banners: [
-              { image: '', title: `${h.shortName} · 线上就医更便捷` },
-              { image: '', title: '就诊人实名 · 信息加密保护' },
-            ],
             notice: h.notice,
             menus: h.menus,
           },
           textConfig: texts(h.name),
         })
         .returning()
+      await tx.insert(ads).values(demoAds(hospital!.id, h))
       await tx.insert(hospitalConfigs).values([
         { hospitalId: hospital!.id, key: 'register.cancelDeadline', value: '17:00' },
         { hospitalId: hospital!.id, key: 'register.holdMinutes', value: '15' },

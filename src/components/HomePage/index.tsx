@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { View, Text, Swiper, SwiperItem, Image } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
+import Taro from '@tarojs/taro'
 import { observer } from 'mobx-react'
 import { useStores } from '@/stores'
 import PageShell, { openPage } from '../PageShell'
@@ -8,7 +9,8 @@ import Tappable from '../Tappable'
 import ServiceIcon from '../ServiceIcon'
 import ScanEntry from './ScanEntry'
 import { elderMenus, groupMenus } from '@/utils/homeMenus'
-import type { Hospital } from '../../../types/api/hospital'
+import type { AdBanner, Hospital } from '../../../types/api/hospital'
+import { webviewUrl } from '@/pageUrls'
 import './index.scss'
 
 /** spec §9: swiper interval 3000 ms. */
@@ -18,6 +20,22 @@ const SWIPER_INTERVAL_MS = 3000
  * The home tab of all three tab bars; its entries come from the hospital's home-page and menu config. In 长辈模式 the
  * most used services come first in a group of their own (src/utils/homeMenus.ts) and the banners are left out.
  */
+/** A banner's picture (its title as alt text) or, without one, its title; a tap opens its page, an https one in the web-view. */
+function Banner({ banner }: { banner: AdBanner }) {
+  const face = banner.image ? (
+    <Image className='home__banner-image' src={banner.image} mode='aspectFill' nativeProps={{ alt: banner.title }} />
+  ) : (
+    <View className='home__banner'>{banner.title}</View>
+  )
+  if (!banner.url) return face
+  const open = () => (/^https:\/\//.test(banner.url) ? void Taro.navigateTo({ url: webviewUrl(banner.url) }) : openPage(banner.url))
+  return (
+    <Tappable className='home__banner-link' role='link' label={banner.title} onTap={open}>
+      {face}
+    </Tappable>
+  )
+}
+
 function HomePage({ title, children }: { title: string; children?: ReactNode }) {
   const { hospital, preferences } = useStores()
   // 长辈模式: the most used services first, and no moving banners
@@ -25,9 +43,18 @@ function HomePage({ title, children }: { title: string; children?: ReactNode }) 
   const [hospitals, setHospitals] = useState<Hospital[]>([])
   const config = hospital.homeConfig
   const h = hospital.hospital
+  const banners = hospital.ads.value ?? []
 
   return (
-    <PageShell title={title} tab onReady={async () => hospital.main && setHospitals(await hospital.listHospitals())}>
+    <PageShell
+      title={title}
+      tab
+      onReady={async () => {
+        // the banners never hold the page up: drawn when they come, left out when they fail
+        void hospital.ads.load(h?.hospitalCode).catch(() => undefined)
+        if (hospital.main) setHospitals(await hospital.listHospitals())
+      }}
+    >
       <View className='home'>
         <View className='home__header'>
           <View className='home__logo' aria-hidden>
@@ -39,11 +66,11 @@ function HomePage({ title, children }: { title: string; children?: ReactNode }) 
           </View>
           <ScanEntry />
         </View>
-        {!elder && !!config?.banners.length && (
+        {!elder && !!banners.length && (
           <Swiper className='home__banners' autoplay circular indicatorDots interval={SWIPER_INTERVAL_MS}>
-            {config.banners.map((b) => (
-              <SwiperItem key={b.title}>
-                {b.image ? <Image className='home__banner-image' src={b.image} mode='aspectFill' nativeProps={{ alt: b.title }} /> : <View className='home__banner'>{b.title}</View>}
+            {banners.map((b) => (
+              <SwiperItem key={b.id}>
+                <Banner banner={b} />
               </SwiperItem>
             ))}
           </Swiper>

@@ -14,7 +14,6 @@ export const brands = pgTable('brands', {
 })
 
 export interface HomePageConfig {
-  banners: { image: string; title: string; url?: string }[]
   notice?: string
   /** Grid entries on the home page; `role` says which service family shows it. */
   menus: MenuEntry[]
@@ -47,6 +46,28 @@ export const hospitals = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('hospitals_code_key').on(t.code), index('hospitals_app_id_idx').on(t.appId)],
+)
+
+/**
+ * The home page's banners (spec §7 `common/ad`, the swiper of §9): a picture (or, without one, its title drawn as a
+ * card), where a tap goes (a page of the app, or an outside page through the web-view allow-list), shown between
+ * `startsAt` and `endsAt` when set. hospitalId null: the platform's own home page (main mode).
+ */
+export const ads = pgTable(
+  'ads',
+  {
+    id: serial('id').primaryKey(),
+    hospitalId: integer('hospital_id').references(() => hospitals.id),
+    title: text('title').notNull(),
+    image: text('image').notNull().default(''),
+    url: text('url').notNull().default(''),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ads_hospital_idx').on(t.hospitalId, t.sort)],
 )
 
 /** Per-hospital settings edited by hospital staff (`/dld-palm/admin/hospital-config`). */

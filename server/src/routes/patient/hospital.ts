@@ -10,7 +10,6 @@ import { MESSAGE_MAX, PAGE_MAX, STACK_MAX, scrubClientText } from '@/utils/clien
 const homeConfig = z.object({
   main: z.boolean(),
   hospital: hospitalDto.nullable(),
-  banners: z.array(z.object({ image: z.string(), title: z.string(), url: z.string().optional() })),
   notice: z.string().optional(),
   menus: z.array(menuEntry),
   /** A demo or training server (config.demo): the app marks every page 演示环境. */
@@ -70,11 +69,21 @@ export async function hospitalRoutes(app: FastifyInstance) {
   route(app, {
     method: 'GET',
     url: '/dld-hospital/common/homePageConfig',
-    summary: 'Home page banners, notice and menu of a hospital (the platform’s in main mode)',
+    summary: 'Home page notice and menu of a hospital (the platform’s in main mode)',
     auth: 'none',
     query: z.object({ hospitalCode: hospitalCode.optional() }),
     data: homeConfig,
     handler: async ({ query }) => ({ ...(await hospital.homePageConfig(db(), query.hospitalCode)), demo: app.ctx.config.demo }),
+  })
+
+  route(app, {
+    method: 'GET',
+    url: '/dld-hospital/common/ad',
+    summary: 'Home page banners of a hospital (the platform’s own without a code): enabled, within their dates, in order',
+    auth: 'none',
+    query: z.object({ hospitalCode: hospitalCode.optional() }),
+    data: z.array(z.object({ id: z.number(), title: z.string(), image: z.string(), url: z.string() })),
+    handler: async ({ query }) => hospital.listAds(db(), query.hospitalCode),
   })
 
   route(app, {
