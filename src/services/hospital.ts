@@ -15,6 +15,7 @@ import type {
   ProtocolConsent,
   Protocols,
   PublicHospitalSetting,
+  Supervision,
 } from '../../types/api/hospital'
 import type { HospitalCard } from '../../types/api/patient'
 import type { ClientErrorReport } from '@/utils/clientErrors'
@@ -30,6 +31,9 @@ export const getHomePageConfig = (hospitalCode?: string) =>
 /** The home page's banners (the platform's own without a code); a failure only leaves them out. */
 export const listAds = (hospitalCode?: string) =>
   get<AdBanner[]>('/dld-hospital/common/ad', hospitalCode ? { hospitalCode } : undefined, { noLoading: true, silent: true })
+/** The regulator's platform the hospital's online consultations report to, if any. */
+export const getSupervision = (hospitalCode: string) =>
+  get<Supervision>('/dld-hospital/common/isSupervision', { hospitalCode }, { noLoading: true, silent: true })
 /** The menu entries of a hospital, each with the service family (role) that shows it. */
 export const getMenuConfig = (hospitalId: number) =>
   get<MenuEntry[]>(`/dld-hospital/common/menuConfig/${hospitalId}`, undefined, { noLoading: true, silent: true })

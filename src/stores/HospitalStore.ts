@@ -61,6 +61,8 @@ export class HospitalStore {
 
   /** The home page's banners (common/ad) of the hospital shown, read after the page is drawn. */
   readonly ads = new Loadable((hospitalCode?: string) => api.listAds(hospitalCode))
+  /** Whether the hospital's online consultations report to a regulator's platform (the consultation forms say so). */
+  readonly supervision = new Loadable((hospitalCode: string) => api.getSupervision(hospitalCode))
   /** 选择医院: the hospitals, by name when searched. */
   readonly hospitalList = new Loadable((keyword?: string) => api.listHospitals(keyword))
   /** The hospital brands (医联体 / 集团) to browse by. */

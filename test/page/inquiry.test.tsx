@@ -230,6 +230,7 @@ function serve() {
     if (path === '/dld-hospital/inquiry/addInquiryInfo') return create(json as never)
     // no doctor has written a medical record here (test/page/records.test.tsx covers 查看病历)
     if (path === '/dld-hospital/im/medical/his/recordDetail') return ok(null)
+    if (path === '/dld-hospital/common/isSupervision') return ok({ supervised: query.hospitalCode === HOSPITAL && supervisor !== '', platformName: supervisor })
     if (path === '/dld-hospital/im/trade/service/im/init/continuePay') {
       const inq = inquiries.find((i) => i.id === Number(json.id))
       if (!inq) return refuse(2999, '暂无权限')
@@ -294,6 +295,8 @@ const sent = (path: string) => calls.requests.filter((r) => r.url.split('?')[0] 
 const bodyOf = (r: { data: unknown }) => r.data as Record<string, unknown>
 const toasts = () => calls.toasts.map((t) => t.title)
 
+/** The regulator's platform the hospital reports to ('' none). */
+let supervisor = ''
 let pay: jest.SpyInstance
 let choose: jest.SpyInstance
 let upload: jest.SpyInstance
@@ -304,6 +307,7 @@ beforeEach(() => {
   local.set(LOCAL.token, 'tok')
   local.set(LOCAL.lifeData, { appId: 'wx10412demo00000', expire: Date.now() + 3_600_000 })
   mockRoot = new RootStore()
+  supervisor = ''
   doctors = { 100: doctorInfo(100, 3000), 101: doctorInfo(101, 0), 102: doctorInfo(102, 2000, false) }
   people = [
     { id: 1, name: '张三', complete: true },
@@ -498,6 +502,18 @@ describe('图文问诊 /internet/inquiry/index', () => {
     await waitFor(() => expect(toasts()).toEqual(['请阅读并同意《互联网诊疗知情同意书》']))
     expect(sent('/dld-hospital/inquiry/addInquiryInfo')).toHaveLength(0)
     expect(screen.getByRole('checkbox').getAttribute('aria-checked')).toBe('false')
+  })
+
+  test('before consenting, the patient reads that the records go to the regulator’s platform, when the hospital reports to one', async () => {
+    supervisor = '示范省互联网医疗服务监管平台'
+    await open()
+    await screen.findByText('本院互联网诊疗服务接受示范省互联网医疗服务监管平台监管，本次问诊的病历和处方将按规定上传。')
+  })
+
+  test('a hospital reporting to no platform says nothing of it', async () => {
+    await open()
+    await waitFor(() => expect(sent('/dld-hospital/common/isSupervision')).toHaveLength(1))
+    expect(document.body.textContent).not.toContain('监管')
   })
 
   test('the description stops at 500 characters, as the server allows', async () => {

@@ -137,6 +137,21 @@ describe('GET /dld-hospital/hospital/getByAppId', () => {
   })
 })
 
+describe('GET /dld-hospital/common/isSupervision', () => {
+  it('needs a hospital code: 400 without one, 404 for an unknown one', async () => {
+    assert.equal((await get('/dld-hospital/common/isSupervision')).code, 400)
+    assert.equal((await get('/dld-hospital/common/isSupervision', { hospitalCode: '99999' })).code, 404)
+  })
+
+  it('an internet hospital names the regulator’s platform it reports to; a palm-only one reports to none', async () => {
+    const internet = await get('/dld-hospital/common/isSupervision', { hospitalCode: DEMO.internet.code })
+    assert.equal(internet.code, 200)
+    assert.deepEqual(internet.data, { supervised: true, platformName: '示范省互联网医疗服务监管平台' })
+    const palm = await get('/dld-hospital/common/isSupervision', { hospitalCode: DEMO.palm.code })
+    assert.deepEqual(palm.data, { supervised: false, platformName: '' })
+  })
+})
+
 describe('GET /dld-hospital/common/ad', () => {
   it('answers 404 for an unknown hospital and 400 for a malformed code', async () => {
     assert.equal((await get('/dld-hospital/common/ad', { hospitalCode: '99999' })).code, 404)

@@ -26,6 +26,13 @@ export interface MenuEntry {
   group?: string
 }
 
+/** `GET /dld-hospital/common/isSupervision`: the regulator's platform the hospital's online consultations report to. */
+export interface Supervision {
+  supervised: boolean
+  /** e.g. 示范省互联网医疗服务监管平台; '' when not supervised */
+  platformName: string
+}
+
 /** A home page banner (`GET /dld-hospital/common/ad`): without an image its title is drawn; url '' opens nothing. */
 export interface AdBanner {
   id: number

@@ -172,6 +172,20 @@ export async function publicHospitalConfig(db: Db, hospitalCode: string, key: st
 }
 
 /**
+ * The hospital config key naming the regulator's platform its internet diagnosis reports to (互联网医疗服务监管平台:
+ * the records and prescriptions of every online consultation are uploaded there, as the 2018 internet-diagnosis rules
+ * ask). Unset or empty: the hospital reports to none, and the app says nothing.
+ */
+export const CONFIG_SUPERVISION_PLATFORM = 'internet.supervisionPlatform'
+
+/** GET /dld-hospital/common/isSupervision: whether the hospital's online consultations are supervised, and by whom. */
+export async function supervision(db: Db, hospitalCode: string) {
+  const { value } = await publicHospitalConfig(db, hospitalCode, CONFIG_SUPERVISION_PLATFORM)
+  const platformName = value?.trim() ?? ''
+  return { supervised: platformName !== '', platformName }
+}
+
+/**
  * Articles, newest first: one doctor's (医生文章), or else a hospital's own with the platform's shared ones (健康知识;
  * the platform's only, without a hospital).
  */

@@ -3,6 +3,7 @@ import type { Db } from '../db'
 import type { FieldCipher } from '../crypto'
 import { ads, articles, brands, dictItems, hospitalConfigs, hospitals, users, type MenuEntry } from '../db/schema'
 import { hospitalToday } from '../domain/register/rules'
+import { CONFIG_SUPERVISION_PLATFORM } from '../domain/hospital'
 import { ARTICLES } from './articles'
 import { seedRegions } from './regions'
 import { ensureSchedules, seedRegistration } from './register'
@@ -188,6 +189,7 @@ async function seedHospitals(db: Db, cipher: FieldCipher) {
         { hospitalId: hospital!.id, key: 'register.cancelDeadline', value: '17:00' },
         { hospitalId: hospital!.id, key: 'register.holdMinutes', value: '15' },
         { hospitalId: hospital!.id, key: 'private.hisEndpoint', value: 'http://his.internal/api' },
+        ...(h.isInternet ? [{ hospitalId: hospital!.id, key: CONFIG_SUPERVISION_PLATFORM, value: '示范省互联网医疗服务监管平台' }] : []),
       ])
     }
     await tx.insert(dictItems).values([

@@ -78,6 +78,16 @@ export async function hospitalRoutes(app: FastifyInstance) {
 
   route(app, {
     method: 'GET',
+    url: '/dld-hospital/common/isSupervision',
+    summary: 'Whether the hospital’s online consultations report to a regulator’s platform (互联网医疗服务监管平台), and its name',
+    auth: 'none',
+    query: z.object({ hospitalCode }),
+    data: z.object({ supervised: z.boolean(), platformName: z.string() }),
+    handler: async ({ query }) => hospital.supervision(db(), query.hospitalCode),
+  })
+
+  route(app, {
+    method: 'GET',
     url: '/dld-hospital/common/ad',
     summary: 'Home page banners of a hospital (the platform’s own without a code): enabled, within their dates, in order',
     auth: 'none',

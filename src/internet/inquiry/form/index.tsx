@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react'
+import { useEffect, useId, type ReactNode } from 'react'
+import { observer } from 'mobx-react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import ActionBar from '@/components/ActionBar'
@@ -131,9 +132,22 @@ export function ConsentLine({ agreed, locked, onToggle }: { agreed: boolean; loc
       <Tappable row className='inquiry__consent-link' role='link' onTap={() => void Taro.navigateTo({ url: noticeUrl(here) })}>
         <Text id={`${id}-title`}>《互联网诊疗知情同意书》</Text>
       </Tappable>
+      <SupervisionNote />
     </View>
   )
 }
+
+/** Tells the patient, before consenting, that the consultation's records go to the regulator's platform (if any). */
+const SupervisionNote = observer(function SupervisionNote() {
+  const { hospital } = useStores()
+  const code = hospital.hospital?.hospitalCode
+  useEffect(() => {
+    if (code) void hospital.supervision.load(code).catch(() => undefined)
+  }, [code, hospital])
+  const s = hospital.supervision.value
+  if (!s?.supervised) return null
+  return <Text className='inquiry__supervision'>{`本院互联网诊疗服务接受${s.platformName}监管，本次问诊的病历和处方将按规定上传。`}</Text>
+})
 
 /** The bottom of a form, in the action bar: the fee, why it cannot go yet, then 提交 (or 去支付 once ordered and unpaid). */
 export function SubmitBar(p: {
