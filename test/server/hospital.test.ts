@@ -179,8 +179,8 @@ describe('GET /dld-hospital/common/ad', () => {
     ])
     const env = await get('/dld-hospital/common/ad', { hospitalCode: DEMO.palm.code })
     assert.equal(env.code, 200)
-    const list = env.data as { title: string; url: string }[]
-    assert.deepEqual(list[0], { id: (list[0] as { id: number }).id, title: '进行中', image: '', url: '/palm/report/index' })
+    const list = env.data as { id: number; title: string; url: string }[]
+    assert.deepEqual(list[0], { id: list[0]!.id, title: '进行中', image: '', url: '/palm/report/index' })
     assert.equal(list[1]!.title, '市中医院 · 线上就医更便捷')
     assert.ok(list.some((a) => a.url === '/palm/register/index'))
     assert.ok(!list.some((a) => ['已停用', '已过期', '未开始'].includes(a.title)))
