@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
+import { CALLER_LIMITS } from '../../domain/limits'
 import { hospitalCode, id, idParam, idempotencyKey, pageNo, pageSize } from '../schemas'
 import { payOrderDto } from './pay'
 import * as pharmacy from '../../domain/pharmacy'
@@ -199,6 +200,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${R}/order/place`,
+    callerLimit: CALLER_LIMITS.order,
     summary: 'Place a pharmacy order from an approved prescription or the cart: stock taken and its payment order made in one transaction; the same key answers the same order',
     auth: 'user',
     body: placeInput,
@@ -210,6 +212,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${R}/order/planOrder`,
+    callerLimit: CALLER_LIMITS.order,
     summary: 'A repeat order of a renewable prescription whose last order was completed (medicines and delivery only)',
     auth: 'user',
     body: z.object({ prescriptionId: id, ...deliveryInput }),
