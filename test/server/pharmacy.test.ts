@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { doctors, drugs, inquiries, orders, pharmacyOrderEvents, pharmacyOrders, pharmacyStores, prescriptionLines, prescriptions, storeStock } from '../../server/src/db/schema'
 import { closeExpiredOrders } from '../../server/src/domain/payment'
@@ -8,7 +8,7 @@ import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import type { PayOrder } from '../../types/api/payment'
 import type { DrugType, ExpressFee, Page, PharmacyOrder, PharmacyOrderSummary, PharmacyStore, PickupCode, Region, SendTemplate, ShipCity, ShopDrug, StockLine } from '../../types/api/pharmacy'
 import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, signInUser, startTestApp, type Envelope, type Method, type TestApp } from './harness'
-import { addPatient, confirmAtCashier, hospitalIdOf, newKey } from './fixtures'
+import { addPatient, confirmAtCashier, hospitalIdOf, newKey, paidBody } from './fixtures'
 
 const R = '/dld-rpflow/api'
 const W = '/dld-doctor/api/pharmacy/orders'
@@ -567,19 +567,6 @@ describe('POST /dld-rpflow/api/order/planOrder', () => {
     assertForbidden(await call('POST', `${R}/order/planOrder`, { caller: stranger, body: { prescriptionId: pres.id, storeId, delivery: 'pickup', idempotencyKey: newKey('pl') } }))
   })
 })
-
-/** A sandbox notification of a payment, as the sandbox sends it. */
-function paidBody(order: { orderNo: string; amountFen: number }) {
-  return JSON.stringify({
-    id: randomUUID(),
-    event_type: 'TRANSACTION.SUCCESS',
-    out_trade_no: order.orderNo,
-    transaction_id: `SBXTEST${randomBytes(6).toString('hex')}`,
-    trade_state: 'SUCCESS',
-    success_time: new Date().toISOString(),
-    amount: { total: order.amountFen, currency: 'CNY' },
-  })
-}
 
 describe('under concurrency (PostgreSQL)', () => {
   it('200 concurrent orders for a drug with 20 in stock sell exactly 20', async () => {

@@ -8,12 +8,12 @@ import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type {
   OrderStep,
   Page,
-  PharmacyDelivery,
   PharmacyOrder,
   PharmacyOrderSource,
   PharmacyOrderStatus,
   PharmacyOrderSummary,
   PickupCode,
+  PlaceOrderInput,
 } from '../../../../types/api/pharmacy'
 import type { PayOrder } from '../../../../types/api/payment'
 import { maskMobile, maskName } from '@/utils/mask'
@@ -246,19 +246,8 @@ export async function orderList(
 
 // ---- placing ----------------------------------------------------------------------------------------------------------
 
-export interface PlaceInput {
-  source: PharmacyOrderSource
-  prescriptionId?: number
-  lines?: { drugId: number; quantity: number }[]
-  patientId?: number
-  storeId: number
-  delivery: PharmacyDelivery
-  addressId?: number
-  idempotencyKey: string
-}
-
 /** The same attempt again (same key): its order, or 409 when the key was used for another one. */
-async function byKey(db: Db, userId: number, input: PlaceInput): Promise<PharmacyOrderRow | null> {
+async function byKey(db: Db, userId: number, input: PlaceOrderInput): Promise<PharmacyOrderRow | null> {
   const [row] = await db
     .select()
     .from(pharmacyOrders)
@@ -270,7 +259,7 @@ async function byKey(db: Db, userId: number, input: PlaceInput): Promise<Pharmac
 }
 
 /** The cart's lines: one per drug, on the shelf of the store's hospital; rx drugs only against the patient's prescription. */
-async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceInput, now: Date): Promise<{ lines: Line[]; patientId: number | null }> {
+async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceOrderInput, now: Date): Promise<{ lines: Line[]; patientId: number | null }> {
   const wanted = new Map<number, number>()
   for (const l of input.lines ?? []) wanted.set(l.drugId, (wanted.get(l.drugId) ?? 0) + l.quantity)
   if (!wanted.size) throw badInput('请选择要购买的药品')
@@ -300,7 +289,7 @@ async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceIn
  * checked), the stock taken, the order with its lines and first step, and the payment core's order. The same key
  * answers the same order.
  */
-export async function placeOrder(db: Db, cipher: FieldCipher, userId: number, input: PlaceInput, now: Date, repeat = false): Promise<PharmacyOrder> {
+export async function placeOrder(db: Db, cipher: FieldCipher, userId: number, input: PlaceOrderInput, now: Date, repeat = false): Promise<PharmacyOrder> {
   const again = await byKey(db, userId, input)
   if (again) return orderView(db, cipher, again.id)
   if (input.source === 'prescription' && input.prescriptionId === undefined) throw badInput('请选择处方')
