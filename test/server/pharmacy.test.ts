@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, asc, eq, sql } from 'drizzle-orm'
-import { doctors, drugs, inquiries, orders, pharmacyOrderEvents, pharmacyOrders, pharmacyStores, prescriptionLines, prescriptions, storeStock } from '../../server/src/db/schema'
+import { auditLog, doctors, drugs, inquiries, orders, pharmacyOrderEvents, pharmacyOrders, pharmacyStores, prescriptionLines, prescriptions, storeStock } from '../../server/src/db/schema'
 import { closeExpiredOrders } from '../../server/src/domain/payment'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import type { PayOrder } from '../../types/api/payment'
@@ -472,6 +472,9 @@ describe('the pharmacy console and refunds', () => {
     const shipped = ok(await call<PharmacyOrder>('POST', `${W}/${order.id}/ship`, { caller: pharmacist, body: { carrier: '顺丰速运', trackingNo: 'SF1234567890' } }))
     assert.equal(shipped.status, 'shipped')
     assert.equal(shipped.trackingNo, 'SF1234567890')
+    // the pharmacy ships to the receiver: it sees them whole, the patient's page masked
+    assert.deepEqual([shipped.address?.name, shipped.address?.mobile], ['王建国', '13800138000'])
+    assert.deepEqual([order.address?.name, order.address?.mobile], ['王*国', '138****8000'])
     assertForbidden(await call('POST', `${R}/order/refund/${order.id}`, { caller: stranger, body: { reason: '不想要了' } }))
     assertBadInput(await call('POST', `${R}/order/refund/${order.id}`, { caller: owner, body: { reason: ' ' } }), /请填写退款原因/)
     const asked = ok(await call<PharmacyOrder>('POST', `${R}/order/refund/${order.id}`, { caller: owner, body: { reason: '买错了' } }))
@@ -553,6 +556,11 @@ describe('POST /dld-rpflow/api/order/planOrder', () => {
     const first = await pay(owner, (await place(owner, { source: 'prescription', prescriptionId: pres.id, lines: undefined })).id)
     assertBadInput(await plan(), '该处方已下单')
     ok(await call('POST', `${W}/${first.id}/ready`, { caller: pharmacist }))
+    const audited = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.route, 'POST /dld-doctor/api/pharmacy/orders/:id/ready'), eq(auditLog.actorKind, 'staff'), eq(auditLog.patientId, patientId)))
+    assert.equal(audited.length, 1)
     ok(await call('POST', `${W}/${first.id}/complete`, { caller: pharmacist }))
     const repeat = ok(await plan())
     assert.equal(repeat.prescriptionId, pres.id)

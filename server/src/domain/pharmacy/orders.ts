@@ -153,8 +153,11 @@ function toSummary(o: PharmacyOrderRow, storeName: string, drugNames: string[]):
   }
 }
 
-/** The whole order as the patient's order page (and the pharmacy console) shows it. */
-export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number): Promise<PharmacyOrder> {
+/**
+ * The whole order as the patient's order page shows it, the receiver masked; the pharmacy console (`forPharmacy`) sees
+ * the receiver whole, since it ships to them.
+ */
+export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number, forPharmacy = false): Promise<PharmacyOrder> {
   const [row] = await db
     .select({ o: pharmacyOrders, store: pharmacyStores, pay: orders, patientNameEnc: patients.nameEnc })
     .from(pharmacyOrders)
@@ -179,7 +182,7 @@ export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number): P
     patientName: patientName ? maskName(patientName) : null,
     store: toStoreBrief(store),
     delivery: o.delivery,
-    address: address ? { ...address, name: maskName(address.name), mobile: maskMobile(address.mobile) } : null,
+    address: address && !forPharmacy ? { ...address, name: maskName(address.name), mobile: maskMobile(address.mobile) } : address,
     lines: lines.map((l) => ({
       drugId: l.drugId,
       drugName: l.drugName,
