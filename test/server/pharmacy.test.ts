@@ -332,8 +332,9 @@ describe('POST /dld-rpflow/api/order/place from the cart', () => {
     assert.equal((await db().select().from(pharmacyOrders).where(eq(pharmacyOrders.userId, caller.userId))).length, 0)
   })
 
-  it('sells an rx drug to a patient with an approved prescription holding it', async () => {
+  it('sells an rx drug to a patient with an approved prescription holding it, up to the quantity prescribed', async () => {
     await prescription(owner, patientId, [{ drugId: drugId.X007!, quantity: 1 }])
+    assertBadInput(await call('POST', `${R}/order/place`, { caller: owner, body: shopBody({ patientId, lines: [{ drugId: drugId.X007!, quantity: 2 }] }) }), /处方药需凭/)
     const order = await place(owner, { patientId, lines: [{ drugId: drugId.X007!, quantity: 1 }] })
     assert.equal(order.patientName, '王*国')
     assert.deepEqual(order.drugNames, ['苯磺酸氨氯地平片'])

@@ -214,7 +214,7 @@ export async function orderDetail(db: Db, cipher: FieldCipher, userId: number, i
 }
 
 /** Summaries of orders, newest first, under `where`. */
-export async function summaries(db: Db, where: ReturnType<typeof and>, page: number, size: number): Promise<Page<PharmacyOrderSummary>> {
+async function summaries(db: Db, where: ReturnType<typeof and>, page: number, size: number): Promise<Page<PharmacyOrderSummary>> {
   const [rows, [total]] = await Promise.all([
     db
       .select({ o: pharmacyOrders, storeName: pharmacyStores.name })
@@ -277,7 +277,7 @@ async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceOr
   if (rx.length) {
     if (patientId === null) throw badInput(RX_NEEDS_PRESCRIPTION)
     for (const d of rx) {
-      if (!(await hasOrderablePrescriptionFor(tx, { userId, patientId, drugId: d.id, now }))) throw badInput(`${d.name}：${RX_NEEDS_PRESCRIPTION}`)
+      if (!(await hasOrderablePrescriptionFor(tx, { userId, patientId, drugId: d.id, quantity: wanted.get(d.id)!, now }))) throw badInput(`${d.name}：${RX_NEEDS_PRESCRIPTION}`)
     }
   }
   return {
