@@ -151,7 +151,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
     url: `${R}/sendTemplate/expressFee`,
     summary: 'Whether the pharmacy delivers to one of the caller’s addresses, and the delivery fee of an order of that amount (someone else’s address: 2999)',
     auth: 'user',
-    body: z.object({ storeId: id, addressId: id, drugFeeFen: z.number().int().min(0).max(100_000_000) }),
+    body: z.object({ storeId: id, addressId: id, drugFeeFen: z.coerce.number().int().min(0).max(100_000_000) }),
     data: z.object({ supported: z.boolean(), expressFeeFen: z.number().int(), tip: z.string() }),
     handler: async ({ body, auth }) => pharmacy.expressFee(db(), auth.userId, body),
   })
