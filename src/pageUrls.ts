@@ -242,8 +242,6 @@ export const NUCLEIC_REPORT_URL = '/palm/report/nucleic/index'
 export const nucleicReportUrl = (sampleNo: string, patientId: number) => `/palm/report/nucleic/result?sampleNo=${encodeURIComponent(sampleNo)}&patientId=${patientId}`
 
 // prescriptions (spec §2 /internet/prescription/*, /internet/usedMedicine, /internet/noStorePrescription, /internet/store)
-/** 复诊续方 / 我的处方: the chosen patient's prescriptions. */
-export const PRESCRIPTION_LIST_URL = '/internet/prescription/index'
 export const prescriptionUrl = (id: number) => `/internet/prescription/medicine?id=${id}`
 /** 续方用药清单: the medicines chosen on 用药记录 (the prescription store's), with their quantities. */
 export const PRESCRIPTION_EDIT_URL = '/internet/prescription/edit'
@@ -254,7 +252,6 @@ export const usedMedicinePickUrl = (doctorId: number) => `${USED_MEDICINE_URL}?d
 export const noStorePrescriptionUrl = (id: number) => `/internet/noStorePrescription/index?id=${id}`
 /** The order page of a prescription (去购药). */
 export const sureOrderUrl = (prescriptionId: number) => `/internet/sureOrder/index?prescriptionId=${prescriptionId}`
-export const pharmacyStoreUrl = (id: number) => `/internet/store/index?id=${id}`
 /** 处方流转: every prescription of the user's patients. */
 export const PRESCRIPTION_OUTFLOW_URL = '/pages/order/prescription/hospital'
 /** A pharmacy order (the order pages of the shop). */
