@@ -240,3 +240,22 @@ export const nucleicUrls = (base = '/palm/nucleic') => ({
 export const NUCLEIC_URLS = nucleicUrls()
 export const NUCLEIC_REPORT_URL = '/palm/report/nucleic/index'
 export const nucleicReportUrl = (sampleNo: string, patientId: number) => `/palm/report/nucleic/result?sampleNo=${encodeURIComponent(sampleNo)}&patientId=${patientId}`
+
+// prescriptions (spec §2 /internet/prescription/*, /internet/usedMedicine, /internet/noStorePrescription, /internet/store)
+export const prescriptionUrl = (id: number) => `/internet/prescription/medicine?id=${id}`
+/** 续方用药清单: the medicines chosen on 用药记录 (the prescription store's), with their quantities. */
+export const PRESCRIPTION_EDIT_URL = '/internet/prescription/edit'
+export const USED_MEDICINE_URL = '/internet/usedMedicine/index'
+/** 用药记录 opened from the renewal form: the medicines chosen go back to it. */
+export const usedMedicinePickUrl = (doctorId: number) => `${USED_MEDICINE_URL}?doctorId=${doctorId}`
+/** A prescription no partner pharmacy can fill. */
+export const noStorePrescriptionUrl = (id: number) => `/internet/noStorePrescription/index?id=${id}`
+/** The order page of a prescription (去购药). */
+export const sureOrderUrl = (prescriptionId: number) => `/internet/sureOrder/index?prescriptionId=${prescriptionId}`
+/** 处方流转: every prescription of the user's patients. */
+export const PRESCRIPTION_OUTFLOW_URL = '/pages/order/prescription/hospital'
+/** A pharmacy order (the order pages of the shop). */
+export const pharmacyOrderUrl = (id: number) => `/pages/order/shop/detail?id=${id}`
+/** One place on the map page (spec §2 /pages/openLocation). */
+export const openLocationUrl = (p: { latitude: string; longitude: string; name: string; address: string }) =>
+  `/pages/openLocation/index?latitude=${p.latitude}&longitude=${p.longitude}&name=${encodeURIComponent(p.name)}&address=${encodeURIComponent(p.address)}`

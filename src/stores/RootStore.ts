@@ -30,6 +30,7 @@ import { CONSENT_URL, loginUrl } from '@/pageUrls'
 import { ReportStore } from './ReportStore'
 import { MedTechStore } from './MedTechStore'
 import { NucleicStore } from './NucleicStore'
+import { PrescriptionStore } from './PrescriptionStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -59,6 +60,7 @@ export class RootStore {
   reports = new ReportStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   medTech = new MedTechStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  prescription = new PrescriptionStore(this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */
