@@ -37,6 +37,13 @@ export const isOrderDescription = (description: string): description is OrderDes
  */
 export const PRESCRIPTION_MESSAGE = 'prescription' satisfies ChatMessageType
 
+/** What a conversation list shows of its last message: the text itself, or what kind of message it was. */
+export function messageSummary(m: Pick<ChatMessage, 'type' | 'payload'>): string {
+  if (m.type === 'image') return '[图片]'
+  if (m.type === PRESCRIPTION_MESSAGE) return '[处方]'
+  return m.payload
+}
+
 /** The prescription card a message carries, or null (another message, or a payload that is not a card). */
 export function prescriptionCardOf(m: Pick<ChatMessage, 'type' | 'payload'>): PrescriptionCard | null {
   if (m.type !== PRESCRIPTION_MESSAGE) return null

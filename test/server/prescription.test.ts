@@ -430,6 +430,9 @@ describe('the pharmacist’s review', () => {
     const history = await call<{ messages: { type: string; payload: string }[] }>('GET', `${H}/manage/order/chatRecord/${inq.id}`, { caller: owner })
     assert.equal(history.code, 200, history.msg)
     assert.ok(history.data.messages.some((m) => m.type === 'prescription' && JSON.parse(m.payload).prescriptionId === pres.id))
+    // 我的问诊 names it, never shows its JSON
+    const mine = await call<{ orderNo: string; lastMessage: string }[]>('GET', `${H}/im/patient/record/list`, { caller: owner })
+    assert.equal(mine.data.find((c) => c.orderNo === row!.inquiryNo)?.lastMessage, '[处方]')
     // decided once
     const again = await call('POST', `${P}/review/prescriptions/${pres.id}/approve`, { caller: desk.pharmacist })
     assert.equal(again.code, 409)

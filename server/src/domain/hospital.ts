@@ -4,7 +4,7 @@ import { isRichTextKey, sanitizeRichText } from './richText'
 import type { FieldCipher } from '../crypto'
 import { ads, articles, brands, consultations, departments, dictItems, hospitalConfigs, hospitals, inquiries, type HomePageConfig } from '../db/schema'
 import { conversations as chatConversations, unreadTotal } from './chat'
-import { conversationIDOf, patientImAccount } from '@/utils/chatRules'
+import { conversationIDOf, messageSummary, patientImAccount } from '@/utils/chatRules'
 import { forbidden, notFound } from '../errors'
 import { isStaffOf } from '@/utils/staffRules'
 
@@ -270,7 +270,7 @@ export async function listConsultations(db: Db, cipher: FieldCipher, userId: num
         ...item,
         conversationID: conversationIDOf(peer),
         unreadCount: chat?.unreadCount ?? 0,
-        lastMessage: last ? (last.type === 'image' ? '[图片]' : last.payload) : row.lastMessage,
+        lastMessage: last ? messageSummary(last) : row.lastMessage,
         updatedAt: last && last.time > row.updatedAt.getTime() ? new Date(last.time) : row.updatedAt,
       }
     })
