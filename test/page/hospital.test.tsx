@@ -100,6 +100,8 @@ function handle({ url, method, data }: { url: string; method: string; data: unkn
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles, appId: query.appId, provider: 'wechat', identity })
     if (path === '/dld-hospital/hospital/getByAppId') return ok(FIRST)
     if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: FIRST, menus: startupMenus, demo: false })
+    if (path === '/dld-hospital/common/ad') return ok([])
+    if (path === '/dld-hospital/common/isSupervision') return ok({ supervised: false, platformName: '' })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-im/im/update-unread-count') return ok({ count: 0 })
     if (path === '/dld-hospital/message/messageList') return ok({ records: [], total: 0, page: 1, size: 20, unread: 0 })

@@ -178,6 +178,8 @@ function serve() {
     if (path === '/dld-hospital/userinfo') return ok({ id: userId, nickname: '张三', wechatAvatar: '', mobile: userId ? '138****5678' : '', roles: [], appId: query.appId, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 3, hospitalCode: HOSPITAL, hospitalName: HOSPITAL_NAME, configDto: { isInternet: true, isPalm: false } })
     if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
+    if (path === '/dld-hospital/common/ad') return ok([])
+    if (path === '/dld-hospital/common/isSupervision') return ok({ supervised: false, platformName: '' })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-palm/api/patient/list') return ok([patientDto(1, '张三')])
 

@@ -90,6 +90,8 @@ function serve() {
     if (path === '/dld-hospital/userinfo') return ok({ id: 7, nickname: '张三', wechatAvatar: '', mobile: '138****5678', roles: [], appId: H5_APP_ID, provider: 'wechat' })
     if (path === '/dld-hospital/hospital/getByAppId') return ok({ id: 1, hospitalCode: '10392', hospitalName: '示范市第一人民医院', level: '三级甲等', address: '示范路1号', configDto: { isInternet: true, isPalm: true } })
     if (path === '/dld-hospital/common/homePageConfig') return ok({ main: false, hospital: null, menus: [] })
+    if (path === '/dld-hospital/common/ad') return ok([])
+    if (path === '/dld-hospital/common/isSupervision') return ok({ supervised: false, platformName: '' })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-hospital/hospital/list') return ok([])
     if (path === '/dld-hospital/doctor/info') return ok(DOCTOR)
