@@ -304,7 +304,7 @@ describe('确认订单', () => {
     testing.setRouter('/pages/storePayment/index')
     render(<StorePayment />)
     await waitFor(() => expect(toastTitles()).toContain(TIP))
-    expect(calls.toasts.find((t) => t.title === TIP)).toEqual({ title: TIP, icon: 'none', duration: 2500, mask: true })
+    expect(calls.toasts.filter((t) => t.title === TIP)).toEqual([{ title: TIP, icon: 'none', duration: 2500, mask: true }])
     expect(await screen.findByText('广东省 深圳市 南山区 深南大道10000号')).toBeTruthy()
     // 2 × 8.90 + 15.00 delivery
     expect(total()).toBe('¥32.80')
