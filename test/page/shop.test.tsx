@@ -219,7 +219,8 @@ function serve() {
     if (path === '/dld-pay/pay') return ok({ kind: 'redirect', channel: 'sandbox', url: `/sandbox/pay/cashier?orderNo=${String(body.orderNo)}` })
     if (path.startsWith('/dld-rpflow/api/order/detail/') || path.startsWith('/dld-rpflow/api/order/checkOrderAgain/')) return own ? ok(own) : refuse(2999, '暂无权限')
     if (path.startsWith('/dld-rpflow/api/order/cancel/') && own) {
-      Object.assign(own, { status: 'cancelled', statusText: own.status === 'unpaid' ? '已取消' : '已退款', canPay: false, canCancel: false })
+      if (own.status === 'paid') own.payOrder = { ...own.payOrder!, status: 'refunded', refundedFen: own.payOrder!.selfPayFen }
+      Object.assign(own, { status: 'cancelled', statusText: '已取消', canPay: false, canCancel: false })
       return ok(own)
     }
     if (path === '/dld-rpflow/api/storeQrCode/getInfo' && own) return ok({ orderId: own.id, pickupCode: '862041', qrText: 'PICKUP-862041', storeName: '示范大药房' })
@@ -400,6 +401,7 @@ describe('药品订单详情', () => {
     fireEvent.click(screen.getByRole('button', { name: '取消订单' }))
     await waitFor(() => expect(toastTitles()).toContain('已取消，退款将原路返回'))
     expect(calls.modals).toEqual(['确定取消该订单吗？取消后已支付的金额将原路退回。'])
+    expect(await screen.findByText('已退款¥23.90，已原路返回')).toBeTruthy()
   })
 
   test('a refund asked for: 撤销退款申请 only', async () => {
