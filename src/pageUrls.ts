@@ -250,7 +250,7 @@ export const USED_MEDICINE_URL = '/internet/usedMedicine/index'
 export const usedMedicinePickUrl = (doctorId: number) => `${USED_MEDICINE_URL}?doctorId=${doctorId}`
 /** A prescription no partner pharmacy can fill. */
 export const noStorePrescriptionUrl = (id: number) => `/internet/noStorePrescription/index?id=${id}`
-/** The order page of a prescription (去购药). */
+/** 确认订单 for a reviewed prescription (去购药). */
 export const sureOrderUrl = (prescriptionId: number) => `/internet/sureOrder/index?prescriptionId=${prescriptionId}`
 /** 处方流转: every prescription of the user's patients. */
 export const PRESCRIPTION_OUTFLOW_URL = '/pages/order/prescription/hospital'
@@ -259,3 +259,13 @@ export const pharmacyOrderUrl = (id: number) => `/pages/order/shop/detail?id=${i
 /** One place on the map page (spec §2 /pages/openLocation). */
 export const openLocationUrl = (p: { latitude: string; longitude: string; name: string; address: string }) =>
   `/pages/openLocation/index?latitude=${p.latitude}&longitude=${p.longitude}&name=${encodeURIComponent(p.name)}&address=${encodeURIComponent(p.address)}`
+// medicines: the shop, its cart, checkout and pharmacy orders (spec §2 shop pages, /internet/sureOrder, /pages/order/shop)
+export const SHOP_URL = '/pages/shop/list/index'
+export const CART_URL = '/pages/shop/cart/index'
+/** 确认订单 for the cart's selected lines. */
+export const STORE_PAYMENT_URL = '/pages/storePayment/index'
+export const PHARMACY_ORDERS_URL = '/pages/order/shop/index'
+/** The cashier brings the browser back to the detail (a path under /h5/), which checks the order again. */
+export const pharmacyOrderPayReturnUrl = (id: number) => `/h5${pharmacyOrderUrl(id)}&source=pay`
+/** 药房介绍: a pharmacy's address, hours and phone. */
+export const pharmacyStoreUrl = (id: number) => `/internet/store/index?id=${id}`

@@ -58,6 +58,11 @@ export const MAIN_PAGES = [
   'pages/order/inspection/detail',
   'pages/order/inspectReserve/index',
   'pages/order/prescription/hospital',
+  'pages/shop/list/index',
+  'pages/shop/cart/index',
+  'pages/storePayment/index',
+  'pages/order/shop/index',
+  'pages/order/shop/detail',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -121,7 +126,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'hospitalization/settlement/result',
     ],
   },
-  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index', 'prescription/index', 'prescription/medicine', 'prescription/edit', 'usedMedicine/index', 'noStorePrescription/index', 'store/index'] },
+  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index', 'prescription/index', 'prescription/medicine', 'prescription/edit', 'usedMedicine/index', 'noStorePrescription/index', 'store/index', 'sureOrder/index'] },
   { root: 'custom', pages: ['10392/nucleic/index', '10392/nucleic/purchase', '10392/nucleic/orderList', '10392/nucleic/result'] },
 ]
 

@@ -31,6 +31,8 @@ import { ReportStore } from './ReportStore'
 import { MedTechStore } from './MedTechStore'
 import { NucleicStore } from './NucleicStore'
 import { PrescriptionStore } from './PrescriptionStore'
+import { CartStore } from './CartStore'
+import { PharmacyOrderStore } from './PharmacyOrderStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -61,6 +63,8 @@ export class RootStore {
   medTech = new MedTechStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   prescription = new PrescriptionStore(this.patient)
+  cart = new CartStore(() => this.hospital.hospital?.hospitalCode)
+  pharmacyOrders = new PharmacyOrderStore(this.cart, this.address, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

@@ -352,3 +352,18 @@ export async function bookVisit(page: Page, hospitalCode: string): Promise<strin
   })
 }
 
+/** Calls the server as the signed-in app does (its token from storage); answers the envelope's data. */
+export async function appCall<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: object): Promise<T> {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
+      const token = typeof stored === 'string' ? stored : stored?.data
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
+      if (body) headers['Content-Type'] = 'application/json'
+      return (await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined })).json()
+    },
+    { method, path, body },
+  )
+  assert.equal(answer.code, 200, `${method} ${path}: ${answer.msg}`)
+  return answer.data as T
+}

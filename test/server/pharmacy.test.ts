@@ -260,6 +260,8 @@ describe('the shop', () => {
     const all = ok(await call<Page<ShopDrug>>('GET', `${R}/drugStore/shop/drugPage`, { caller: owner, query: { hospitalCode: '10392', size: '50' } }))
     assert.ok(all.records.every((d) => d.category !== 'chinese'))
     assert.ok(all.records.some((d) => d.rx))
+    // each product names the store that sells it: the one the cart's order is placed at
+    assert.deepEqual([...new Set(all.records.map((d) => d.storeId))], [storeId])
     const cold = types.find((x) => x.name === '感冒发热')!
     const byType = ok(await call<Page<ShopDrug>>('GET', `${R}/drugStore/shop/drugPage`, { caller: owner, query: { hospitalCode: '10392', typeId: String(cold.id) } }))
     assert.ok(byType.records.length > 0 && byType.records.every((d) => d.typeId === cold.id))

@@ -177,7 +177,7 @@ export async function shopDrugPage(
     db.select({ n: count() }).from(drugs).where(where),
   ])
   return {
-    records: rows.map(({ drug, stock }) => ({ ...toDrugInfo(drug), typeId: drug.typeId, stock: stock ?? 0 })),
+    records: rows.map(({ drug, stock }) => ({ ...toDrugInfo(drug), typeId: drug.typeId, storeId: store?.id ?? null, stock: stock ?? 0 })),
     total: total?.n ?? 0,
     page: input.page,
     size,

@@ -190,7 +190,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
       page: pageNo,
       size: pageSize(pharmacy.MAX_SHOP_PAGE),
     }),
-    data: pageOf(drugInfoDto.extend({ typeId: z.number().nullable(), stock: z.number().int() })),
+    data: pageOf(drugInfoDto.extend({ typeId: z.number().nullable(), storeId: z.number().nullable(), stock: z.number().int() })),
     handler: async ({ query, auth }) => pharmacy.shopDrugPage(db(), { ...query, keyword: query.keyword || undefined, appId: auth?.appId }),
   })
 
