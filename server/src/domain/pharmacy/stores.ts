@@ -10,6 +10,7 @@ import { addresses, drugTypes, drugs, hospitals, pharmacyStores, regions, storeS
 import { badInput, forbidden, notFound } from '../../errors'
 import { findHospitalByAppId } from '../hospital'
 import { requireInternetHospital } from '../internetDoctors'
+import { drugInfoOf } from '../prescription/formulary'
 
 export type StoreRow = typeof pharmacyStores.$inferSelect
 export type DrugRow = typeof drugs.$inferSelect
@@ -133,23 +134,6 @@ export async function listDrugTypes(db: Db, scope: { hospitalCode?: string; appI
   return db.select({ id: drugTypes.id, name: drugTypes.name }).from(drugTypes).where(eq(drugTypes.hospitalId, hospitalId)).orderBy(asc(drugTypes.sort), asc(drugTypes.id))
 }
 
-export const toDrugInfo = (d: DrugRow) => ({
-  id: d.id,
-  code: d.code,
-  name: d.name,
-  commonName: d.commonName,
-  category: d.category,
-  drugSpec: d.spec,
-  drugSpecUnit: d.specUnit,
-  unit: d.unit,
-  dosageForm: d.dosageForm,
-  manufacturer: d.manufacturer,
-  defaultUsage: d.defaultUsage,
-  priceFen: d.priceFen,
-  rx: d.rx,
-  picture: d.picture,
-})
-
 /** GET drugStore/shop/drugPage: the shelf of the hospital's shop, by category or name, with the stock of its pharmacy. */
 export async function shopDrugPage(
   db: Db,
@@ -177,7 +161,7 @@ export async function shopDrugPage(
     db.select({ n: count() }).from(drugs).where(where),
   ])
   return {
-    records: rows.map(({ drug, stock }) => ({ ...toDrugInfo(drug), typeId: drug.typeId, storeId: store?.id ?? null, stock: stock ?? 0 })),
+    records: rows.map(({ drug, stock }) => ({ ...drugInfoOf(drug), typeId: drug.typeId, storeId: store?.id ?? null, stock: stock ?? 0 })),
     total: total?.n ?? 0,
     page: input.page,
     size,

@@ -5,6 +5,7 @@ import { CALLER_LIMITS } from '../../domain/limits'
 import { hospitalCode, id, idParam, idempotencyKey, pageNo, pageOf, pageSize } from '../schemas'
 import { payOrderDto } from './pay'
 import * as pharmacy from '../../domain/pharmacy'
+import { drugInfoDto } from './prescription'
 
 const R = '/dld-rpflow/api'
 const optionalCode = hospitalCode.optional().or(z.literal('').transform(() => undefined))
@@ -18,22 +19,6 @@ const quantity = z.number().int().positive().max(100_000)
 const storeBriefDto = z.object({ id: z.number(), name: z.string(), address: z.string(), delivery: z.boolean(), pickup: z.boolean() })
 const storeDto = storeBriefDto.extend({ phone: z.string(), hours: z.string(), intro: z.string(), latitude: z.string().nullable(), longitude: z.string().nullable() })
 const regionDto = z.object({ code: z.number(), name: z.string() })
-const drugInfoDto = z.object({
-  id: z.number(),
-  code: z.string(),
-  name: z.string(),
-  commonName: z.string(),
-  category: z.enum(['western', 'patent', 'chinese']),
-  drugSpec: z.string(),
-  drugSpecUnit: z.string(),
-  unit: z.string(),
-  dosageForm: z.string(),
-  manufacturer: z.string(),
-  defaultUsage: z.string(),
-  priceFen: z.number().int(),
-  rx: z.boolean(),
-  picture: z.string(),
-})
 
 const orderSummaryDto = z.object({
   id: z.number(),
