@@ -13,7 +13,6 @@ import { requireInternetHospital } from '../internetDoctors'
 import { drugInfoOf } from '../prescription/formulary'
 
 export type StoreRow = typeof pharmacyStores.$inferSelect
-export type DrugRow = typeof drugs.$inferSelect
 
 export const OUT_OF_RANGE = '该地址不在配送范围'
 export const MAX_SHOP_PAGE = 50
