@@ -240,3 +240,17 @@ export const nucleicUrls = (base = '/palm/nucleic') => ({
 export const NUCLEIC_URLS = nucleicUrls()
 export const NUCLEIC_REPORT_URL = '/palm/report/nucleic/index'
 export const nucleicReportUrl = (sampleNo: string, patientId: number) => `/palm/report/nucleic/result?sampleNo=${encodeURIComponent(sampleNo)}&patientId=${patientId}`
+
+// medicines: the shop, its cart, checkout and pharmacy orders (spec §2 shop pages, /internet/sureOrder, /pages/order/shop)
+export const SHOP_URL = '/pages/shop/list/index'
+export const CART_URL = '/pages/shop/cart/index'
+/** 确认订单 for the cart's selected lines. */
+export const STORE_PAYMENT_URL = '/pages/storePayment/index'
+/** 确认订单 for a reviewed prescription. */
+export const sureOrderUrl = (prescriptionId: number) => `/internet/sureOrder/index?prescriptionId=${prescriptionId}`
+export const PHARMACY_ORDERS_URL = '/pages/order/shop/index'
+export const pharmacyOrderUrl = (id: number) => `/pages/order/shop/detail?id=${id}`
+/** The cashier brings the browser back to the detail (a path under /h5/), which checks the order again. */
+export const pharmacyOrderPayReturnUrl = (id: number) => `/h5${pharmacyOrderUrl(id)}&source=pay`
+/** 药房介绍: a pharmacy's address, hours and phone. */
+export const pharmacyStoreUrl = (id: number) => `/internet/store/index?id=${id}`

@@ -57,6 +57,11 @@ export const MAIN_PAGES = [
   'pages/order/inspection/index',
   'pages/order/inspection/detail',
   'pages/order/inspectReserve/index',
+  'pages/shop/list/index',
+  'pages/shop/cart/index',
+  'pages/storePayment/index',
+  'pages/order/shop/index',
+  'pages/order/shop/detail',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -120,7 +125,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'hospitalization/settlement/result',
     ],
   },
-  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index'] },
+  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index', 'sureOrder/index'] },
   { root: 'custom', pages: ['10392/nucleic/index', '10392/nucleic/purchase', '10392/nucleic/orderList', '10392/nucleic/result'] },
 ]
 

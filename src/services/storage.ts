@@ -27,6 +27,8 @@ export const LOCAL = {
   lifeData: 'lifeData',
   /** 长辈模式 is on (this phone's choice, not the account's) */
   elderMode: 'elderMode',
+  /** the shopping cart, per hospital (spec §3 `shopping`) */
+  shopping: 'shopping',
 } as const
 
 /** Session-only keys of spec §3, plus the sign-in round trip's own. */

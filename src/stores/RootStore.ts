@@ -30,6 +30,8 @@ import { CONSENT_URL, loginUrl } from '@/pageUrls'
 import { ReportStore } from './ReportStore'
 import { MedTechStore } from './MedTechStore'
 import { NucleicStore } from './NucleicStore'
+import { CartStore } from './CartStore'
+import { PharmacyOrderStore } from './PharmacyOrderStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -59,6 +61,8 @@ export class RootStore {
   reports = new ReportStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   medTech = new MedTechStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
+  cart = new CartStore(() => this.hospital.hospital?.hospitalCode)
+  pharmacyOrders = new PharmacyOrderStore(this.cart, this.address, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

@@ -17,6 +17,12 @@ export function toastSuccess(title: string) {
   platform.announce(title)
 }
 
+/** spec §8: the delivery-fee tip, 2.5 s and masked, so it is read before the patient goes on. */
+export function toastTip(title: string) {
+  void Taro.showToast({ title, icon: 'none', duration: TOAST_MS.deliveryTip, mask: true })
+  platform.announce(title)
+}
+
 /** spec §8: confirm modal, title 提示, buttons 确定 / 取消. */
 export async function confirm(content: string, title: string = MSG.modalTitle): Promise<boolean> {
   const answer = Taro.showModal({ title, content, confirmText: MSG.confirm, cancelText: MSG.cancel })

@@ -243,6 +243,8 @@ export interface DrugType {
 /** A product of the shop (over the counter; rx products show but need a prescription). */
 export interface ShopDrug extends DrugInfo {
   typeId: number | null
+  /** The hospital's shop store, which sells it (the cart's orders are placed there). */
+  storeId: number
   /** In stock at the hospital's shop store. */
   stock: number
 }

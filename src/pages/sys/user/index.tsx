@@ -1,6 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { Cell } from '@nutui/nutui-react-taro'
+import { Cart } from '@nutui/icons-react-taro'
 import { Articles, Comment, Doctor, Feedback, Footprint, Health, List, Location, Message, More, Notice, Order, Retweet, Setting, ShieldCheck, ToPay, User as UserIcon, Wallet } from '@nutui/icons-react-taro'
 import { observer } from 'mobx-react'
 import PageShell, { openPage } from '@/components/PageShell'
@@ -11,6 +12,7 @@ import { useStores } from '@/stores'
 
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
+import { PHARMACY_ORDERS_URL } from '@/pageUrls'
 import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, COMMENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
 
 const ENTRIES = [
@@ -20,6 +22,7 @@ const ENTRIES = [
   { title: '缴费记录', url: PAYMENT_RECORDS_URL, Icon: ToPay },
   { title: '住院充值记录', url: RECHARGE_RECORDS_URL, Icon: Wallet },
   { title: '问诊订单', url: INQUIRY_LIST_URL, Icon: List },
+  { title: '药品订单', url: PHARMACY_ORDERS_URL, Icon: Cart },
   { title: '问诊记录', url: CHAT_HISTORY_URL, Icon: Message },
   { title: '电子病历', url: MEDICAL_HISTORY_URL, Icon: Articles },
   { title: '我的医生', url: MY_DOCTORS_URL, Icon: Doctor },

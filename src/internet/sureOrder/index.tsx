@@ -1,0 +1,23 @@
+import { useRouter } from '@tarojs/taro'
+import { observer } from 'mobx-react'
+import PageShell from '@/components/PageShell'
+import Empty from '@/components/Empty'
+import PharmacyCheckout from '@/components/PharmacyCheckout'
+import { useStores } from '@/stores'
+
+/**
+ * 确认订单 for a prescription (spec §2 /internet/sureOrder/index?prescriptionId=): its drug lines with the drug and
+ * diagnosis fees, filled by a pharmacy that has them all, delivered or picked up.
+ */
+function SureOrder() {
+  const { pharmacyOrders, address } = useStores()
+  const id = Number(useRouter().params.prescriptionId)
+  const open = () => Promise.all([pharmacyOrders.openPrescription(id).catch(() => undefined), address.loadList().catch(() => undefined)])
+  return (
+    <PageShell title='确认订单' onReady={id ? open : undefined}>
+      {id ? <PharmacyCheckout onRetry={() => void open()} /> : <Empty text='未找到该处方' />}
+    </PageShell>
+  )
+}
+
+export default observer(SureOrder)

@@ -1,0 +1,22 @@
+import { observer } from 'mobx-react'
+import PageShell from '@/components/PageShell'
+import PharmacyCheckout from '@/components/PharmacyCheckout'
+import { useStores } from '@/stores'
+
+/** 确认订单 for the cart (spec §2 /pages/storePayment/index): the selected lines, bought at the shop's pharmacy. */
+function StorePayment() {
+  const { pharmacyOrders, cart, address, patient } = useStores()
+  const open = () =>
+    Promise.all([
+      pharmacyOrders.openCart(),
+      address.loadList().catch(() => undefined),
+      cart.needsPrescription ? patient.load().catch(() => undefined) : undefined,
+    ])
+  return (
+    <PageShell title='确认订单' onReady={open}>
+      <PharmacyCheckout onRetry={() => void open()} />
+    </PageShell>
+  )
+}
+
+export default observer(StorePayment)
