@@ -9,7 +9,11 @@
  */
 export type OrderDescription = 'start' | 'return' | 'doctorBusy' | 'orderFinished'
 
-export type ChatMessageType = 'text' | 'image'
+/**
+ * 'prescription' is the server's own card (payload: a PrescriptionCard of types/api/pharmacy.ts as JSON), sent from the
+ * doctor's account when a pharmacist approves a prescription; a client sends only text and images.
+ */
+export type ChatMessageType = 'text' | 'image' | 'prescription'
 
 /** spec §4: a sent message is created, then sendSuccess or sendFail. */
 export type ChatMessageStatus = 'created' | 'sendSuccess' | 'sendFail'
@@ -22,7 +26,7 @@ export interface ChatMessage {
   /** IM account of the receiver */
   to: string
   type: ChatMessageType
-  /** the text, or the image url */
+  /** the text, the image url, or a prescription card's JSON */
   payload: string
   /** the doctor side's custom desc ('' when none); an OrderDescription marks a turn in the order */
   description: string

@@ -25,6 +25,7 @@ export const AUDIT_SUBJECTS = {
   physical: '体检记录',
   medtech: '医技预约',
   nucleic: '核酸检测',
+  prescription: '处方',
 } as const
 export type AuditSubject = keyof typeof AUDIT_SUBJECTS
 

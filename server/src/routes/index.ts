@@ -37,6 +37,7 @@ import { reportRoutes } from './patient/reports'
 import { physicalRoutes } from './patient/physical'
 import { medTechRoutes } from './patient/medtech'
 import { hisCallbackRoutes } from './his/callback'
+import { prescriptionRoutes } from './patient/prescription'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -78,6 +79,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await reportRoutes(app)
   await physicalRoutes(app)
   await medTechRoutes(app)
+  await prescriptionRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

@@ -10,6 +10,7 @@ import { seedInternet } from './internet'
 import { seedDoctorArticles } from './doctorArticles'
 import { seedStaff } from './staff'
 import { seedPharmacy } from './pharmacy'
+import { seedPrescribing } from './prescribing'
 import { seedHis } from './his'
 import { seedDictionaries } from './dictionaries'
 import { seedSurveys } from './survey'
@@ -80,6 +81,8 @@ export async function seedIfEmpty(db: Db, cipher: FieldCipher, now = new Date(),
   await seedDoctorArticles(db)
   // the internet hospitals' formulary, shop and pharmacy
   await seedPharmacy(db)
+  // their shared diagnosis templates
+  await seedPrescribing(db)
   // the sandbox HIS of the palm hospitals: price catalogue, queues, the demo people's unpaid bills
   await seedHis(db, cipher, now)
   // the workbench accounts of the online doctors and assistants (none without a demo password)

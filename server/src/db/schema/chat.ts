@@ -1,4 +1,5 @@
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import type { ChatMessageType } from '../../../../types/api/chat'
 import { createdAt } from './core'
 
 // ---- our own chat service (issue 5) --------------------------------------------------------------------------------
@@ -17,7 +18,7 @@ export const chatMessages = pgTable(
     toAccount: text('to_account').notNull(),
     pairKey: text('pair_key').notNull(),
     orderNo: text('order_no'),
-    type: text('type').$type<'text' | 'image'>().notNull(),
+    type: text('type').$type<ChatMessageType>().notNull(),
     payloadEnc: text('payload_enc').notNull(),
     /** The doctor side's marks of a turn in the order (start, return, doctorBusy, orderFinished), else ''. */
     description: text('description').notNull().default(''),

@@ -25,7 +25,7 @@ export const chatMessageDto = z.object({
   conversationID: z.string(),
   from: z.string(),
   to: z.string(),
-  type: z.enum(['text', 'image']),
+  type: z.enum(['text', 'image', 'prescription']),
   payload: z.string(),
   description: z.string(),
   time: z.number(),

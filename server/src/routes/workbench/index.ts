@@ -15,6 +15,7 @@ import { intakeDto } from '../patient/inquiry'
 import { readUpload, uploadDto } from '../patient/file'
 import { hisConsoleRoutes } from './his'
 import { suggestionDeskRoutes } from './suggestion'
+import { prescriptionDeskRoutes } from './prescription'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 
 declare module 'fastify' {
@@ -274,6 +275,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
     })
 
     await suggestionDeskRoutes(scope, staffOf)
+    await prescriptionDeskRoutes(scope, staffOf)
 
     // the sandbox HIS's console: only on a server whose HIS is the sandbox
     if (providers.his.kind === 'sandbox') await hisConsoleRoutes(scope, providers.his as SandboxHis, staffOf)

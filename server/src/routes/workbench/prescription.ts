@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { route } from '../../route'
+import { idParam, idempotencyKey } from '../schemas'
+import type { StaffContext } from '../../domain/staff'
+import * as doctor from '../../domain/prescription/doctor'
+import { listTemplates, searchFormulary } from '../../domain/prescription/formulary'
+import * as review from '../../domain/prescription/review'
+import { forbidden } from '../../errors'
+import { drugInfoDto, prescriptionDto } from '../patient/prescription'
+
+const P = '/dld-doctor/api'
+const category = z.enum(['western', 'patent', 'chinese'], { error: '处方类型不正确' })
+const diagnosis = z.object({ code: z.string().trim().min(1).max(20), name: z.string().max(100) })
+const line = z.object({
+  drugId: z.coerce.number().int().positive(),
+  dose: z.string().max(doctor.USAGE_MAX * 2),
+  frequency: z.string().max(doctor.USAGE_MAX * 2),
+  days: z.number().int().min(1).max(doctor.DAYS_MAX),
+  quantity: z.number().int().positive('数量应大于0'),
+})
+const templateDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  own: z.boolean(),
+  diagnoses: z.array(z.object({ code: z.string(), name: z.string() })),
+  lines: z.array(z.object({ drugId: z.number(), dose: z.string(), frequency: z.string(), days: z.number().int(), quantity: z.number().int() })),
+})
+
+/**
+ * Prescribing and its review at the workbench (inside the workbench's token scope; domain/prescription): the doctor's
+ * formulary, diagnosis templates, writing a prescription in a consultation in progress, that consultation's
+ * prescriptions and revoking one; the pharmacist's review queue, approving and rejecting (`/review/*`, which the
+ * scope keeps to pharmacists).
+ */
+export async function prescriptionDeskRoutes(scope: FastifyInstance, staffOf: (req: FastifyRequest) => StaffContext) {
+  const { cipher } = scope.ctx
+  const db = () => scope.ctx.db
+  /** The signed-in doctor (the formulary and templates are a doctor's). */
+  const doctorOf = (req: FastifyRequest) => {
+    const staff = staffOf(req)
+    if (staff.kind !== 'doctor' || staff.doctorId === null) throw forbidden()
+    return { hospitalId: staff.hospitalId, doctorId: staff.doctorId }
+  }
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/formulary`,
+    summary: 'The doctor’s hospital’s medicines by keyword (name, common name or code) and category, at most 50',
+    auth: 'none',
+    query: z.object({ keyword: z.string().trim().max(20, '搜索关键词不能超过20个字').optional(), category: category.optional() }),
+    data: z.array(drugInfoDto),
+    handler: async ({ req, query }) => searchFormulary(db(), doctorOf(req).hospitalId, query),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/diagnosisTemplates`,
+    summary: 'Diagnosis templates (诊断模板): the doctor’s own, then the hospital’s shared ones',
+    auth: 'none',
+    data: z.array(templateDto),
+    handler: async ({ req }) => {
+      const me = doctorOf(req)
+      return listTemplates(db(), me.hospitalId, me.doctorId)
+    },
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/inquiries/:id/prescriptions`,
+    summary: 'Write a prescription (treating doctor of that consultation in progress only): diagnoses, formulary drugs, advice; waits for a pharmacist',
+    auth: 'none',
+    audit: 'prescription',
+    params: idParam,
+    body: z.object({
+      category,
+      diagnoses: z.array(diagnosis).max(doctor.DIAGNOSES_MAX, `诊断最多${doctor.DIAGNOSES_MAX}个`),
+      advice: z.string().max(doctor.ADVICE_MAX, `医嘱不能超过${doctor.ADVICE_MAX}个字`).default(''),
+      renewable: z.boolean().default(false),
+      lines: z.array(line).max(doctor.LINES_MAX.chinese, `最多${doctor.LINES_MAX.chinese}种药品`),
+      idempotencyKey,
+    }),
+    data: prescriptionDto,
+    handler: async ({ req, params, body }) => doctor.writePrescription(db(), cipher, staffOf(req), params.id, body, new Date()),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/inquiries/:id/prescriptions`,
+    summary: 'The treating doctor’s prescriptions of that consultation, newest first (a rejected one with the pharmacist’s reason)',
+    auth: 'none',
+    audit: 'prescription',
+    params: idParam,
+    data: z.array(prescriptionDto),
+    handler: async ({ req, params }) => doctor.inquiryPrescriptions(db(), cipher, staffOf(req), params.id, new Date()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/prescriptions/:id/revoke`,
+    summary: 'Withdraw one of the doctor’s prescriptions under review or approved that no pharmacy order holds',
+    auth: 'none',
+    audit: 'prescription',
+    params: idParam,
+    data: prescriptionDto,
+    handler: async ({ req, params }) => doctor.revokePrescription(db(), cipher, staffOf(req), params.id, new Date()),
+  })
+
+  route(scope, {
+    method: 'GET',
+    url: `${P}/review/prescriptions`,
+    summary: 'The pharmacist’s hospital’s prescriptions in one status: to review (oldest first), approved or rejected (newest first), at most 100',
+    auth: 'none',
+    audit: 'prescription',
+    query: z.object({ status: z.enum(['reviewing', 'approved', 'rejected']).default('reviewing') }),
+    data: z.array(prescriptionDto),
+    handler: async ({ req, query }) => review.reviewList(db(), cipher, staffOf(req), query.status, new Date()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/review/prescriptions/:id/approve`,
+    summary: 'Approve a prescription under review (pharmacist of its hospital): orderable until it expires, its card sent to the consultation room',
+    auth: 'none',
+    audit: 'prescription',
+    params: idParam,
+    data: prescriptionDto,
+    handler: async ({ req, params }) => review.approvePrescription(db(), cipher, staffOf(req), params.id, new Date()),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/review/prescriptions/:id/reject`,
+    summary: 'Reject a prescription under review with a reason (pharmacist of its hospital): back to the doctor, never shown to the patient',
+    auth: 'none',
+    audit: 'prescription',
+    params: idParam,
+    body: z.object({ reason: z.string().trim().min(1, '请填写驳回原因').max(review.REJECT_REASON_MAX, `驳回原因不能超过${review.REJECT_REASON_MAX}个字`) }),
+    data: prescriptionDto,
+    handler: async ({ req, params, body }) => review.rejectPrescription(db(), cipher, staffOf(req), params.id, body.reason, new Date()),
+  })
+}
