@@ -57,7 +57,7 @@ const detailLink = (id: number) => `/pages/order/inquiry/detail?id=${id}`
 // ---- access --------------------------------------------------------------------------------------------------------
 
 /** Accepting, declining, finishing and the record are the doctor's own acts; an assistant gets 2999. */
-function requireDoctor(staff: StaffContext): number {
+export function requireDoctor(staff: StaffContext): number {
   if (staff.kind !== 'doctor' || staff.doctorId === null) throw forbidden()
   return staff.doctorId
 }

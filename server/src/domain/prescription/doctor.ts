@@ -20,7 +20,7 @@ import type { Db, Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
 import { diseases, drugs, hospitalConfigs, prescriptionLines, prescriptions } from '../../db/schema'
 import { badInput, conflict, forbidden } from '../../errors'
-import { requireDeskInquiry } from '../doctorDesk'
+import { requireDeskInquiry, requireDoctor } from '../doctorDesk'
 import { lockBoth } from '../inquiry'
 import { requireDiseaseCodes } from '../medicalRecord'
 import { newBusinessNo } from '../payment/orders'
@@ -47,12 +47,6 @@ export const ORDERED = '处方已下单，无法撤回'
 export const KEY_USED = '请求编号已用于其他问诊'
 
 const DAY = 86_400_000
-
-/** Writing, listing and revoking are the treating doctor's own acts; an assistant or a pharmacist gets 2999. */
-function requireDoctor(staff: StaffContext): number {
-  if (staff.kind !== 'doctor' || staff.doctorId === null) throw forbidden()
-  return staff.doctorId
-}
 
 /** The hospital's validity of a prescription in days (hospital_configs `prescriptionValidDays`, 1 to 30), else 3. */
 export async function validDaysOf(db: Db | Tx, hospitalId: number): Promise<number> {

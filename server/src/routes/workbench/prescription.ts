@@ -1,22 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
-import { idParam, idempotencyKey } from '../schemas'
+import { id, idParam, idempotencyKey } from '../schemas'
 import type { StaffContext } from '../../domain/staff'
 import * as doctor from '../../domain/prescription/doctor'
 import { listTemplates, searchFormulary } from '../../domain/prescription/formulary'
 import * as review from '../../domain/prescription/review'
-import { forbidden } from '../../errors'
+import { requireDoctor } from '../../domain/doctorDesk'
 import { drugInfoDto, prescriptionDto } from '../patient/prescription'
 
 const P = '/dld-doctor/api'
 const category = z.enum(['western', 'patent', 'chinese'], { error: '处方类型不正确' })
 const diagnosis = z.object({ code: z.string().trim().min(1).max(20), name: z.string().max(100) })
+const daysText = `用药天数应为1至${doctor.DAYS_MAX}天`
 const line = z.object({
-  drugId: z.coerce.number().int().positive(),
+  drugId: id,
   dose: z.string().max(doctor.USAGE_MAX * 2),
   frequency: z.string().max(doctor.USAGE_MAX * 2),
-  days: z.number().int().min(1).max(doctor.DAYS_MAX),
+  days: z.number().int().min(1, daysText).max(doctor.DAYS_MAX, daysText),
   quantity: z.number().int().positive('数量应大于0'),
 })
 const templateDto = z.object({
@@ -36,11 +37,10 @@ const templateDto = z.object({
 export async function prescriptionDeskRoutes(scope: FastifyInstance, staffOf: (req: FastifyRequest) => StaffContext) {
   const { cipher } = scope.ctx
   const db = () => scope.ctx.db
-  /** The signed-in doctor (the formulary and templates are a doctor's). */
+  /** The signed-in doctor (the formulary and templates are a doctor's; an assistant gets 2999). */
   const doctorOf = (req: FastifyRequest) => {
     const staff = staffOf(req)
-    if (staff.kind !== 'doctor' || staff.doctorId === null) throw forbidden()
-    return { hospitalId: staff.hospitalId, doctorId: staff.doctorId }
+    return { hospitalId: staff.hospitalId, doctorId: requireDoctor(staff) }
   }
 
   route(scope, {
