@@ -1,6 +1,6 @@
 // A seeded server for the benchmarks, with one bare route beside the real ones. Prints one JSON line: its port and,
 // for the booking benchmark, signed-in bookers and the free places they can take; for the bill benchmark, patients
-// with unpaid bills in the sandbox HIS.
+// with unpaid bills in the sandbox HIS; for the pharmacy benchmark, a shop medicine its pharmacy has plenty of.
 //
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
 // benchmark never leaves tables behind in a database someone uses.
@@ -16,7 +16,7 @@ import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
 import { bindPatient } from '../../server/src/domain/patient'
-import { doctors, hospitals, inquiries, patients, scheduleSlots, schedules, users } from '../../server/src/db/schema'
+import { doctors, drugs, hospitals, inquiries, patients, pharmacyStores, scheduleSlots, schedules, storeStock, users } from '../../server/src/db/schema'
 import { localSig } from '../../server/src/plugins/providers/im'
 import { idCardCheckChar } from '../../src/utils/idCard'
 import { sandboxHis } from '../../server/src/plugins/providers/hisSandbox'
@@ -106,6 +106,26 @@ async function reportReaders(db: Db, cipher: FieldCipher, accounts: Awaited<Retu
     out.push({ token: a.token, patientId: who.id })
   }
   return out
+}
+
+/**
+ * For the pharmacy benchmark: an over-the-counter medicine of the demo hospital's shop, its pharmacy's stock raised so
+ * that no order of the run finds it short. Answers the store and the drug.
+ */
+async function pharmacyShelf(db: Db) {
+  const [row] = await db
+    .select({ storeId: pharmacyStores.id, drugId: drugs.id })
+    .from(drugs)
+    .innerJoin(hospitals, eq(hospitals.id, drugs.hospitalId))
+    .innerJoin(pharmacyStores, eq(pharmacyStores.hospitalId, hospitals.id))
+    .where(and(eq(hospitals.code, DEMO.both.code), eq(drugs.onShelf, true), eq(drugs.rx, false)))
+    .orderBy(drugs.id)
+    .limit(1)
+  await db
+    .update(storeStock)
+    .set({ quantity: 10_000_000 })
+    .where(and(eq(storeStock.storeId, row!.storeId), eq(storeStock.drugId, row!.drugId)))
+  return row!
 }
 
 /** Every free place of the demo hospital from tomorrow on: [scheduleId, timeRange, group], one entry per slot. */
@@ -204,6 +224,7 @@ async function main() {
       billPayers: await billPayers(database.db, cipher, accounts),
       reportReaders: await reportReaders(database.db, cipher, accounts),
       chat: await chatClients(database.db, cipher, config.secret),
+      pharmacy: await pharmacyShelf(database.db),
     }),
   )
 }

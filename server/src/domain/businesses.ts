@@ -14,6 +14,7 @@ import { outpatientOrderHandlers, useHisForBills } from './bills'
 import { rechargeOrderHandlers } from './recharge'
 import { physicalOrderHandlers } from './physical'
 import { nucleicOrderHandlers } from './nucleic'
+import { pharmacyOrderHandlers } from './pharmacy'
 
 let registered = false
 
@@ -30,4 +31,5 @@ export function registerPaymentBusinesses(providers: Pick<Providers, 'his'>): vo
   registerBusiness('recharge', rechargeOrderHandlers)
   registerBusiness('physical', physicalOrderHandlers)
   registerBusiness('nucleic', nucleicOrderHandlers)
+  registerBusiness('pharmacy', pharmacyOrderHandlers)
 }

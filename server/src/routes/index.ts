@@ -38,6 +38,7 @@ import { physicalRoutes } from './patient/physical'
 import { medTechRoutes } from './patient/medtech'
 import { hisCallbackRoutes } from './his/callback'
 import { prescriptionRoutes } from './patient/prescription'
+import { pharmacyRoutes } from './patient/pharmacy'
 
 /**
  * Every API route, by audience: the patients' app (routes/patient), the doctors' workbench (routes/workbench, its own
@@ -80,6 +81,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await physicalRoutes(app)
   await medTechRoutes(app)
   await prescriptionRoutes(app)
+  await pharmacyRoutes(app)
   // the doctors' workbench (/workbench/, /dld-doctor/api)
   await workbenchRoutes(app)
   await escortPassDeskRoutes(app)

@@ -297,10 +297,11 @@ export const pharmacyOrders = pgTable(
     uniqueIndex('pharmacy_orders_idempotency_key').on(t.userId, t.idempotencyKey),
     index('pharmacy_orders_user_idx').on(t.userId, t.createdAt),
     index('pharmacy_orders_store_idx').on(t.storeId, t.status),
-    // one live order per prescription: a second one waits until the first is cancelled, closed or refunded
+    // one live order per prescription: a second one waits until the first is cancelled, closed or refunded, or (a
+    // renewable prescription's repeat order, planOrder) completed
     uniqueIndex('pharmacy_orders_live_prescription_key')
       .on(t.prescriptionId)
-      .where(sql`${t.prescriptionId} is not null and ${t.status} not in ('cancelled', 'closed', 'refunded')`),
+      .where(sql`${t.prescriptionId} is not null and ${t.status} not in ('cancelled', 'closed', 'refunded', 'completed')`),
   ],
 )
 

@@ -16,6 +16,7 @@ import { readUpload, uploadDto } from '../patient/file'
 import { hisConsoleRoutes } from './his'
 import { suggestionDeskRoutes } from './suggestion'
 import { prescriptionDeskRoutes } from './prescription'
+import { pharmacyDeskRoutes } from './pharmacy'
 import type { SandboxHis } from '../../plugins/providers/hisSandbox'
 
 declare module 'fastify' {
@@ -276,6 +277,7 @@ export async function workbenchRoutes(app: FastifyInstance) {
 
     await suggestionDeskRoutes(scope, staffOf)
     await prescriptionDeskRoutes(scope, staffOf)
+    await pharmacyDeskRoutes(scope, staffOf)
 
     // the sandbox HIS's console: only on a server whose HIS is the sandbox
     if (providers.his.kind === 'sandbox') await hisConsoleRoutes(scope, providers.his as SandboxHis, staffOf)

@@ -1,0 +1,2 @@
+DROP INDEX "pharmacy_orders_live_prescription_key";--> statement-breakpoint
+CREATE UNIQUE INDEX "pharmacy_orders_live_prescription_key" ON "pharmacy_orders" USING btree ("prescription_id") WHERE "pharmacy_orders"."prescription_id" is not null and "pharmacy_orders"."status" not in ('cancelled', 'closed', 'refunded', 'completed');
