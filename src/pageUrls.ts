@@ -254,3 +254,20 @@ export const pharmacyOrderUrl = (id: number) => `/pages/order/shop/detail?id=${i
 export const pharmacyOrderPayReturnUrl = (id: number) => `/h5${pharmacyOrderUrl(id)}&source=pay`
 /** 药房介绍: a pharmacy's address, hours and phone. */
 export const pharmacyStoreUrl = (id: number) => `/internet/store/index?id=${id}`
+
+// prescriptions (spec §2 /internet/prescription/*, /internet/usedMedicine, /internet/noStorePrescription, /internet/store)
+/** 复诊续方 / 我的处方: the chosen patient's prescriptions. */
+export const PRESCRIPTION_LIST_URL = '/internet/prescription/index'
+export const prescriptionUrl = (id: number) => `/internet/prescription/medicine?id=${id}`
+/** 续方用药清单: the medicines chosen on 用药记录 (the prescription store's), with their quantities. */
+export const PRESCRIPTION_EDIT_URL = '/internet/prescription/edit'
+export const USED_MEDICINE_URL = '/internet/usedMedicine/index'
+/** 用药记录 opened from the renewal form: the medicines chosen go back to it. */
+export const usedMedicinePickUrl = (doctorId: number) => `${USED_MEDICINE_URL}?doctorId=${doctorId}`
+/** A prescription no partner pharmacy can fill. */
+export const noStorePrescriptionUrl = (id: number) => `/internet/noStorePrescription/index?id=${id}`
+/** 处方流转: every prescription of the user's patients. */
+export const PRESCRIPTION_OUTFLOW_URL = '/pages/order/prescription/hospital'
+/** One place on the map page (spec §2 /pages/openLocation). */
+export const openLocationUrl = (p: { latitude: string; longitude: string; name: string; address: string }) =>
+  `/pages/openLocation/index?latitude=${p.latitude}&longitude=${p.longitude}&name=${encodeURIComponent(p.name)}&address=${encodeURIComponent(p.address)}`

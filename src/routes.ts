@@ -62,6 +62,7 @@ export const MAIN_PAGES = [
   'pages/storePayment/index',
   'pages/order/shop/index',
   'pages/order/shop/detail',
+  'pages/order/prescription/hospital',
 ]
 
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
@@ -125,7 +126,7 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
       'hospitalization/settlement/result',
     ],
   },
-  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index', 'sureOrder/index'] },
+  { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index', 'sureOrder/index', 'prescription/index', 'prescription/medicine', 'prescription/edit', 'usedMedicine/index', 'noStorePrescription/index', 'store/index'] },
   { root: 'custom', pages: ['10392/nucleic/index', '10392/nucleic/purchase', '10392/nucleic/orderList', '10392/nucleic/result'] },
 ]
 

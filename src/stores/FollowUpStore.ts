@@ -9,6 +9,7 @@ import { DOCTOR_OFFLINE, NO_DESCRIPTION } from './InquiryStore'
 import { Loadable } from './base/Loadable'
 import { diagnosisText, type RecordStore } from './RecordStore'
 import type { PatientStore } from './PatientStore'
+import type { PrescriptionStore } from './PrescriptionStore'
 import type { Inquiry } from '../../types/api/inquiry'
 import { DOCTOR_LIST_URL } from '@/pageUrls'
 
@@ -125,6 +126,20 @@ export class FollowUpStore {
     records.clearChosenCase()
     if (this.form.created || chosen.patientId !== this.form.patient?.id) return
     this.diagnosis = diagnosisText(chosen).slice(0, DIAGNOSIS_MAX)
+  }
+
+  /**
+   * The medicines chosen on 用药记录 or 续方用药清单 (PrescriptionStore.continueDrug) join the rows, when chosen for the
+   * patient the form is for; they are taken either way, so they fill the form once.
+   */
+  takeMedicines(prescriptions: Pick<PrescriptionStore, 'continueDrug' | 'clearContinueDrug'>) {
+    const chosen = prescriptions.continueDrug
+    if (!chosen) return
+    prescriptions.clearContinueDrug()
+    if (this.form.created || chosen.patientId !== this.form.patient?.id) return
+    const rows = this.medicines.filter((m) => m.trim())
+    for (const name of chosen.medicines) if (!rows.includes(name)) rows.push(name)
+    this.medicines = rows.slice(0, MEDICINES_MAX)
   }
 
   /** What the patient wrote, checked as the server checks it; the first thing missing, or null. */

@@ -32,6 +32,7 @@ import { MedTechStore } from './MedTechStore'
 import { NucleicStore } from './NucleicStore'
 import { CartStore } from './CartStore'
 import { PharmacyOrderStore } from './PharmacyOrderStore'
+import { PrescriptionStore } from './PrescriptionStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -63,6 +64,7 @@ export class RootStore {
   nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
   cart = new CartStore(() => this.hospital.hospital?.hospitalCode)
   pharmacyOrders = new PharmacyOrderStore(this.cart, this.address, this.patient)
+  prescription = new PrescriptionStore(this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

@@ -1,4 +1,5 @@
-import type { OrderDescription } from '../../types/api/chat'
+import type { ChatMessage, OrderDescription } from '../../types/api/chat'
+import type { PrescriptionCard } from '../../types/api/pharmacy'
 
 /**
  * The chat's rules that the app checks before it sends and the server enforces (server/src/domain/chat.ts): one copy
@@ -29,3 +30,21 @@ export const ORDER_DESCRIPTION = {
 
 const orderDescriptions: readonly string[] = Object.values(ORDER_DESCRIPTION)
 export const isOrderDescription = (description: string): description is OrderDescription => orderDescriptions.includes(description)
+
+/**
+ * A prescription the pharmacist approved reaches the room as a custom message with this desc and the card
+ * (PrescriptionCard, types/api/pharmacy.ts) as JSON in its data; the room draws it as 处方笺.
+ */
+export const PRESCRIPTION_DESCRIPTION = 'prescription'
+
+/** The prescription card a message carries, or null (another message, or data that is not a card). */
+export function prescriptionCardOf(m: Pick<ChatMessage, 'description' | 'payload'>): PrescriptionCard | null {
+  if (m.description !== PRESCRIPTION_DESCRIPTION) return null
+  try {
+    const card = JSON.parse(m.payload) as Partial<PrescriptionCard> | null
+    if (!card || typeof card.prescriptionId !== 'number' || !Array.isArray(card.drugNames)) return null
+    return { prescriptionId: card.prescriptionId, presNo: String(card.presNo ?? ''), diagnoses: card.diagnoses ?? [], drugNames: card.drugNames, totalFen: Number(card.totalFen) || 0 }
+  } catch {
+    return null
+  }
+}

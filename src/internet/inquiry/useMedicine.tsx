@@ -15,7 +15,7 @@ import DiseasePicker from './DiseasePicker'
 import { ConsentLine, DescriptionField, DoctorHeader, FormCard, PatientField, PictureField, SubmitBar, useInquiryFlow } from './form'
 import './index.scss'
 import './useMedicine.scss'
-import { historyCasesUrl, inquiryUrl } from '@/pageUrls'
+import { historyCasesUrl, inquiryUrl, usedMedicinePickUrl } from '@/pageUrls'
 
 /**
  * 复诊续方 (spec §2 /internet/inquiry/useMedicine?doctorId=): renewing the medicines of a condition diagnosed before,
@@ -23,7 +23,7 @@ import { historyCasesUrl, inquiryUrl } from '@/pageUrls'
  * disease list, or taken from a past case), the medicines, the illness, pictures and the consent, then paid like 图文问诊.
  */
 function RenewalPage() {
-  const { followUp, patient: patients, inquiry, records } = useStores()
+  const { followUp, patient: patients, inquiry, records, prescription } = useStores()
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const ready = useRef(false)
@@ -35,6 +35,7 @@ function RenewalPage() {
 
   const load = async () => {
     await Promise.all([patients.load().catch(() => undefined), doctorId ? followUp.openRenewal(doctorId) : undefined])
+    followUp.takeMedicines(prescription)
     ready.current = true
   }
   useDidShow(() => {
@@ -45,6 +46,11 @@ function RenewalPage() {
   useEffect(() => {
     if (chosen && ready.current) followUp.takeChosenCase(records)
   }, [chosen, followUp, records])
+  // so do the medicines chosen on 用药记录
+  const chosenMedicines = prescription.continueDrug
+  useEffect(() => {
+    if (chosenMedicines && ready.current) followUp.takeMedicines(prescription)
+  }, [chosenMedicines, followUp, prescription])
 
   const body = () => {
     if (!doctorId) return <Empty text='未找到该医生' />
@@ -108,9 +114,14 @@ function RenewalPage() {
             ))}
           </View>
           {followUp.canAddMedicine && (
-            <Tappable className='inquiry__medicine-add' onTap={() => followUp.addMedicine()}>
-              + 添加药品
-            </Tappable>
+            <>
+              <Tappable className='inquiry__medicine-add' onTap={() => followUp.addMedicine()}>
+                + 添加药品
+              </Tappable>
+              <Tappable className='inquiry__medicine-add' onTap={() => void Taro.navigateTo({ url: usedMedicinePickUrl(doctor.id) })}>
+                从用药记录选择
+              </Tappable>
+            </>
           )}
         </FormCard>
 

@@ -1,6 +1,8 @@
 import { View, Text, Image } from '@tarojs/components'
 import Tappable from '@/components/Tappable'
 import { assetUrl } from '@/ui/assets'
+import { prescriptionCardOf } from '@/utils/chatRules'
+import PrescriptionCardMessage from './PrescriptionCardMessage'
 import type { ChatMessage } from '../../../types/api/chat'
 
 /** Where a picture message shows from: the service's url, or the local file while it is still being sent. */
@@ -14,9 +16,13 @@ interface Props {
   onPreview: (src: string) => void
 }
 
-/** One message: the patient's on the right, the doctor's on the left; a picture as a thumbnail; its sending state. */
+/**
+ * One message: the patient's on the right, the doctor's on the left; a picture as a thumbnail, a prescription as its
+ * card; its sending state.
+ */
 export default function MessageItem({ message, mine, avatar, onResend, onPreview }: Props) {
   const picture = message.type === 'image'
+  const card = prescriptionCardOf(message)
   return (
     <View id={`room-msg-${message.id}`} className={`room-msg room-msg--${mine ? 'mine' : 'theirs'}`}>
       {avatar ? <Image className='room-msg__avatar' src={assetUrl(avatar)} aria-hidden='true' /> : <View className='room-msg__avatar' />}
@@ -25,6 +31,8 @@ export default function MessageItem({ message, mine, avatar, onResend, onPreview
           <Tappable className='room-msg__picture' label='查看图片' onTap={() => onPreview(pictureSrc(message))}>
             <Image className='room-msg__thumb' src={pictureSrc(message)} mode='aspectFill' aria-hidden='true' />
           </Tappable>
+        ) : card ? (
+          <PrescriptionCardMessage card={card} />
         ) : (
           <View className='room-msg__bubble'>
             <Text userSelect>{message.payload}</Text>

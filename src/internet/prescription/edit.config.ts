@@ -1,0 +1,1 @@
+export default definePageConfig({ navigationBarTitleText: '续方用药清单' })

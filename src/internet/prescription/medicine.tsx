@@ -1,0 +1,101 @@
+import { useRouter } from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react'
+import PageShell from '@/components/PageShell'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { PrescriptionActions, statusClass } from '@/components/PrescriptionItem'
+import { useStores } from '@/stores'
+import { localTime, yuan } from '@/utils/register'
+import type { DrugCategory } from '../../../types/api/pharmacy'
+import './medicine.scss'
+
+export const CATEGORY_TEXT: Record<DrugCategory, string> = { western: '西药', patent: '中成药', chinese: '中药饮片' }
+
+/**
+ * 处方笺 (spec §2 /internet/prescription/medicine?id=): the prescription as the paper one reads: hospital, patient,
+ * diagnoses, the Rp lines, the fees, the doctor and the reviewing pharmacist, when written and until when it holds;
+ * 去购药 / 查看订单 as on the list.
+ */
+function Medicine() {
+  const { hospital, prescription } = useStores()
+  const { params } = useRouter()
+  const id = Number(params.id)
+  const loadable = prescription.prescription
+  const p = loadable.value?.id === id ? loadable.value : null
+  const load = async () => {
+    if (!id) return
+    if (!p) loadable.reset()
+    await loadable.load(id).catch(() => undefined)
+  }
+
+  const body = () => {
+    if (!id) return <Empty text='未找到该处方' />
+    if (!p && loadable.state === 'failed') return <LoadFailed onRetry={() => void load()} />
+    if (!p) return <Loading />
+    const row = (label: string, value: string, strong = false) => (
+      <View className='pres-paper__row'>
+        <Text className='pres-paper__label'>{label}</Text>
+        <Text className={`pres-paper__value${strong ? ' pres-paper__value--strong' : ''}`}>{value}</Text>
+      </View>
+    )
+    return (
+      <View className='pres-paper'>
+        <View className='pres-paper__sheet' role='article' aria-label='处方笺'>
+          <Text className='pres-paper__hospital'>{hospital.hospital?.hospitalName ?? ''}</Text>
+          <Text className='pres-paper__title'>{`处方笺（${CATEGORY_TEXT[p.category]}）`}</Text>
+          <View className='pres-paper__head'>
+            <Text className='pres-paper__no'>{`处方号 ${p.presNo}`}</Text>
+            <Text className={`pres-paper__status pres-paper__status--${statusClass(p)}`}>{p.statusText}</Text>
+          </View>
+          <View className='pres-paper__patient'>
+            <Text>{`姓名 ${p.patientName}`}</Text>
+            <Text>{`性别 ${p.sex === 1 ? '男' : '女'}`}</Text>
+            <Text>{`年龄 ${p.age}岁`}</Text>
+            <Text>{`科室 ${p.deptName}`}</Text>
+          </View>
+          <Text className='pres-paper__line'>{`诊断：${p.diagnoses.map((d) => d.name).join('、')}`}</Text>
+          <Text className='pres-paper__rp'>
+            Rp
+          </Text>
+          <View role='list' aria-label='药品'>
+            {p.lines.map((l, i) => (
+              <View key={l.drugId} className='pres-paper__drug' role='listitem'>
+                <View className='pres-paper__drug-head'>
+                  <Text className='pres-paper__drug-name'>{`${i + 1}. ${l.drugName}`}</Text>
+                  <Text className='pres-paper__drug-count'>{`×${l.totalCount}${l.unit}`}</Text>
+                </View>
+                <Text className='pres-paper__drug-line'>{`规格：${l.drugSpec}`}</Text>
+                <Text className='pres-paper__drug-line'>{`用法：${l.dose}，${l.frequency}，共${l.days}天`}</Text>
+                <Text className='pres-paper__drug-line'>{`金额：${yuan(l.amountFen)}`}</Text>
+              </View>
+            ))}
+          </View>
+          {p.advice && <Text className='pres-paper__line'>{`医嘱：${p.advice}`}</Text>}
+          <View className='pres-paper__fees'>
+            {row('药品费', yuan(p.drugFeeFen))}
+            {row('诊查费', yuan(p.diagnosisFeeFen))}
+            {row('合计', yuan(p.totalFen), true)}
+          </View>
+          <View className='pres-paper__fees'>
+            {row('医师', p.doctorName)}
+            {row('审核药师', p.pharmacistName || '待审核')}
+            {row('开具时间', localTime(p.createdAt))}
+            {row('有效期至', localTime(p.expiresAt))}
+          </View>
+          <Text className='pres-paper__note'>本处方自开具起有效期至上述时间，过期需重新开具。</Text>
+        </View>
+        <View className='pres-paper__actions'>
+          <PrescriptionActions p={p} />
+        </View>
+      </View>
+    )
+  }
+
+  return (
+    <PageShell title='处方详情' onReady={load}>
+      {body()}
+    </PageShell>
+  )
+}
+
+export default observer(Medicine)
