@@ -56,8 +56,8 @@ export const getSendTemplate = (storeId: number) => get<SendTemplate>(`${R}/send
 export const listSupportCities = (storeId: number) => get<ShipCity[]>(`${R}/sendTemplate/supportCity/${storeId}`, undefined, { noLoading: true })
 export const listShipProvinces = (storeId: number) => get<Region[]>(`${R}/sendTemplate/shipProvince/${storeId}`, undefined, { noLoading: true })
 export const listShipCities = (storeId: number, provinceCode: number) => get<Region[]>(`${R}/sendTemplate/shipCity/${storeId}/${provinceCode}`, undefined, { noLoading: true })
-export const getExpressFee = (input: ExpressFeeInput) => post<ExpressFee>(`${R}/sendTemplate/expressFee`, input, { noLoading: true })
-export const getInventory = (storeId: number, drugIds: number[]) => post<StockLine[]>(`${R}/drugStore/store/inventory`, { storeId, drugIds }, { noLoading: true })
+export const getExpressFee = (input: ExpressFeeInput) => post<ExpressFee>(`${R}/sendTemplate/expressFee`, input, { json: true, noLoading: true })
+export const getInventory = (storeId: number, drugIds: number[]) => post<StockLine[]>(`${R}/drugStore/store/inventory`, { storeId, drugIds }, { json: true, noLoading: true })
 
 // ---- shop ------------------------------------------------------------------------------------------------------------
 
@@ -67,8 +67,8 @@ export const listShopDrugs = (q: { typeId?: number; keyword?: string; page: numb
 
 // ---- orders ----------------------------------------------------------------------------------------------------------
 
-export const placeOrder = (input: PlaceOrderInput) => post<PharmacyOrder>(`${R}/order/place`, input)
-export const planOrder = (input: PlanOrderInput) => post<PharmacyOrder>(`${R}/order/planOrder`, input)
+export const placeOrder = (input: PlaceOrderInput) => post<PharmacyOrder>(`${R}/order/place`, input, { json: true })
+export const planOrder = (input: PlanOrderInput) => post<PharmacyOrder>(`${R}/order/planOrder`, input, { json: true })
 /** The payment core's order of a pharmacy order; paid through `/dld-pay/pay` like every other order. */
 export const unifiedOrder = (id: number) => post<PayOrder>(`${R}/order/unifiedOrder/${id}`)
 export const cancelPharmacyOrder = (id: number) => post<PharmacyOrder>(`${R}/order/cancel/${id}`)

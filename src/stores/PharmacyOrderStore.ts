@@ -71,6 +71,8 @@ export class PharmacyOrderStore {
   readonly submitting = new OneAtATime()
   /** What this attempt placed (a second tap pays it instead of placing another). */
   placed: PharmacyOrder | null = null
+  /** The store, address and amount whose fee tip was shown: the same fee read twice toasts once. */
+  private tipShownFor = ''
 
   // ----- the orders -----
   tab: PharmacyOrderTab = 'all'
@@ -91,7 +93,7 @@ export class PharmacyOrderStore {
     private readonly addresses: AddressStore,
     private readonly patients: Pick<PatientStore, 'current'>,
   ) {
-    makeAutoObservable<PharmacyOrderStore, 'cart' | 'addresses' | 'patients'>(this, {
+    makeAutoObservable<PharmacyOrderStore, 'cart' | 'addresses' | 'patients' | 'tipShownFor'>(this, {
       prescription: false,
       store: false,
       cities: false,
@@ -106,6 +108,7 @@ export class PharmacyOrderStore {
       cart: false,
       addresses: false,
       patients: false,
+      tipShownFor: false,
     })
   }
 
@@ -135,6 +138,7 @@ export class PharmacyOrderStore {
     this.cities.reset()
     this.fee.reset()
     this.placed = null
+    this.tipShownFor = ''
     this.attempt.renew()
   }
 
@@ -180,8 +184,11 @@ export class PharmacyOrderStore {
       this.fee.reset()
       return
     }
+    const asked = `${this.storeId}:${address.id}:${this.drugFeeFen}`
     const fee = await this.fee.load(this.storeId, address.id, this.drugFeeFen).catch(() => null)
-    if (fee?.supported && fee.tip) toastTip(fee.tip)
+    if (!fee?.supported || !fee.tip || this.tipShownFor === asked) return
+    this.tipShownFor = asked
+    toastTip(fee.tip)
   }
 
   // ----- what the checkout shows -----

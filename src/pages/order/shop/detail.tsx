@@ -66,7 +66,7 @@ function PharmacyOrderDetail() {
         <View className={`shop-order__status shop-order__status--${pharmacyStatusClass(o)}`}>
           <Text className='shop-order__status-text'>{o.statusText}</Text>
           {o.status === 'unpaid' && o.payOrder && <PayLeft expiresAt={o.payOrder.expiresAt} onTimeUp={() => void load(true)} />}
-          {o.status === 'refunded' && <Text className='shop-order__status-note'>已退款{yuan(o.payOrder?.refundedFen || o.totalFen)}，已原路返回</Text>}
+          {refundNote(o) && <Text className='shop-order__status-note'>{refundNote(o)}</Text>}
         </View>
 
         {code && (
@@ -197,6 +197,15 @@ function PharmacyOrderDetail() {
       {body()}
     </PageShell>
   )
+}
+
+/** What a cancelled or refunded order says about its money, or null when none was paid or it is not on its way back. */
+function refundNote(o: PharmacyOrder): string | null {
+  const pay = o.payOrder
+  if (!pay || (o.status !== 'cancelled' && o.status !== 'refunded')) return null
+  if (pay.status === 'refunding') return `退款处理中：${yuan(pay.selfPayFen)}将原路退回`
+  if (pay.status === 'refunded') return `已退款${yuan(pay.refundedFen || pay.selfPayFen)}，已原路返回`
+  return null
 }
 
 function PayLeft({ expiresAt, onTimeUp }: { expiresAt: string; onTimeUp: () => void }) {
