@@ -1553,7 +1553,7 @@ $('pharmacy-status').addEventListener('change', () => loadOrders().catch((err) =
 
 async function loadOrders() {
   const status = $('pharmacy-status').value
-  const orders = await api('GET', `/pharmacy/orders?status=${status}`)
+  const orders = await api('GET', `/pharmacy/orders${status ? `?status=${status}` : ''}`)
   if ($('pharmacy-status').value !== status) return
   $('pharmacy-list').replaceChildren(...(orders.length ? orders.map(orderItem) : [h('li', { class: 'muted' }, '暂无订单')]))
 }
