@@ -341,7 +341,6 @@ export async function placeOrder(db: Db, cipher: FieldCipher, userId: number, in
       const drugFeeFen = lines.reduce((sum, l) => sum + l.priceFen * l.quantity, 0)
       const expressFeeFen = input.delivery === 'express' ? expressFeeOf(store, drugFeeFen) : 0
       const totalFen = drugFeeFen + diagnosisFeeFen + expressFeeFen
-      await takeStock(tx, store.id, lines)
       const [row] = await tx
         .insert(pharmacyOrders)
         .values({
@@ -378,6 +377,8 @@ export async function placeOrder(db: Db, cipher: FieldCipher, userId: number, in
         idempotencyKey: `pharmacy:${input.idempotencyKey}`,
       })
       await tx.update(pharmacyOrders).set({ orderId: order.id }).where(eq(pharmacyOrders.id, row!.id))
+      // last: a medicine's stock row is locked by one order at a time, so it is held only until the commit
+      await takeStock(tx, store.id, lines)
       return row!.id
     })
   } catch (err) {
