@@ -256,8 +256,6 @@ export const pharmacyOrderPayReturnUrl = (id: number) => `/h5${pharmacyOrderUrl(
 export const pharmacyStoreUrl = (id: number) => `/internet/store/index?id=${id}`
 
 // prescriptions (spec §2 /internet/prescription/*, /internet/usedMedicine, /internet/noStorePrescription, /internet/store)
-/** 复诊续方 / 我的处方: the chosen patient's prescriptions. */
-export const PRESCRIPTION_LIST_URL = '/internet/prescription/index'
 export const prescriptionUrl = (id: number) => `/internet/prescription/medicine?id=${id}`
 /** 续方用药清单: the medicines chosen on 用药记录 (the prescription store's), with their quantities. */
 export const PRESCRIPTION_EDIT_URL = '/internet/prescription/edit'

@@ -1,4 +1,4 @@
-import type { ChatMessage, OrderDescription } from '../../types/api/chat'
+import type { ChatMessage, ChatMessageType, OrderDescription } from '../../types/api/chat'
 import type { PrescriptionCard } from '../../types/api/pharmacy'
 
 /**
@@ -32,14 +32,14 @@ const orderDescriptions: readonly string[] = Object.values(ORDER_DESCRIPTION)
 export const isOrderDescription = (description: string): description is OrderDescription => orderDescriptions.includes(description)
 
 /**
- * A prescription the pharmacist approved reaches the room as a custom message with this desc and the card
- * (PrescriptionCard, types/api/pharmacy.ts) as JSON in its data; the room draws it as 处方笺.
+ * A prescription the pharmacist approved reaches the room as a message of this type (over Tencent IM: a custom message
+ * with this desc) whose payload is the card (PrescriptionCard, types/api/pharmacy.ts) as JSON; the room draws 处方笺.
  */
-export const PRESCRIPTION_DESCRIPTION = 'prescription'
+export const PRESCRIPTION_MESSAGE = 'prescription' satisfies ChatMessageType
 
-/** The prescription card a message carries, or null (another message, or data that is not a card). */
-export function prescriptionCardOf(m: Pick<ChatMessage, 'description' | 'payload'>): PrescriptionCard | null {
-  if (m.description !== PRESCRIPTION_DESCRIPTION) return null
+/** The prescription card a message carries, or null (another message, or a payload that is not a card). */
+export function prescriptionCardOf(m: Pick<ChatMessage, 'type' | 'payload'>): PrescriptionCard | null {
+  if (m.type !== PRESCRIPTION_MESSAGE) return null
   try {
     const card = JSON.parse(m.payload) as Partial<PrescriptionCard> | null
     if (!card || typeof card.prescriptionId !== 'number' || !Array.isArray(card.drugNames)) return null

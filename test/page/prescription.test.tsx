@@ -3,7 +3,7 @@ import { calls, testing } from './doubles/taro'
 import { RootStore } from '../../src/stores/RootStore'
 import { LOCAL, local } from '../../src/services/storage'
 import { mapSensitive } from '../../src/utils/base64'
-import { PRESCRIPTION_DESCRIPTION } from '../../src/utils/chatRules'
+import { PRESCRIPTION_MESSAGE } from '../../src/utils/chatRules'
 import { isBuiltPage } from '../../src/routes'
 import { MSG } from '../../src/ui/messages'
 import Prescriptions from '../../src/internet/prescription'
@@ -309,9 +309,9 @@ describe('问诊室: the prescription card', () => {
       conversationID: 'C2Cd_100',
       from: 'd_100',
       to: '0_7',
-      type: 'text',
+      type: PRESCRIPTION_MESSAGE,
       payload: JSON.stringify(card),
-      description: PRESCRIPTION_DESCRIPTION,
+      description: '',
       time: Date.now(),
       status: 'sendSuccess',
     }

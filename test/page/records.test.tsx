@@ -305,7 +305,7 @@ describe('消息中心 /pages/message/index', () => {
   })
 
   test('a link to a page not in this build says so instead of opening a blank page', async () => {
-    notices = [notice(1, { link: '/internet/noStorePrescription/index' })]
+    notices = [notice(1, { link: '/internet/diagnosisTemplate/index' })]
     await open()
     fireEvent.click(await screen.findByText('通知1'))
     await waitFor(() => expect(toasts()).toEqual(['该服务暂未开放，敬请期待']))

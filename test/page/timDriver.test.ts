@@ -398,6 +398,11 @@ describe('message mapping', () => {
     expect(map({ type: TYPES.MSG_CUSTOM, payload: { data: 'x', description: 'prescription', extension: '' } })!.description).toBe('prescription')
   })
 
+  test('a prescription card (a custom message with the desc prescription) is a prescription message carrying the card', () => {
+    const card = JSON.stringify({ prescriptionId: 31, presNo: 'RX1', diagnoses: ['原发性高血压'], drugNames: ['苯磺酸氨氯地平片'], totalFen: 6700 })
+    expect(map({ type: TYPES.MSG_CUSTOM, payload: { data: card, description: 'prescription', extension: '' } })).toMatchObject({ type: 'prescription', payload: card })
+  })
+
   test('our picture (a custom message naming its url) is an image again; other kinds show a placeholder', () => {
     expect(map({ type: TYPES.MSG_CUSTOM, payload: { data: JSON.stringify({ type: 'image', url: 'https://files/p.jpg' }), description: '', extension: IMAGE_SUMMARY } })).toMatchObject({
       type: 'image',

@@ -22,7 +22,7 @@ export const HOSPITAL: Hospital = {
 
 const MENUS: MenuEntry[] = [
   { name: '预约挂号', icon: 'register', url: '/palm/register/index', role: 'palm', group: '门诊服务' },
-  { name: '处方查询', icon: 'prescription', url: '/internet/noStorePrescription/index', role: 'palm', group: '门诊服务' },
+  { name: '处方查询', icon: 'prescription', url: '/internet/diagnosisTemplate/index', role: 'palm', group: '门诊服务' },
   { name: '智能导诊', icon: 'ai', url: '/palm/ds/index', role: 'palm', group: '便民服务' },
   { name: '就诊人管理', icon: 'patient', url: '/pages/patient/index', role: 'all', group: '便民服务' },
   { name: '在线问诊', icon: 'inquiry', url: '/internet/doctorList/index', role: 'internet', group: '互联网医院' },

@@ -49,6 +49,6 @@ describe('page rules', () => {
     expect(isBuiltPage('/palm/register/index')).toBe(true)
     expect(isBuiltPage('/palm/payment/list')).toBe(true)
     expect(isBuiltPage('/palm/report/index')).toBe(true)
-    expect(isBuiltPage('/internet/noStorePrescription/index')).toBe(false)
+    expect(isBuiltPage('/internet/diagnosisTemplate/index')).toBe(false)
   })
 })

@@ -35,7 +35,7 @@ describe('which scanned codes open which page (扫一扫)', () => {
     `${ORIGIN}/h5x/internet/doctor/index`,
     `${ORIGIN}/sandbox/pay/cashier?orderNo=1`,
     // a page the app does not have (yet), or no page at all
-    `${ORIGIN}/h5/internet/noStorePrescription/index?id=1`,
+    `${ORIGIN}/h5/internet/diagnosisTemplate/index?id=1`,
     '/custom/aixin/doctorList/index',
     '/internet/doctor/index/../../pages/sys/user/index',
     // other kinds of code

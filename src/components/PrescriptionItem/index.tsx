@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
@@ -22,8 +23,11 @@ export const statusClass = (p: Pick<Prescription, 'expired' | 'orderable' | 'ord
 /** 去购药 (an orderable prescription: the order page, or the page saying no pharmacy can fill it) and 查看订单. */
 export const PrescriptionActions = observer(function PrescriptionActions({ p }: { p: Actionable }) {
   const { prescription } = useStores()
+  const [finding, setFinding] = useState(false)
   const buy = async () => {
+    setFinding(true)
     const url = await prescription.buyUrl(p.id).catch(() => null)
+    setFinding(false)
     if (url) openPage(url)
   }
   if (!p.orderable && !p.orderId) return null
@@ -35,7 +39,7 @@ export const PrescriptionActions = observer(function PrescriptionActions({ p }: 
         </Button>
       )}
       {p.orderable && (
-        <Button type='primary' size='small' loading={prescription.toOrder.state === 'loading'} onClick={() => void buy()}>
+        <Button type='primary' size='small' loading={finding} onClick={() => void buy()}>
           去购药
         </Button>
       )}

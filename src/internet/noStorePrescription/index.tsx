@@ -2,7 +2,7 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { oneById } from '@/components/Empty/oneById'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
@@ -17,19 +17,11 @@ function NoStorePrescription() {
   const { hospital, prescription } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const loadable = prescription.toOrder
-  const p = loadable.value?.id === id ? loadable.value : null
+  const { value: p, load, placeholder } = oneById(prescription.toOrder, id, '未找到该处方')
   const h = hospital.hospital
-  const load = async () => {
-    if (!id) return
-    if (!p) loadable.reset()
-    await loadable.load(id).catch(() => undefined)
-  }
 
   const body = () => {
-    if (!id) return <Empty text='未找到该处方' />
-    if (!p && loadable.state === 'failed') return <LoadFailed onRetry={() => void load()} />
-    if (!p) return <Loading />
+    if (!p) return placeholder
     return (
       <View className='no-store'>
         <View className='no-store__card' role='alert'>

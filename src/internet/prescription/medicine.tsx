@@ -2,7 +2,7 @@ import { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { oneById } from '@/components/Empty/oneById'
 import { PrescriptionActions, statusClass } from '@/components/PrescriptionItem'
 import { useStores } from '@/stores'
 import { localTime, yuan } from '@/utils/register'
@@ -20,18 +20,10 @@ function Medicine() {
   const { hospital, prescription } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const loadable = prescription.prescription
-  const p = loadable.value?.id === id ? loadable.value : null
-  const load = async () => {
-    if (!id) return
-    if (!p) loadable.reset()
-    await loadable.load(id).catch(() => undefined)
-  }
+  const { value: p, load, placeholder } = oneById(prescription.prescription, id, '未找到该处方')
 
   const body = () => {
-    if (!id) return <Empty text='未找到该处方' />
-    if (!p && loadable.state === 'failed') return <LoadFailed onRetry={() => void load()} />
-    if (!p) return <Loading />
+    if (!p) return placeholder
     const row = (label: string, value: string, strong = false) => (
       <View className='pres-paper__row'>
         <Text className='pres-paper__label'>{label}</Text>

@@ -2,7 +2,7 @@ import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import Empty, { LoadFailed, Loading } from '@/components/Empty'
+import { oneById } from '@/components/Empty/oneById'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { openLocationUrl } from '@/pageUrls'
@@ -16,18 +16,10 @@ function PharmacyStorePage() {
   const { prescription } = useStores()
   const { params } = useRouter()
   const id = Number(params.id)
-  const loadable = prescription.store
-  const s = loadable.value?.id === id ? loadable.value : null
-  const load = async () => {
-    if (!id) return
-    if (!s) loadable.reset()
-    await loadable.load(id).catch(() => undefined)
-  }
+  const { value: s, load, placeholder } = oneById(prescription.store, id, '未找到该药房')
 
   const body = () => {
-    if (!id) return <Empty text='未找到该药房' />
-    if (!s && loadable.state === 'failed') return <LoadFailed onRetry={() => void load()} />
-    if (!s) return <Loading />
+    if (!s) return placeholder
     const services = [s.delivery && '快递配送', s.pickup && '到店自提'].filter(Boolean).join('、')
     return (
       <View className='pharmacy'>

@@ -2,7 +2,7 @@ import type { Conversation, Message } from 'tim-js-sdk'
 import TIM, { type TimSdk } from '@/platform/im'
 import type { ChatConversation, ChatMessage, ChatMessagePage, ChatMessageStatus, NetworkState } from '../../../types/api/chat'
 import { ChatEventSource, type ChatDriver } from './driver'
-import { isOrderDescription } from '@/utils/chatRules'
+import { PRESCRIPTION_MESSAGE, isOrderDescription } from '@/utils/chatRules'
 
 /** spec §9: messaging log level 1 (Tencent's release level: important information only). */
 export const TIM_LOG_LEVEL = 1
@@ -262,7 +262,7 @@ export class TimChatDriver extends ChatEventSource implements ChatDriver {
       // the desc may also come alone, as the custom data
       const description = desc || base.description || (isOrderDescription(data) ? data : '')
       const extension = typeof payload.extension === 'string' ? payload.extension : ''
-      return { ...base, type: 'text', payload: extension || data, description }
+      return { ...base, type: description === PRESCRIPTION_MESSAGE ? PRESCRIPTION_MESSAGE : 'text', payload: extension || data, description }
     }
     return { ...base, type: 'text', payload: UNSUPPORTED_TEXT }
   }

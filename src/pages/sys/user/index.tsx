@@ -14,6 +14,8 @@ import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
 import { PHARMACY_ORDERS_URL } from '@/pageUrls'
 import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, COMMENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
+import { PRESCRIPTION_OUTFLOW_URL } from '@/pageUrls'
+import { Transit } from '@nutui/icons-react-taro'
 
 const ENTRIES = [
   { title: '就诊人管理', url: PATIENT_LIST_URL, Icon: UserIcon },
@@ -25,6 +27,7 @@ const ENTRIES = [
   { title: '药品订单', url: PHARMACY_ORDERS_URL, Icon: Cart },
   { title: '问诊记录', url: CHAT_HISTORY_URL, Icon: Message },
   { title: '电子病历', url: MEDICAL_HISTORY_URL, Icon: Articles },
+  { title: '处方流转', url: PRESCRIPTION_OUTFLOW_URL, Icon: Transit },
   { title: '我的医生', url: MY_DOCTORS_URL, Icon: Doctor },
   { title: '收货地址', url: ADDRESS_LIST_URL, Icon: Location },
   { title: '消息中心', url: MESSAGE_CENTRE_URL, Icon: Notice },
