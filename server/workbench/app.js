@@ -486,6 +486,8 @@ function received(message) {
     if (message.from === p) request({ op: 'read', peer: p }).catch(() => undefined)
     // a turn of the order changes what the buttons offer
     if (message.description && state.current) api('GET', `/inquiries/${state.current.id}`).then((d) => ((state.current = d), renderDetail())).catch(() => undefined)
+    // a pharmacist approved one of its prescriptions: the card went to the patient
+    if (message.type === 'prescription') loadPrescriptions().catch(() => undefined)
   } else if (message.from !== (state.me && state.me.imAccount)) toast('收到新的患者消息')
   refreshLists().catch(() => undefined)
 }
@@ -497,7 +499,10 @@ function renderMessages(toBottom) {
   list.replaceChildren(
     ...sorted.map((m) => {
       const side = m.from === mine ? 'mine' : m.from === peer() ? 'theirs' : 'other'
-      const body = m.type === 'image' ? h('a', { href: m.payload, target: '_blank', rel: 'noopener' }, h('img', { src: m.payload, alt: '图片消息' })) : h('span', null, m.payload)
+      const body =
+        m.type === 'image'
+          ? h('a', { href: m.payload, target: '_blank', rel: 'noopener' }, h('img', { src: m.payload, alt: '图片消息' }))
+          : h('span', null, m.type === 'prescription' ? prescriptionCardText(m.payload) : m.payload)
       return h(
         'li',
         { class: `msg ${side}${m.description ? ' mark' : ''}${m.status === 'sendFail' ? ' failed' : ''}` },
@@ -1218,6 +1223,16 @@ const isDoctor = () => Boolean(state.me && state.me.kind === 'doctor')
 /** One drug line of a written prescription. */
 const drugLineText = (l) => `${l.drugName} ${l.drugSpec} · ${l.dose} ${l.frequency} ${l.days}天 · 共${l.totalCount}${l.unit} · ${yuan(l.amountFen)}`
 const diagnosesText = (p) => `诊断：${p.diagnoses.map((x) => x.name).join('、')}`
+
+/** The prescription card the patient got in the chat (payload: PrescriptionCard as JSON), as one line. */
+function prescriptionCardText(payload) {
+  try {
+    const card = JSON.parse(payload)
+    return `处方笺 ${card.presNo}（审核通过，已发送给患者）\n诊断：${card.diagnoses.join('、')}\n药品：${card.drugNames.join('、')}\n合计 ${yuan(card.totalFen)}`
+  } catch {
+    return '处方笺'
+  }
+}
 
 /** The consultation's prescriptions are the treating doctor's; a new one only while the consultation is open. */
 function renderPrescribe() {

@@ -92,8 +92,8 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await card.getByRole('button', { name: '通过' }).click()
     await card.waitFor({ state: 'detached' })
 
-    // the doctor's list shows it approved
-    await desk.locator('#prescribe').getByRole('button', { name: '刷新' }).click()
+    // the doctor sees it approved without reloading: the card in the chat, the status in the list
+    await desk.locator('#messages li', { hasText: presNo }).filter({ hasText: '阿莫西林胶囊' }).waitFor()
     await desk.locator('#pres-list li', { hasText: presNo }).filter({ hasText: '审核通过' }).waitFor()
 
     // the patient: the prescription card in the room, live
@@ -126,17 +126,18 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     const order = pharmacist.locator('#pharmacy-list > li', { hasText: '孙*华' }).first()
     await order.waitFor()
     assert.match(await order.innerText(), /科技园科苑路15号/)
+    await shot(pharmacist, 'pharmacy-7-pharmacy-orders')
     await order.getByLabel('快递公司').fill('顺丰速运')
     await order.getByLabel('快递单号').fill('SF1234567890')
     await order.getByRole('button', { name: '发货' }).click()
     await order.waitFor({ state: 'detached' })
-    await shot(pharmacist, 'pharmacy-7-shipped')
+    await shot(pharmacist, 'pharmacy-8-shipped')
 
     // the patient sees it shipped, with its tracking number
     await page.reload()
     await seeText(page, '已发货')
     await seeText(page, /SF1234567890/)
-    await shot(page, 'pharmacy-8-patient-shipped')
+    await shot(page, 'pharmacy-9-patient-shipped')
   })
 
   test('a rejected prescription never reaches the patient; the doctor sees 未通过 and the reason', async () => {
@@ -165,7 +166,7 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     const mine = desk.locator('#pres-list li', { hasText: presNo })
     await mine.filter({ hasText: '未通过' }).waitFor()
     assert.match(await mine.innerText(), /请补充血压测量记录后再开具/)
-    await shot(desk, 'pharmacy-9-desk-rejected')
+    await shot(desk, 'pharmacy-10-desk-rejected')
 
     // the patient never gets a card, and the prescription cannot be ordered
     await page.reload()
