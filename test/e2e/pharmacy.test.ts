@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { deskOpen, deskSignIn, newDesk, orderConsultation, patientAtDoctor, seeText, setup, shot, tapButton, teardown, visible, waitForPath } from './support'
+import { deskOpen, deskSignIn, newDesk, orderConsultation, patientAtDoctor, patientCall, seeText, setup, shot, tapButton, teardown, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
 /** The demo hospital's first doctor and its pharmacist (README, demo data). */
@@ -19,12 +19,7 @@ const ADDRESS = { name: '孙丽华', mobile: '13812345678', provinceCode: 440000
 
 /** The patient's address book gets one address, through the call the address page makes (address.test.ts has its own journeys). */
 async function addAddress(page: Page) {
-  const answer = await page.evaluate(async (input) => {
-    const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
-    const token = typeof stored === 'string' ? stored : stored?.data
-    const res = await fetch('/dld-hospital/addAddress', { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(input) })
-    return res.json()
-  }, ADDRESS)
+  const answer = await patientCall(page, 'POST', '/dld-hospital/addAddress', ADDRESS)
   assert.equal(answer.code, 200, `addAddress: ${answer.msg}`)
 }
 
@@ -172,12 +167,7 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await page.reload()
     await seeText(page, '医生已接诊')
     assert.equal(await visible(page.locator('.room-msg', { hasText: '苯磺酸氨氯地平片' })).count(), 0)
-    const seen = await page.evaluate(async (presNo) => {
-      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
-      const token = typeof stored === 'string' ? stored : stored?.data
-      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
-      return (await fetch('/dld-hospital/pres/getPrescriptionDetail', { method: 'POST', headers, body: JSON.stringify({ presNo }) })).json()
-    }, presNo)
+    const seen = await patientCall<{ orderable: boolean }>(page, 'POST', '/dld-hospital/pres/getPrescriptionDetail', { presNo })
     assert.ok(seen.code !== 200 || seen.data.orderable === false, 'a rejected prescription is not orderable')
   })
 })

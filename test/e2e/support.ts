@@ -422,3 +422,16 @@ export async function orderConsultation(page: Page, illness: string, shotName?: 
   await waitForPath(page, '/h5/pages/order/inquiry/detail', (q) => /^\d+$/.test(q.get('id') ?? ''))
   await seeText(page, '待接诊')
 }
+
+/** A patient call made from the phone's page with its signed-in token, as the app makes it; answers the envelope. */
+export async function patientCall<T = unknown>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ code: number; msg: string; data: T }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
+      const token = typeof stored === 'string' ? stored : stored?.data
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
+      return (await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json()
+    },
+    { method, path, body },
+  )
+}
