@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { departments, doctors, files, hospitals, identities, onlineDoctorServices, onlineDoctors, patients } from '../../server/src/db/schema'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
@@ -130,4 +130,18 @@ export async function payInquiry(t: TestApp, caller: { headers: Record<string, s
   assert.equal((await confirmAtCashier(t, action.data.url)).statusCode, 303)
   assert.equal((await callApi(t.app, 'GET', '/dld-hospital/im/trade/service/im/check', { caller, query: { id: String(id) } })).code, 200)
   await (t.app.ctx.providers.pay.sandbox as SandboxPay).settled()
+}
+
+/** A sandbox notification of a payment as the sandbox sends it (sign it with SandboxPay.signNotification); fields may be overridden to forge bad ones. */
+export function paidBody(order: { orderNo: string; amountFen: number; insuranceFen: number }, over: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    id: randomUUID(),
+    event_type: 'TRANSACTION.SUCCESS',
+    out_trade_no: order.orderNo,
+    transaction_id: `SBXTEST${randomBytes(6).toString('hex')}`,
+    trade_state: 'SUCCESS',
+    success_time: new Date().toISOString(),
+    amount: { total: order.amountFen - order.insuranceFen, currency: 'CNY' },
+    ...over,
+  })
 }

@@ -34,6 +34,7 @@ import { fenToYuan } from '../../src/utils/number'
 import type { PayAction, PayOrder } from '../../types/api/payment'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, DEMO, type Envelope, type TestApp } from './harness'
 import type { Db } from '../../server/src/db'
+import { paidBody } from './fixtures'
 
 class LogCapture extends Writable {
   lines: string[] = []
@@ -178,20 +179,6 @@ async function payingOrder(caller: Caller = owner, opts: Parameters<typeof newOr
   assert.equal(env.code, 200, env.msg)
   assert.equal(env.data.kind, 'redirect')
   return { order: await row(order.id), url: (env.data as { url: string }).url }
-}
-
-/** A sandbox notification as the sandbox sends it; fields may be overridden to forge bad ones. */
-function paidBody(order: OrderRow, over: Record<string, unknown> = {}) {
-  return JSON.stringify({
-    id: randomUUID(),
-    event_type: 'TRANSACTION.SUCCESS',
-    out_trade_no: order.orderNo,
-    transaction_id: `SBXTEST${randomBytes(6).toString('hex')}`,
-    trade_state: 'SUCCESS',
-    success_time: new Date().toISOString(),
-    amount: { total: order.amountFen - order.insuranceFen, currency: 'CNY' },
-    ...over,
-  })
 }
 
 const notify = (body: string, headers: Record<string, string> = sandbox.signNotification(body), channel = 'sandbox') =>

@@ -1,14 +1,14 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { and, asc, eq, sql } from 'drizzle-orm'
-import { doctors, drugs, inquiries, orders, pharmacyOrderEvents, pharmacyOrders, pharmacyStores, prescriptionLines, prescriptions, storeStock } from '../../server/src/db/schema'
+import { auditLog, doctors, drugs, inquiries, orders, pharmacyOrderEvents, pharmacyOrders, pharmacyStores, prescriptionLines, prescriptions, storeStock } from '../../server/src/db/schema'
 import { closeExpiredOrders } from '../../server/src/domain/payment'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import type { PayOrder } from '../../types/api/payment'
 import type { DrugType, ExpressFee, Page, PharmacyOrder, PharmacyOrderSummary, PharmacyStore, PickupCode, Region, SendTemplate, ShipCity, ShopDrug, StockLine } from '../../types/api/pharmacy'
 import { assertBadInput, assertForbidden, assertUnauthorisedCall, callApi, signInUser, startTestApp, type Envelope, type Method, type TestApp } from './harness'
-import { addPatient, confirmAtCashier, hospitalIdOf, newKey } from './fixtures'
+import { addPatient, confirmAtCashier, hospitalIdOf, newKey, paidBody } from './fixtures'
 
 const R = '/dld-rpflow/api'
 const W = '/dld-doctor/api/pharmacy/orders'
@@ -332,8 +332,9 @@ describe('POST /dld-rpflow/api/order/place from the cart', () => {
     assert.equal((await db().select().from(pharmacyOrders).where(eq(pharmacyOrders.userId, caller.userId))).length, 0)
   })
 
-  it('sells an rx drug to a patient with an approved prescription holding it', async () => {
+  it('sells an rx drug to a patient with an approved prescription holding it, up to the quantity prescribed', async () => {
     await prescription(owner, patientId, [{ drugId: drugId.X007!, quantity: 1 }])
+    assertBadInput(await call('POST', `${R}/order/place`, { caller: owner, body: shopBody({ patientId, lines: [{ drugId: drugId.X007!, quantity: 2 }] }) }), /处方药需凭/)
     const order = await place(owner, { patientId, lines: [{ drugId: drugId.X007!, quantity: 1 }] })
     assert.equal(order.patientName, '王*国')
     assert.deepEqual(order.drugNames, ['苯磺酸氨氯地平片'])
@@ -472,6 +473,9 @@ describe('the pharmacy console and refunds', () => {
     const shipped = ok(await call<PharmacyOrder>('POST', `${W}/${order.id}/ship`, { caller: pharmacist, body: { carrier: '顺丰速运', trackingNo: 'SF1234567890' } }))
     assert.equal(shipped.status, 'shipped')
     assert.equal(shipped.trackingNo, 'SF1234567890')
+    // the pharmacy ships to the receiver: it sees them whole, the patient's page masked
+    assert.deepEqual([shipped.address?.name, shipped.address?.mobile], ['王建国', '13800138000'])
+    assert.deepEqual([order.address?.name, order.address?.mobile], ['王*国', '138****8000'])
     assertForbidden(await call('POST', `${R}/order/refund/${order.id}`, { caller: stranger, body: { reason: '不想要了' } }))
     assertBadInput(await call('POST', `${R}/order/refund/${order.id}`, { caller: owner, body: { reason: ' ' } }), /请填写退款原因/)
     const asked = ok(await call<PharmacyOrder>('POST', `${R}/order/refund/${order.id}`, { caller: owner, body: { reason: '买错了' } }))
@@ -553,6 +557,11 @@ describe('POST /dld-rpflow/api/order/planOrder', () => {
     const first = await pay(owner, (await place(owner, { source: 'prescription', prescriptionId: pres.id, lines: undefined })).id)
     assertBadInput(await plan(), '该处方已下单')
     ok(await call('POST', `${W}/${first.id}/ready`, { caller: pharmacist }))
+    const audited = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.route, 'POST /dld-doctor/api/pharmacy/orders/:id/ready'), eq(auditLog.actorKind, 'staff'), eq(auditLog.patientId, patientId)))
+    assert.equal(audited.length, 1)
     ok(await call('POST', `${W}/${first.id}/complete`, { caller: pharmacist }))
     const repeat = ok(await plan())
     assert.equal(repeat.prescriptionId, pres.id)
@@ -567,19 +576,6 @@ describe('POST /dld-rpflow/api/order/planOrder', () => {
     assertForbidden(await call('POST', `${R}/order/planOrder`, { caller: stranger, body: { prescriptionId: pres.id, storeId, delivery: 'pickup', idempotencyKey: newKey('pl') } }))
   })
 })
-
-/** A sandbox notification of a payment, as the sandbox sends it. */
-function paidBody(order: { orderNo: string; amountFen: number }) {
-  return JSON.stringify({
-    id: randomUUID(),
-    event_type: 'TRANSACTION.SUCCESS',
-    out_trade_no: order.orderNo,
-    transaction_id: `SBXTEST${randomBytes(6).toString('hex')}`,
-    trade_state: 'SUCCESS',
-    success_time: new Date().toISOString(),
-    amount: { total: order.amountFen, currency: 'CNY' },
-  })
-}
 
 describe('under concurrency (PostgreSQL)', () => {
   it('200 concurrent orders for a drug with 20 in stock sell exactly 20', async () => {

@@ -47,3 +47,5 @@ export const idempotencyKey = z.string().trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '
 /** Paging: the page number (from 1), and a page's size up to what the list allows. */
 export const pageNo = z.coerce.number().int().min(1).max(1000).default(1)
 export const pageSize = (max: number, byDefault = 10) => z.coerce.number().int().min(1).max(max).default(byDefault)
+/** A page of a list (types/api/hospital.ts Page): its records, the total and where it is. */
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ records: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() })

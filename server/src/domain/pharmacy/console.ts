@@ -34,7 +34,14 @@ export async function consoleOrders(db: Db, cipher: FieldCipher, staff: StaffCon
     .where(and(eq(pharmacyOrders.hospitalId, staff.hospitalId), status ? eq(pharmacyOrders.status, status) : undefined))
     .orderBy(desc(pharmacyOrders.createdAt), desc(pharmacyOrders.id))
     .limit(CONSOLE_LIST_MAX)
-  return Promise.all(rows.map((r) => orderView(db, cipher, r.id)))
+  return Promise.all(rows.map((r) => orderView(db, cipher, r.id, true)))
+}
+
+/** The patients of the orders the pharmacist was answered, for the audit log. */
+export async function orderPatients(db: Db, orderIds: number[]): Promise<number[]> {
+  if (!orderIds.length) return []
+  const rows = await db.select({ patientId: pharmacyOrders.patientId }).from(pharmacyOrders).where(inArray(pharmacyOrders.id, orderIds))
+  return rows.flatMap((r) => (r.patientId === null ? [] : [r.patientId]))
 }
 
 /** Moves an order from one of `from` to `to` with `set`, refusing with `refusal` when its status is another. */
@@ -56,7 +63,7 @@ async function step(
     if (!row) throw badInput(move.refusal)
     await addEvent(tx, id, move.to, move.note)
   })
-  return orderView(db, cipher, id)
+  return orderView(db, cipher, id, true)
 }
 
 /** POST /pharmacy/orders/{id}/ship {carrier, trackingNo}: a paid delivery order handed to the carrier. */
@@ -114,5 +121,5 @@ export async function acceptRefund(db: Db, cipher: FieldCipher, providers: PayPr
     return pending
   })
   if (refund) await submitRefund(db, providers, refund)
-  return orderView(db, cipher, id)
+  return orderView(db, cipher, id, true)
 }

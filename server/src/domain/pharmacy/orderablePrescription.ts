@@ -3,13 +3,13 @@
  * prescription without a live order, locked for the order being placed. Small on purpose; the integrator switches
  * to the prescriptions' `orderablePrescriptionForOrder`.
  */
-import { and, asc, eq, gt, notExists, notInArray } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, notExists, notInArray } from 'drizzle-orm'
 import type { Tx } from '../../db'
 import { pharmacyOrders, prescriptionLines, prescriptions } from '../../db/schema'
 import { badInput, forbidden } from '../../errors'
 
 /** Order statuses that leave the prescription free for another order. */
-export const ENDED_ORDER_STATUSES = ['cancelled', 'closed', 'refunded'] as const
+const ENDED_ORDER_STATUSES = ['cancelled', 'closed', 'refunded'] as const
 
 export interface OrderablePrescription {
   id: number
@@ -61,8 +61,11 @@ export async function orderablePrescriptionForOrder(
   }
 }
 
-/** Whether the patient (the caller's) has an orderable prescription holding the drug: what a cart's rx drug needs. */
-export async function hasOrderablePrescriptionFor(tx: Tx, input: { userId: number; patientId: number; drugId: number; now: Date }): Promise<boolean> {
+/**
+ * Whether the patient (the caller's) has an orderable prescription holding the drug, at least `quantity` of it: what a
+ * cart's rx drug needs.
+ */
+export async function hasOrderablePrescriptionFor(tx: Tx, input: { userId: number; patientId: number; drugId: number; quantity: number; now: Date }): Promise<boolean> {
   const rows = await tx
     .select({ id: prescriptions.id })
     .from(prescriptions)
@@ -74,6 +77,7 @@ export async function hasOrderablePrescriptionFor(tx: Tx, input: { userId: numbe
         eq(prescriptions.status, 'approved'),
         gt(prescriptions.expiresAt, input.now),
         eq(prescriptionLines.drugId, input.drugId),
+        gte(prescriptionLines.quantity, input.quantity),
         notExists(
           tx
             .select({ id: pharmacyOrders.id })

@@ -8,12 +8,12 @@ import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type {
   OrderStep,
   Page,
-  PharmacyDelivery,
   PharmacyOrder,
   PharmacyOrderSource,
   PharmacyOrderStatus,
   PharmacyOrderSummary,
   PickupCode,
+  PlaceOrderInput,
 } from '../../../../types/api/pharmacy'
 import type { PayOrder } from '../../../../types/api/payment'
 import { maskMobile, maskName } from '@/utils/mask'
@@ -153,8 +153,11 @@ function toSummary(o: PharmacyOrderRow, storeName: string, drugNames: string[]):
   }
 }
 
-/** The whole order as the patient's order page (and the pharmacy console) shows it. */
-export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number): Promise<PharmacyOrder> {
+/**
+ * The whole order as the patient's order page shows it, the receiver masked; the pharmacy console (`forPharmacy`) sees
+ * the receiver whole, since it ships to them.
+ */
+export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number, forPharmacy = false): Promise<PharmacyOrder> {
   const [row] = await db
     .select({ o: pharmacyOrders, store: pharmacyStores, pay: orders, patientNameEnc: patients.nameEnc })
     .from(pharmacyOrders)
@@ -179,7 +182,7 @@ export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number): P
     patientName: patientName ? maskName(patientName) : null,
     store: toStoreBrief(store),
     delivery: o.delivery,
-    address: address ? { ...address, name: maskName(address.name), mobile: maskMobile(address.mobile) } : null,
+    address: address && !forPharmacy ? { ...address, name: maskName(address.name), mobile: maskMobile(address.mobile) } : address,
     lines: lines.map((l) => ({
       drugId: l.drugId,
       drugName: l.drugName,
@@ -211,7 +214,7 @@ export async function orderDetail(db: Db, cipher: FieldCipher, userId: number, i
 }
 
 /** Summaries of orders, newest first, under `where`. */
-export async function summaries(db: Db, where: ReturnType<typeof and>, page: number, size: number): Promise<Page<PharmacyOrderSummary>> {
+async function summaries(db: Db, where: ReturnType<typeof and>, page: number, size: number): Promise<Page<PharmacyOrderSummary>> {
   const [rows, [total]] = await Promise.all([
     db
       .select({ o: pharmacyOrders, storeName: pharmacyStores.name })
@@ -246,19 +249,8 @@ export async function orderList(
 
 // ---- placing ----------------------------------------------------------------------------------------------------------
 
-export interface PlaceInput {
-  source: PharmacyOrderSource
-  prescriptionId?: number
-  lines?: { drugId: number; quantity: number }[]
-  patientId?: number
-  storeId: number
-  delivery: PharmacyDelivery
-  addressId?: number
-  idempotencyKey: string
-}
-
 /** The same attempt again (same key): its order, or 409 when the key was used for another one. */
-async function byKey(db: Db, userId: number, input: PlaceInput): Promise<PharmacyOrderRow | null> {
+async function byKey(db: Db, userId: number, input: PlaceOrderInput): Promise<PharmacyOrderRow | null> {
   const [row] = await db
     .select()
     .from(pharmacyOrders)
@@ -270,7 +262,7 @@ async function byKey(db: Db, userId: number, input: PlaceInput): Promise<Pharmac
 }
 
 /** The cart's lines: one per drug, on the shelf of the store's hospital; rx drugs only against the patient's prescription. */
-async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceInput, now: Date): Promise<{ lines: Line[]; patientId: number | null }> {
+async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceOrderInput, now: Date): Promise<{ lines: Line[]; patientId: number | null }> {
   const wanted = new Map<number, number>()
   for (const l of input.lines ?? []) wanted.set(l.drugId, (wanted.get(l.drugId) ?? 0) + l.quantity)
   if (!wanted.size) throw badInput('请选择要购买的药品')
@@ -285,7 +277,7 @@ async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceIn
   if (rx.length) {
     if (patientId === null) throw badInput(RX_NEEDS_PRESCRIPTION)
     for (const d of rx) {
-      if (!(await hasOrderablePrescriptionFor(tx, { userId, patientId, drugId: d.id, now }))) throw badInput(`${d.name}：${RX_NEEDS_PRESCRIPTION}`)
+      if (!(await hasOrderablePrescriptionFor(tx, { userId, patientId, drugId: d.id, quantity: wanted.get(d.id)!, now }))) throw badInput(`${d.name}：${RX_NEEDS_PRESCRIPTION}`)
     }
   }
   return {
@@ -300,7 +292,7 @@ async function cartLines(tx: Tx, userId: number, store: StoreRow, input: PlaceIn
  * checked), the stock taken, the order with its lines and first step, and the payment core's order. The same key
  * answers the same order.
  */
-export async function placeOrder(db: Db, cipher: FieldCipher, userId: number, input: PlaceInput, now: Date, repeat = false): Promise<PharmacyOrder> {
+export async function placeOrder(db: Db, cipher: FieldCipher, userId: number, input: PlaceOrderInput, now: Date, repeat = false): Promise<PharmacyOrder> {
   const again = await byKey(db, userId, input)
   if (again) return orderView(db, cipher, again.id)
   if (input.source === 'prescription' && input.prescriptionId === undefined) throw badInput('请选择处方')

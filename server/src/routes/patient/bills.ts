@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
 import { CALLER_LIMITS } from '../../domain/limits'
-import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from '../schemas'
+import { hospitalCode, id, idempotencyKey, pageNo, pageOf, pageSize } from '../schemas'
 import { payActionDto, payOrderDto } from './pay'
 import * as bills from '../../domain/bills'
 
@@ -86,7 +86,6 @@ const paymentDetailDto = paymentDto.extend({
   refundable: z.boolean(),
   bills: z.array(paidBillDto.extend({ items: z.array(billItemDto), performed: z.boolean() })),
 })
-const page = <T extends z.ZodType>(item: T) => z.object({ records: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() })
 const ticketDto = z.object({
   kind: z.enum(['pharmacy', 'lab', 'exam', 'treatment']),
   place: z.string(),
@@ -248,7 +247,7 @@ export async function billRoutes(app: FastifyInstance) {
     summary: 'The caller’s payments of outpatient bills (the order page), newest first: all, or unpaid / paid / refunded / closed; optionally of one patient and hospital',
     auth: 'user',
     query: listQuery.extend({ status: z.enum(['unpaid', 'paid', 'refunded', 'closed']).optional() }),
-    data: page(paymentDto),
+    data: pageOf(paymentDto),
     handler: async ({ query, auth }) => bills.listBillPayments(db(), cipher, auth.userId, query, new Date(), { paidOnly: false }),
   })
 
@@ -259,7 +258,7 @@ export async function billRoutes(app: FastifyInstance) {
     summary: 'The paid records (paid, refunding, refunded) of the caller’s payments, newest first; optionally of one patient and hospital',
     auth: 'user',
     query: listQuery,
-    data: page(paymentDto),
+    data: pageOf(paymentDto),
     handler: async ({ query, auth }) => bills.listBillPayments(db(), cipher, auth.userId, query, new Date(), { paidOnly: true }),
   })
 
@@ -299,7 +298,7 @@ export async function billRoutes(app: FastifyInstance) {
       page: pageNo,
       size: pageSize(bills.MAX_PAGE_SIZE, 20),
     }),
-    data: page(priceDto),
+    data: pageOf(priceDto),
     handler: async ({ query }) => bills.listPrices(db(), providers.his, query),
   })
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
 import { CALLER_LIMITS } from '../../domain/limits'
-import { hospitalCode, id, idParam, idempotencyKey, pageNo, pageSize } from '../schemas'
+import { hospitalCode, id, idParam, idempotencyKey, pageNo, pageOf, pageSize } from '../schemas'
 import { payOrderDto } from './pay'
 import * as pharmacy from '../../domain/pharmacy'
 
@@ -34,7 +34,6 @@ const drugInfoDto = z.object({
   rx: z.boolean(),
   picture: z.string(),
 })
-const page = <T extends z.ZodType>(record: T) => z.object({ records: z.array(record), total: z.number().int(), page: z.number().int(), size: z.number().int() })
 
 const orderSummaryDto = z.object({
   id: z.number(),
@@ -152,7 +151,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
     url: `${R}/sendTemplate/expressFee`,
     summary: 'Whether the pharmacy delivers to one of the caller’s addresses, and the delivery fee of an order of that amount (someone else’s address: 2999)',
     auth: 'user',
-    body: z.object({ storeId: id, addressId: id, drugFeeFen: z.number().int().min(0).max(100_000_000) }),
+    body: z.object({ storeId: id, addressId: id, drugFeeFen: z.coerce.number().int().min(0).max(100_000_000) }),
     data: z.object({ supported: z.boolean(), expressFeeFen: z.number().int(), tip: z.string() }),
     handler: async ({ body, auth }) => pharmacy.expressFee(db(), auth.userId, body),
   })
@@ -191,7 +190,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
       page: pageNo,
       size: pageSize(pharmacy.MAX_SHOP_PAGE),
     }),
-    data: page(drugInfoDto.extend({ typeId: z.number().nullable(), stock: z.number().int() })),
+    data: pageOf(drugInfoDto.extend({ typeId: z.number().nullable(), stock: z.number().int() })),
     handler: async ({ query, auth }) => pharmacy.shopDrugPage(db(), { ...query, keyword: query.keyword || undefined, appId: auth?.appId }),
   })
 
@@ -293,7 +292,7 @@ export async function pharmacyRoutes(app: FastifyInstance) {
     summary: 'The caller’s pharmacy and shop orders, newest first, by source and status',
     auth: 'user',
     query: z.object({ source: source.optional(), status: pharmacyOrderStatus.optional(), page: pageNo, size: pageSize(pharmacy.MAX_ORDER_PAGE) }),
-    data: page(orderSummaryDto),
+    data: pageOf(orderSummaryDto),
     audit: 'payment',
     handler: async ({ query, auth }) => pharmacy.orderList(db(), auth.userId, query),
   })

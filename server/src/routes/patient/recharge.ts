@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
 import { CALLER_LIMITS } from '../../domain/limits'
-import { hospitalCode, id, idempotencyKey, pageNo, pageSize } from '../schemas'
+import { hospitalCode, id, idempotencyKey, pageNo, pageOf, pageSize } from '../schemas'
 import { payActionDto, payOrderDto } from './pay'
 import * as recharge from '../../domain/recharge'
 import { dischargeSettlement } from '../../domain/recharge/settlement'
@@ -33,7 +33,6 @@ const recordDto = z.object({
   paidAt: z.string().nullable(),
 })
 const startDto = z.object({ record: recordDto, action: payActionDto.nullable() })
-const pageOf = <T extends z.ZodType>(item: T) => z.object({ records: z.array(item), total: z.number().int(), page: z.number().int(), size: z.number().int() })
 const listQuery = z.object({ hospitalCode: hospitalCode.optional(), patientId: id.optional(), page: pageNo, size: pageSize(recharge.MAX_PAGE_SIZE) })
 const inpatientDto = z
   .object({

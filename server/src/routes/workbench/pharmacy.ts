@@ -20,7 +20,7 @@ export async function pharmacyDeskRoutes(scope: FastifyInstance, staffOf: (req: 
     auth: 'none',
     query: z.object({ status: pharmacyOrderStatus.optional() }),
     data: z.array(pharmacyOrderDto),
-    audit: { subject: 'payment', action: 'read' },
+    audit: { subject: 'payment', patients: async (_ctx, data) => pharmacy.orderPatients(db(), data.map((o) => o.id)) },
     handler: async ({ req, query }) => pharmacy.consoleOrders(db(), cipher, staffOf(req), query.status),
   })
 
@@ -32,7 +32,7 @@ export async function pharmacyDeskRoutes(scope: FastifyInstance, staffOf: (req: 
     params: idParam,
     body: z.object({ carrier: z.string().trim().min(1, '请填写快递公司').max(32), trackingNo: z.string().trim().regex(/^[A-Za-z0-9-]{4,40}$/, '快递单号不正确') }),
     data: pharmacyOrderDto,
-    audit: 'payment',
+    audit: { subject: 'payment', patients: async (_ctx, data) => pharmacy.orderPatients(db(), [data.id]) },
     handler: async ({ req, params, body }) => pharmacy.shipOrder(db(), cipher, staffOf(req), params.id, body, new Date()),
   })
 
@@ -43,7 +43,7 @@ export async function pharmacyDeskRoutes(scope: FastifyInstance, staffOf: (req: 
     auth: 'none',
     params: idParam,
     data: pharmacyOrderDto,
-    audit: 'payment',
+    audit: { subject: 'payment', patients: async (_ctx, data) => pharmacy.orderPatients(db(), [data.id]) },
     handler: async ({ req, params }) => pharmacy.readyOrder(db(), cipher, staffOf(req), params.id, new Date()),
   })
 
@@ -54,7 +54,7 @@ export async function pharmacyDeskRoutes(scope: FastifyInstance, staffOf: (req: 
     auth: 'none',
     params: idParam,
     data: pharmacyOrderDto,
-    audit: 'payment',
+    audit: { subject: 'payment', patients: async (_ctx, data) => pharmacy.orderPatients(db(), [data.id]) },
     handler: async ({ req, params }) => pharmacy.completeOrder(db(), cipher, staffOf(req), params.id, new Date()),
   })
 
@@ -65,7 +65,7 @@ export async function pharmacyDeskRoutes(scope: FastifyInstance, staffOf: (req: 
     auth: 'none',
     params: idParam,
     data: pharmacyOrderDto,
-    audit: 'payment',
+    audit: { subject: 'payment', patients: async (_ctx, data) => pharmacy.orderPatients(db(), [data.id]) },
     handler: async ({ req, params }) => pharmacy.acceptRefund(db(), cipher, providers, staffOf(req), params.id, new Date()),
   })
 }
