@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { audit, describeViolations } from './axe'
-import { baseUrl, bindMobile, bindPatient, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { appCall as call, baseUrl, bindMobile, bindPatient, newPhone, see, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10412'
 const LIST = '/h5/internet/doctorList/index'
@@ -17,22 +17,6 @@ const TAN = { id: 145, name: '谭振华' }
 const BAI = { id: 144, name: '白美玲' }
 const JIA = { id: 161, name: '贾洁' }
 const PERSON = { name: '孙丽华', idCard: '110105198805122718' }
-
-/** Calls the server as the signed-in app does (its token from storage); answers the envelope's data. */
-async function call<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: object): Promise<T> {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
-      const token = typeof stored === 'string' ? stored : stored?.data
-      const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
-      if (body) headers['Content-Type'] = 'application/json'
-      return (await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined })).json()
-    },
-    { method, path, body },
-  )
-  assert.equal(answer.code, 200, `${method} ${path}: ${answer.msg}`)
-  return answer.data as T
-}
 
 /** The first patient of the signed-in account at the hospital, bound here when there is none. */
 async function patientId(page: Page): Promise<number> {

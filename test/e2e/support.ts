@@ -423,15 +423,18 @@ export async function orderConsultation(page: Page, illness: string, shotName?: 
   await seeText(page, '待接诊')
 }
 
-/** A patient call made from the phone's page with its signed-in token, as the app makes it; answers the envelope. */
-export async function patientCall<T = unknown>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ code: number; msg: string; data: T }> {
-  return page.evaluate(
+/** Calls the server as the signed-in app does (its token from storage); answers the envelope's data. */
+export async function appCall<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: object): Promise<T> {
+  const answer = await page.evaluate(
     async ({ method, path, body }) => {
       const stored = JSON.parse(localStorage.getItem('token') ?? 'null')
       const token = typeof stored === 'string' ? stored : stored?.data
-      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
-      return (await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json()
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
+      if (body) headers['Content-Type'] = 'application/json'
+      return (await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined })).json()
     },
     { method, path, body },
   )
+  assert.equal(answer.code, 200, `${method} ${path}: ${answer.msg}`)
+  return answer.data as T
 }

@@ -28,7 +28,7 @@ const DELIVERY_TEXT: Record<PharmacyDelivery, string> = { express: '快递配送
 function PharmacyCheckout({ onRetry }: { onRetry: () => void }) {
   const { pharmacyOrders: checkout, address, patient } = useStores()
 
-  // the fee follows the address: the default once the book is read, or the one chosen from it
+  // another address (chosen from the book) has its own fee
   useEffect(() => reaction(() => checkout.address?.id, () => void checkout.loadFee()), [checkout])
 
   const submit = async () => {

@@ -12,7 +12,11 @@ import { useStores } from '@/stores'
 function SureOrder() {
   const { pharmacyOrders, address } = useStores()
   const id = Number(useRouter().params.prescriptionId)
-  const open = () => Promise.all([pharmacyOrders.openPrescription(id).catch(() => undefined), address.loadList().catch(() => undefined)])
+  // the fee needs both the store and the address book
+  const open = async () => {
+    await Promise.all([pharmacyOrders.openPrescription(id).catch(() => undefined), address.loadList().catch(() => undefined)])
+    await pharmacyOrders.loadFee()
+  }
   return (
     <PageShell title='确认订单' onReady={id ? open : undefined}>
       {id ? <PharmacyCheckout onRetry={() => void open()} /> : <Empty text='未找到该处方' />}

@@ -6,12 +6,15 @@ import { useStores } from '@/stores'
 /** 确认订单 for the cart (spec §2 /pages/storePayment/index): the selected lines, bought at the shop's pharmacy. */
 function StorePayment() {
   const { pharmacyOrders, cart, address, patient } = useStores()
-  const open = () =>
-    Promise.all([
+  // the fee needs both the store and the address book
+  const open = async () => {
+    await Promise.all([
       pharmacyOrders.openCart(),
       address.loadList().catch(() => undefined),
       cart.needsPrescription ? patient.load().catch(() => undefined) : undefined,
     ])
+    await pharmacyOrders.loadFee()
+  }
   return (
     <PageShell title='确认订单' onReady={open}>
       <PharmacyCheckout onRetry={() => void open()} />
