@@ -1452,6 +1452,7 @@ $('pres-form').addEventListener('submit', (e) => {
       idempotencyKey: pres.key,
     })
     closeDraft()
+    $('pres-new').focus()
     toast(`处方 ${written.presNo} 已提交审方`)
     await loadPrescriptions()
   })
@@ -1469,7 +1470,7 @@ function enterPharmacy() {
 }
 
 function leavePharmacy() {
-  document.body.classList.remove('pharmacist')
+  document.body.classList.remove('pharmacist', 'has-detail')
   for (const id of PHARMACIST_HIDES) $(id).hidden = false
   for (const id of ['review-open', 'pharmacy-open', 'review', 'pharmacy']) $(id).hidden = true
 }

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { appCall, deskOpen, deskSignIn, newDesk, orderConsultation, patientAtDoctor, seeText, setup, shot, tapButton, teardown, visible, waitForPath } from './support'
+import { assertAccessible } from './axe'
 
 const HOSPITAL = '10392'
 /** The demo hospital's first doctor and its pharmacist (README, demo data). */
@@ -46,6 +47,7 @@ async function prescribe(desk: Page, diagnosis: string, drug: { keyword: string;
   await desk.getByLabel(`${drug.name}数量（盒）`).fill(String(drug.quantity))
   await desk.locator('#pres-advice').fill('饭后服用，多饮水')
   await shot(desk, `pharmacy-desk-draft-${diagnosis}`)
+  await assertAccessible(desk, '开处方')
   const written = desk.waitForResponse((r) => r.request().method() === 'POST' && /\/dld-doctor\/api\/inquiries\/\d+\/prescriptions$/.test(new URL(r.url()).pathname))
   await desk.getByRole('button', { name: '提交审方' }).click()
   const body = (await (await written).json()) as { code: number; msg: string; data: { presNo: string } }
@@ -83,6 +85,7 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await card.waitFor()
     for (const text of ['孙*华', '肺炎', '阿莫西林胶囊', '姚秀英']) assert.match(await card.innerText(), new RegExp(text.replace('*', '\\*')))
     await shot(pharmacist, 'pharmacy-2-review-queue')
+    await assertAccessible(pharmacist, '审方')
     await card.getByRole('button', { name: '通过' }).click()
     await card.waitFor({ state: 'detached' })
 
@@ -121,6 +124,7 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await order.waitFor()
     assert.match(await order.innerText(), /阿莫西林胶囊 .* × 2盒/)
     await shot(pharmacist, 'pharmacy-7-pharmacy-orders')
+    await assertAccessible(pharmacist, '药房订单')
     await order.getByLabel('快递公司').fill('顺丰速运')
     await order.getByLabel('快递单号').fill('SF1234567890')
     await order.getByRole('button', { name: '发货' }).click()
