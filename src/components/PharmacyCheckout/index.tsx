@@ -9,6 +9,7 @@ import { LoadFailed, Loading } from '@/components/Empty'
 import PatientPicker from '@/components/PatientPicker'
 import Segmented from '@/components/Segmented'
 import Tappable from '@/components/Tappable'
+import DrugRow from './DrugRow'
 import { useStores } from '@/stores'
 import { OUT_OF_RANGE } from '@/stores/PharmacyOrderStore'
 import { toastError } from '@/ui/feedback'
@@ -113,17 +114,7 @@ function PharmacyCheckout({ onRetry }: { onRetry: () => void }) {
       <View className='checkout__card'>
         <Text className='checkout__heading'>药品清单</Text>
         {checkout.lines.map((l) => (
-          <View key={l.drugId} className='checkout__drug'>
-            <View>
-              <Text className='checkout__drug-name'>{l.drugName}</Text>
-              {checkout.source === 'shop' && l.rx && <Text className='checkout__rx'>处方药</Text>}
-              <Text className='checkout__line'>{l.drugSpec}</Text>
-            </View>
-            <Text className='checkout__drug-amount'>
-              {yuan(l.priceFen)} × {l.quantity}
-              {l.unit}
-            </Text>
-          </View>
+          <DrugRow key={l.drugId} block='checkout' line={l} rx={checkout.source === 'shop' && l.rx} />
         ))}
       </View>
 

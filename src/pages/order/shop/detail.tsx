@@ -7,6 +7,7 @@ import CountedTextarea from '@/components/CountedTextarea'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useCountdown } from '@/components/HoldPay'
+import DrugRow from '@/components/PharmacyCheckout/DrugRow'
 import { qrDataUrl } from '@/components/PatientList/qrCode'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
@@ -114,16 +115,7 @@ function PharmacyOrderDetail() {
         <View className='shop-order__card'>
           <Text className='shop-order__heading'>药品清单</Text>
           {o.lines.map((l) => (
-            <View key={l.drugId} className='shop-order__drug'>
-              <View>
-                <Text className='shop-order__drug-name'>{l.drugName}</Text>
-                <Text className='shop-order__line'>{l.drugSpec}</Text>
-              </View>
-              <Text className='shop-order__drug-amount'>
-                {yuan(l.priceFen)} × {l.quantity}
-                {l.unit}
-              </Text>
-            </View>
+            <DrugRow key={l.drugId} block='shop-order' line={l} />
           ))}
           <Row label='药品费' value={yuan(o.drugFeeFen)} />
           {o.diagnosisFeeFen > 0 && <Row label='诊查费' value={yuan(o.diagnosisFeeFen)} />}
