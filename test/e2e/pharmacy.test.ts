@@ -46,8 +46,24 @@ async function prescribe(desk: Page, diagnosis: string, drug: { keyword: string;
   assert.notEqual(await desk.getByLabel(`${drug.name}频次`).inputValue(), '')
   await desk.getByLabel(`${drug.name}数量（盒）`).fill(String(drug.quantity))
   await desk.locator('#pres-advice').fill('饭后服用，多饮水')
-  await shot(desk, `pharmacy-desk-draft-${diagnosis}`)
+  await shot(desk, 'pharmacy-desk-draft')
   await assertAccessible(desk, '开处方')
+  return submitForReview(desk)
+}
+
+/** The doctor writes a prescription from one of the hospital's diagnosis templates; answers its number. */
+async function prescribeFromTemplate(desk: Page, template: string, expected: { category: string; diagnosis: string; drug: string; unit: string; quantity: string }): Promise<string> {
+  await desk.getByRole('button', { name: '开处方' }).click()
+  await desk.getByLabel('诊断模板').selectOption({ label: `${template}（全院）` })
+  // the template fills the category, the diagnoses and the lines
+  await desk.locator('#pres-diagnoses li', { hasText: expected.diagnosis }).waitFor()
+  assert.equal(await desk.getByLabel('处方类型').locator('option:checked').innerText(), expected.category)
+  assert.equal(await desk.getByLabel(`${expected.drug}数量（${expected.unit}）`).inputValue(), expected.quantity)
+  return submitForReview(desk)
+}
+
+/** 提交审方 of the open draft: it shows 待审核 in the consultation's prescriptions; answers its number. */
+async function submitForReview(desk: Page): Promise<string> {
   const written = desk.waitForResponse((r) => r.request().method() === 'POST' && /\/dld-doctor\/api\/inquiries\/\d+\/prescriptions$/.test(new URL(r.url()).pathname))
   await desk.getByRole('button', { name: '提交审方' }).click()
   const body = (await (await written).json()) as { code: number; msg: string; data: { presNo: string } }
@@ -144,10 +160,10 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     const pharmacist = await newDesk()
     await deskSignIn(pharmacist, PHARMACIST_LOGIN)
     const { page } = await patientAtDoctor(HOSPITAL, doctorId!, { name: '钱志远', idCard: '310104197501014511' })
-    await orderConsultation(page, '血压偏高一周，头晕')
+    await orderConsultation(page, '食欲差，乏力一月，大便溏')
     await consultationStarted(page, desk, '钱*远')
 
-    const presNo = await prescribe(desk, '高血压', { keyword: '氨氯地平', name: '苯磺酸氨氯地平片', quantity: 1 })
+    const presNo = await prescribeFromTemplate(desk, '脾胃虚弱（中药饮片）', { category: '中药饮片', diagnosis: '脾胃虚弱', drug: '黄芪', unit: 'g', quantity: '105' })
 
     // the pharmacist rejects it: a reason is required
     await pharmacist.locator('#review').getByRole('button', { name: '刷新' }).click()
@@ -155,7 +171,7 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await card.getByRole('button', { name: '驳回' }).click()
     await card.getByRole('button', { name: '确认驳回' }).click()
     await seeText(pharmacist, '请填写驳回原因')
-    await card.getByLabel('驳回原因').fill('请补充血压测量记录后再开具')
+    await card.getByLabel('驳回原因').fill('请补充舌象与脉象后再开具')
     await card.getByRole('button', { name: '确认驳回' }).click()
     await card.waitFor({ state: 'detached' })
 
@@ -163,17 +179,17 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await desk.locator('#prescribe').getByRole('button', { name: '刷新' }).click()
     const mine = desk.locator('#pres-list li', { hasText: presNo })
     await mine.filter({ hasText: '未通过' }).waitFor()
-    assert.match(await mine.innerText(), /请补充血压测量记录后再开具/)
+    assert.match(await mine.innerText(), /请补充舌象与脉象后再开具/)
     await shot(desk, 'pharmacy-10-desk-rejected')
 
     // the patient never gets a card, nor the prescription: 我的处方 has none to order
     await page.reload()
     await seeText(page, '医生已接诊')
-    assert.equal(await visible(page.locator('.room-msg', { hasText: '苯磺酸氨氯地平片' })).count(), 0)
+    assert.equal(await visible(page.locator('.room-msg', { hasText: '黄芪' })).count(), 0)
     const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-hospital/outflow/getPresList')
     await page.goto(`/h5/internet/prescription/index?hospitalCode=${HOSPITAL}`)
     await listed
     await seeText(page, '暂无处方')
-    assert.equal(await visible(page.getByText(/苯磺酸氨氯地平片/)).count(), 0)
+    assert.equal(await visible(page.getByText(/黄芪/)).count(), 0)
   })
 })
