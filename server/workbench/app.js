@@ -120,6 +120,7 @@ function signedOut(message) {
   $('medtech-open').hidden = true
   $('medtech').hidden = true
   leavePharmacy()
+  pres.templates = null // a doctor's own templates are theirs
   clearInterval(state.refreshTimer)
   closeSocket()
   $('login-error').textContent = message || ''
