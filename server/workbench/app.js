@@ -119,6 +119,8 @@ function signedOut(message) {
   $('ward').hidden = true
   $('medtech-open').hidden = true
   $('medtech').hidden = true
+  leavePharmacy()
+  pres.templates = null // a doctor's own templates are theirs
   clearInterval(state.refreshTimer)
   closeSocket()
   $('login-error').textContent = message || ''
@@ -153,14 +155,18 @@ $('logout').addEventListener('click', async () => {
 
 async function enter(me) {
   state.me = me
-  $('me-name').textContent = `${me.name}${me.kind === 'assistant' ? '（医生助理）' : '医生'}`
+  $('me-name').textContent = `${me.name}${me.kind === 'assistant' ? '（医生助理）' : me.kind === 'pharmacist' ? '' : '医生'}`
   $('me-where').textContent = [me.hospitalName, me.deptName].filter(Boolean).join(' · ')
   show('desk')
+  if (me.kind === 'pharmacist') return enterPharmacy()
   state.fields = await api('GET', '/medicalRecordFields')
   renderRecordFields()
   await refreshLists()
   clearInterval(state.refreshTimer)
-  state.refreshTimer = setInterval(() => refreshLists().catch(() => undefined), LIST_REFRESH_MS)
+  state.refreshTimer = setInterval(() => {
+    refreshLists().catch(() => undefined)
+    loadPrescriptions().catch(() => undefined)
+  }, LIST_REFRESH_MS)
   connect().catch(() => undefined)
   detectHis()
 }
@@ -233,6 +239,8 @@ async function openInquiry(id) {
     state.messages.clear()
     state.cursor = null
     $('messages').replaceChildren()
+    closeDraft()
+    loadPrescriptions().catch((err) => toast(err.message))
     await loadHistory().catch((err) => toast(err.message))
   }
 }
@@ -255,6 +263,7 @@ function renderDetail() {
   $('return-form').hidden = true
   renderActions()
   renderRecord()
+  renderPrescribe()
 }
 
 /** The patient's 问诊单, when they filled it in. */
@@ -366,21 +375,21 @@ function renderChosen() {
   )
 }
 
-let searchTimer = null
-$('disease-search').addEventListener('input', () => {
-  clearTimeout(searchTimer)
-  searchTimer = setTimeout(async () => {
-    const keyword = $('disease-search').value.trim()
-    if (!keyword) return $('disease-results').replaceChildren()
-    const found = await api('GET', `/diseases?keyword=${encodeURIComponent(keyword)}`).catch(() => [])
-    if ($('disease-search').value.trim() !== keyword) return // a later keyword is on its way
-    $('disease-results').replaceChildren(
-      ...found.map((x) =>
-        h('li', null, h('button', { type: 'button', class: 'link', onclick: () => (state.chosen.set(x.code, x), renderChosen()) }, `${x.name}（${x.deptName}）`)),
-      ),
-    )
-  }, 300)
-})
+/** A search of the disease list as one types (the record's 疾病编码, the prescription's 诊断); `pick` takes a DiseaseCode. */
+function diseaseSearch(input, results, pick) {
+  let timer = null
+  input.addEventListener('input', () => {
+    clearTimeout(timer)
+    timer = setTimeout(async () => {
+      const keyword = input.value.trim()
+      if (!keyword) return results.replaceChildren()
+      const found = await api('GET', `/diseases?keyword=${encodeURIComponent(keyword)}`).catch(() => [])
+      if (input.value.trim() !== keyword) return // a later keyword is on its way
+      results.replaceChildren(...found.map((x) => h('li', null, h('button', { type: 'button', class: 'link', onclick: () => pick(x) }, `${x.name}（${x.deptName}）`))))
+    }, 300)
+  })
+}
+diseaseSearch($('disease-search'), $('disease-results'), (x) => (state.chosen.set(x.code, x), renderChosen()))
 
 $('record-form').addEventListener('submit', (e) => {
   e.preventDefault()
@@ -478,6 +487,8 @@ function received(message) {
     if (message.from === p) request({ op: 'read', peer: p }).catch(() => undefined)
     // a turn of the order changes what the buttons offer
     if (message.description && state.current) api('GET', `/inquiries/${state.current.id}`).then((d) => ((state.current = d), renderDetail())).catch(() => undefined)
+    // a pharmacist approved one of its prescriptions: the card went to the patient
+    if (message.type === 'prescription') loadPrescriptions().catch(() => undefined)
   } else if (message.from !== (state.me && state.me.imAccount)) toast('收到新的患者消息')
   refreshLists().catch(() => undefined)
 }
@@ -489,7 +500,10 @@ function renderMessages(toBottom) {
   list.replaceChildren(
     ...sorted.map((m) => {
       const side = m.from === mine ? 'mine' : m.from === peer() ? 'theirs' : 'other'
-      const body = m.type === 'image' ? h('a', { href: m.payload, target: '_blank', rel: 'noopener' }, h('img', { src: m.payload, alt: '图片消息' })) : h('span', null, m.payload)
+      const body =
+        m.type === 'image'
+          ? h('a', { href: m.payload, target: '_blank', rel: 'noopener' }, h('img', { src: m.payload, alt: '图片消息' }))
+          : h('span', null, m.type === 'prescription' ? prescriptionCardText(m.payload) : m.payload)
       return h(
         'li',
         { class: `msg ${side}${m.description ? ' mark' : ''}${m.status === 'sendFail' ? ' failed' : ''}` },
@@ -1197,4 +1211,423 @@ async function loadNucleicTests() {
     }),
   )
   if (!tests.length) $('nucleic-tests').append(h('li', { class: 'muted' }, '近14天暂无核酸检测'))
+}
+
+// ---- 开处方: the treating doctor writes a prescription in an open consultation; a pharmacist reviews it ----------------
+
+const CATEGORY_TEXT = { western: '西药', patent: '中成药', chinese: '中药饮片' }
+const PRES_DAYS = 3
+// the draft: diagnoses code -> {code, name}; lines drugId -> { drug, dose, frequency, days, quantity }; one key per draft
+const pres = { key: '', diagnoses: new Map(), lines: new Map(), drugs: new Map(), templates: null, searchTimer: null }
+
+const isDoctor = () => Boolean(state.me && state.me.kind === 'doctor')
+/** One drug line of a written prescription. */
+const drugLineText = (l) => `${l.drugName} ${l.drugSpec} · ${l.dose} ${l.frequency} ${l.days}天 · 共${l.totalCount}${l.unit} · ${yuan(l.amountFen)}`
+const diagnosesText = (p) => `诊断：${p.diagnoses.map((x) => x.name).join('、')}`
+
+/** The prescription card the patient got in the chat (payload: PrescriptionCard as JSON), as one line. */
+function prescriptionCardText(payload) {
+  try {
+    const card = JSON.parse(payload)
+    return `处方笺 ${card.presNo}（审核通过，已发送给患者）\n诊断：${card.diagnoses.join('、')}\n药品：${card.drugNames.join('、')}\n合计 ${yuan(card.totalFen)}`
+  } catch {
+    return '处方笺'
+  }
+}
+
+/** The consultation's prescriptions are the treating doctor's; a new one only while the consultation is open. */
+function renderPrescribe() {
+  const canWrite = isDoctor() && state.current.status === 'inProgress'
+  $('prescribe').hidden = !isDoctor()
+  if (!canWrite) $('pres-form').hidden = true
+  $('pres-new').hidden = !canWrite || !$('pres-form').hidden
+}
+
+async function loadPrescriptions() {
+  if (!isDoctor() || !state.current) return
+  const id = state.current.id
+  const list = await api('GET', `/inquiries/${id}/prescriptions`)
+  if (!state.current || state.current.id !== id) return
+  $('pres-list').replaceChildren(...(list.length ? list.map(prescriptionItem) : [h('li', { class: 'muted' }, '本次问诊暂无处方')]))
+}
+$('pres-refresh').addEventListener('click', () => loadPrescriptions().catch((err) => toast(err.message)))
+
+function prescriptionItem(p) {
+  const revocable = (p.status === 'reviewing' || p.status === 'approved') && p.orderId === null
+  return h(
+    'li',
+    {},
+    h('p', {}, h('strong', {}, `${CATEGORY_TEXT[p.category]}处方 ${p.presNo}`), h('span', { class: `badge pres-${p.status}` }, p.statusText), ' ', h('small', { class: 'muted' }, time(p.createdAt))),
+    h('p', {}, diagnosesText(p)),
+    h('ul', { class: 'pres-drugs' }, ...p.lines.map((l) => h('li', {}, drugLineText(l)))),
+    h('p', { class: 'muted' }, `合计 ${yuan(p.totalFen)}${p.renewable ? ' · 可续方' : ''}${p.pharmacistName ? ` · 审方药师 ${p.pharmacistName}` : ''}`),
+    p.status === 'rejected' ? h('p', { class: 'error' }, `未通过原因：${p.rejectReason}`) : null,
+    revocable
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger',
+            onclick: (e) => {
+              if (!confirm(`撤回处方 ${p.presNo}？撤回后患者不能再凭此处方购药。`)) return
+              act(e.currentTarget, async () => {
+                await api('POST', `/prescriptions/${p.id}/revoke`)
+                toast(`处方 ${p.presNo} 已撤回`)
+                await loadPrescriptions()
+              })
+            },
+          },
+          '撤回',
+        )
+      : null,
+  )
+}
+
+$('pres-new').addEventListener('click', () => {
+  pres.key = clientId()
+  pres.diagnoses = new Map((state.current.record ? state.current.record.diseases : []).map((x) => [x.code, { code: x.code, name: x.name }]))
+  pres.lines.clear()
+  $('pres-category').value = 'western'
+  $('pres-template').value = ''
+  $('pres-advice').value = ''
+  $('pres-renewable').checked = false
+  for (const id of ['pres-disease-search', 'pres-drug-search']) $(id).value = ''
+  for (const id of ['pres-disease-results', 'pres-drug-results']) $(id).replaceChildren()
+  renderDraft()
+  $('pres-form').hidden = false
+  renderPrescribe()
+  $('pres-category').focus()
+  loadTemplates().catch((err) => toast(err.message))
+})
+
+function closeDraft() {
+  $('pres-form').hidden = true
+  pres.lines.clear()
+  pres.diagnoses.clear()
+  if (state.current) renderPrescribe()
+}
+$('pres-cancel').addEventListener('click', () => {
+  closeDraft()
+  $('pres-new').focus()
+})
+
+async function loadTemplates() {
+  if (!pres.templates) pres.templates = await api('GET', '/diagnosisTemplates')
+  $('pres-template').replaceChildren(
+    h('option', { value: '' }, '不使用模板'),
+    ...pres.templates.map((t) => h('option', { value: String(t.id) }, `${t.name}${t.own ? '' : '（全院）'}`)),
+  )
+}
+
+/** A template fills the diagnoses and the lines (and the category of its drugs). */
+$('pres-template').addEventListener('change', () =>
+  act(null, async () => {
+    const t = (pres.templates || []).find((x) => String(x.id) === $('pres-template').value)
+    if (!t) return
+    if (t.lines.some((l) => !pres.drugs.has(l.drugId))) for (const d of await api('GET', '/formulary')) pres.drugs.set(d.id, d)
+    const drugs = t.lines.map((l) => pres.drugs.get(l.drugId)).filter(Boolean)
+    if (drugs.length) $('pres-category').value = drugs[0].category
+    pres.diagnoses = new Map(t.diagnoses.map((x) => [x.code, x]))
+    pres.lines = new Map(t.lines.filter((l) => pres.drugs.has(l.drugId)).map((l) => [l.drugId, { drug: pres.drugs.get(l.drugId), dose: l.dose, frequency: l.frequency, days: l.days, quantity: l.quantity }]))
+    renderDraft()
+  }),
+)
+
+$('pres-category').addEventListener('change', () => {
+  // one category a prescription: the lines of another go
+  if (pres.lines.size) toast(`已切换为${CATEGORY_TEXT[$('pres-category').value]}处方，已清空药品`)
+  pres.lines.clear()
+  $('pres-drug-results').replaceChildren()
+  renderDraft()
+  if ($('pres-drug-search').value.trim()) searchDrugs().catch((err) => toast(err.message))
+})
+
+diseaseSearch($('pres-disease-search'), $('pres-disease-results'), (x) => {
+  pres.diagnoses.set(x.code, { code: x.code, name: x.name })
+  renderDraft()
+})
+
+$('pres-drug-search').addEventListener('input', () => {
+  clearTimeout(pres.searchTimer)
+  pres.searchTimer = setTimeout(() => searchDrugs().catch((err) => toast(err.message)), 300)
+})
+
+async function searchDrugs() {
+  const keyword = $('pres-drug-search').value.trim()
+  const category = $('pres-category').value
+  if (!keyword) return $('pres-drug-results').replaceChildren()
+  const found = await api('GET', `/formulary?keyword=${encodeURIComponent(keyword)}&category=${category}`)
+  if ($('pres-drug-search').value.trim() !== keyword || $('pres-category').value !== category) return // a later search is on its way
+  for (const d of found) pres.drugs.set(d.id, d)
+  $('pres-drug-results').replaceChildren(
+    ...(found.length
+      ? found.map((d) =>
+          h(
+            'li',
+            {},
+            h('span', {}, `${d.name} ${d.drugSpec} · ${yuan(d.priceFen)}/${d.unit}${d.rx ? ' · 处方药' : ''} `, h('br'), h('small', { class: 'muted' }, `${d.manufacturer} · ${d.defaultUsage}`)),
+            h('button', { type: 'button', 'aria-label': `添加${d.name}`, onclick: () => addDrug(d) }, '添加'),
+          ),
+        )
+      : [h('li', { class: 'muted' }, `处方集中没有这种${CATEGORY_TEXT[category]}`)]),
+  )
+}
+
+/** A new line takes the drug's usual usage ("每次0.5g，每日3次"); 中药饮片 are counted in g for all the days. */
+function addDrug(d) {
+  if (pres.lines.has(d.id)) return toast(`${d.name}已在处方中`)
+  const [first = '', second = ''] = d.defaultUsage.split(/[，,]/)
+  const dose = (/^(?:每次|每剂)(.+)$/.exec(first) || [])[1] || ''
+  const frequency = dose ? second : second || first
+  const perDay = Number.parseFloat(dose)
+  const quantity = d.category === 'chinese' && perDay > 0 ? Math.ceil(perDay * PRES_DAYS) : 1
+  pres.lines.set(d.id, { drug: d, dose, frequency, days: PRES_DAYS, quantity })
+  renderDraft()
+}
+
+const clampInt = (value, min, max) => Math.max(min, Math.min(max, Math.floor(Number(value)) || min))
+
+function lineEditor(line) {
+  const d = line.drug
+  const field = (key, label, attrs) =>
+    h(
+      'label',
+      { class: 'pres-field' },
+      label,
+      h('input', {
+        ...attrs,
+        value: line[key],
+        'aria-label': `${d.name}${label}`,
+        oninput: (e) => {
+          line[key] = attrs.type === 'number' ? clampInt(e.target.value, attrs.min, attrs.max) : e.target.value.trim()
+          renderTotal()
+        },
+        onchange: (e) => (e.target.value = line[key]),
+      }),
+    )
+  return h(
+    'li',
+    {},
+    h('p', {}, h('strong', {}, d.name), ` ${d.drugSpec} · ${yuan(d.priceFen)}/${d.unit || 'g'}`),
+    h(
+      'div',
+      { class: 'pres-line' },
+      field('dose', '单次用量', { type: 'text', maxlength: 20, placeholder: '如 0.5g' }),
+      field('frequency', '频次', { type: 'text', maxlength: 20, list: 'frequencies', placeholder: '如 每日3次' }),
+      field('days', '天数', { type: 'number', min: 1, max: 90 }),
+      field('quantity', `数量（${d.unit || 'g'}）`, { type: 'number', min: 1, max: 9999 }),
+      h('button', { type: 'button', class: 'link', 'aria-label': `移除${d.name}`, onclick: () => (pres.lines.delete(d.id), renderDraft()) }, '移除'),
+    ),
+  )
+}
+
+function renderTotal() {
+  const total = [...pres.lines.values()].reduce((sum, l) => sum + l.drug.priceFen * l.quantity, 0)
+  $('pres-total').textContent = pres.lines.size ? `药品 ${pres.lines.size} 种，药费合计 ${yuan(total)}` : '请搜索并添加药品'
+}
+
+function renderDraft() {
+  $('pres-diagnoses').replaceChildren(
+    ...[...pres.diagnoses.values()].map((x) =>
+      h('li', { class: 'chip' }, `${x.name}（${x.code}）`, h('button', { type: 'button', class: 'link', 'aria-label': `移除诊断${x.name}`, onclick: () => (pres.diagnoses.delete(x.code), renderDraft()) }, '×')),
+    ),
+  )
+  $('pres-lines').replaceChildren(...[...pres.lines.values()].map(lineEditor))
+  renderTotal()
+}
+
+$('pres-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  const lines = [...pres.lines.values()]
+  if (!pres.diagnoses.size) return toast('请选择诊断')
+  if (!lines.length) return toast('请添加药品')
+  const unfinished = lines.find((l) => !l.dose || !l.frequency)
+  if (unfinished) return toast(`请填写${unfinished.drug.name}的单次用量和频次`)
+  act($('pres-submit'), async () => {
+    const written = await api('POST', `/inquiries/${state.current.id}/prescriptions`, {
+      category: $('pres-category').value,
+      diagnoses: [...pres.diagnoses.values()].map(({ code, name }) => ({ code, name })),
+      advice: $('pres-advice').value.trim(),
+      renewable: $('pres-renewable').checked,
+      lines: lines.map((l) => ({ drugId: l.drug.id, dose: l.dose, frequency: l.frequency, days: l.days, quantity: l.quantity })),
+      idempotencyKey: pres.key,
+    })
+    closeDraft()
+    $('pres-new').focus()
+    toast(`处方 ${written.presNo} 已提交审方`)
+    await loadPrescriptions()
+  })
+})
+
+// ---- the pharmacist's desk: 审方 and 药房订单 instead of the consultations ------------------------------------------
+
+const PHARMACIST_HIDES = ['survey-open', 'feedback-open']
+
+function enterPharmacy() {
+  document.body.classList.add('pharmacist', 'has-detail')
+  for (const id of PHARMACIST_HIDES) $(id).hidden = true
+  $('review-open').hidden = $('pharmacy-open').hidden = false
+  $('review-open').click()
+}
+
+function leavePharmacy() {
+  document.body.classList.remove('pharmacist', 'has-detail')
+  for (const id of PHARMACIST_HIDES) $(id).hidden = false
+  for (const id of ['review-open', 'pharmacy-open', 'review', 'pharmacy']) $(id).hidden = true
+}
+
+/** The open panel's button is pressed. */
+function pressPanel(id) {
+  for (const b of ['review-open', 'pharmacy-open']) $(b).setAttribute('aria-pressed', String(b === id))
+}
+
+$('review-open').addEventListener('click', () => {
+  $('review').hidden = false
+  pressPanel('review-open')
+  loadReview().catch((err) => toast(err.message))
+})
+$('review-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadReview().catch((err) => toast(err.message))
+})
+$('review-status').addEventListener('change', () => loadReview().catch((err) => toast(err.message)))
+
+async function loadReview() {
+  const status = $('review-status').value
+  const list = await api('GET', `/review/prescriptions?status=${status}`)
+  if ($('review-status').value !== status) return
+  $('review-list').replaceChildren(...(list.length ? list.map(reviewItem) : [h('li', { class: 'muted' }, status === 'reviewing' ? '暂无待审核的处方' : '暂无处方')]))
+}
+
+function reviewItem(p) {
+  const reason = h('textarea', { rows: '2', maxlength: '200', 'aria-label': '驳回原因', placeholder: '请填写驳回原因（医生可见）' })
+  const decide = (e, path, body, done) =>
+    act(e.currentTarget, async () => {
+      await api('POST', `/review/prescriptions/${p.id}/${path}`, body)
+      toast(`处方 ${p.presNo} ${done}`)
+      await loadReview()
+    })
+  const rejectForm = h(
+    'div',
+    { class: 'reject-form', hidden: true },
+    reason,
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', onclick: () => (rejectForm.hidden = true) }, '取消'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          onclick: (e) => {
+            const text = reason.value.trim()
+            if (!text) {
+              toast('请填写驳回原因')
+              return reason.focus()
+            }
+            decide(e, 'reject', { reason: text }, '已驳回')
+          },
+        },
+        '确认驳回',
+      ),
+    ),
+  )
+  return h(
+    'li',
+    {},
+    h('p', {}, h('strong', {}, `${p.patientName} ${SEX_TEXT[p.sex] || ''} ${p.age}岁`), h('span', { class: `badge pres-${p.status}` }, p.statusText)),
+    h('p', { class: 'muted' }, `${CATEGORY_TEXT[p.category]}处方 ${p.presNo} · ${p.deptName} ${p.doctorName}医生 · ${time(p.createdAt)}`),
+    h('p', {}, diagnosesText(p)),
+    h('ul', { class: 'pres-drugs' }, ...p.lines.map((l) => h('li', {}, drugLineText(l)))),
+    p.advice ? h('p', {}, `医嘱：${p.advice}`) : null,
+    h('p', { class: 'muted' }, `药费 ${yuan(p.drugFeeFen)}${p.renewable ? ' · 可续方' : ''}${p.pharmacistName ? ` · 审方药师 ${p.pharmacistName} ${time(p.reviewedAt)}` : ''}`),
+    p.status === 'rejected' ? h('p', { class: 'error' }, `驳回原因：${p.rejectReason}`) : null,
+    p.status === 'reviewing'
+      ? h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', class: 'primary', onclick: (e) => decide(e, 'approve', undefined, '审核通过，已发送给患者') }, '通过'),
+          h('button', { type: 'button', class: 'danger', onclick: () => ((rejectForm.hidden = false), reason.focus()) }, '驳回'),
+        )
+      : null,
+    p.status === 'reviewing' ? rejectForm : null,
+  )
+}
+
+const DELIVERY_TEXT = { express: '快递配送', pickup: '到店自提' }
+
+$('pharmacy-open').addEventListener('click', () => {
+  $('pharmacy').hidden = false
+  pressPanel('pharmacy-open')
+  loadOrders().catch((err) => toast(err.message))
+})
+$('pharmacy-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadOrders().catch((err) => toast(err.message))
+})
+$('pharmacy-status').addEventListener('change', () => loadOrders().catch((err) => toast(err.message)))
+
+async function loadOrders() {
+  const status = $('pharmacy-status').value
+  const orders = await api('GET', `/pharmacy/orders${status ? `?status=${status}` : ''}`)
+  if ($('pharmacy-status').value !== status) return
+  $('pharmacy-list').replaceChildren(...(orders.length ? orders.map(orderItem) : [h('li', { class: 'muted' }, '暂无订单')]))
+}
+
+function orderItem(o) {
+  const move = (e, path, body, done) =>
+    act(e.currentTarget, async () => {
+      await api('POST', `/pharmacy/orders/${o.id}/${path}`, body)
+      toast(`订单 ${o.orderCode} ${done}`)
+      await loadOrders()
+    })
+  const confirmed = (question, path, done) => (e) => {
+    if (confirm(question)) move(e, path, undefined, done)
+  }
+  let actions = null
+  if (o.status === 'paid' && o.delivery === 'express') {
+    const carrier = h('input', { list: 'carriers', maxlength: '32', 'aria-label': '快递公司', placeholder: '快递公司' })
+    const trackingNo = h('input', { maxlength: '40', 'aria-label': '快递单号', placeholder: '快递单号', autocomplete: 'off' })
+    actions = h(
+      'div',
+      { class: 'search-row' },
+      carrier,
+      trackingNo,
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          onclick: (e) => {
+            const missing = [carrier, trackingNo].find((input) => !input.value.trim())
+            if (missing) {
+              toast(`请填写${missing.getAttribute('aria-label')}`)
+              return missing.focus()
+            }
+            move(e, 'ship', { carrier: carrier.value.trim(), trackingNo: trackingNo.value.trim() }, '已发货')
+          },
+        },
+        '发货',
+      ),
+    )
+  } else if (o.status === 'paid') {
+    actions = h('button', { type: 'button', class: 'primary', onclick: (e) => move(e, 'ready', undefined, '备药完成，已通知患者取药') }, '备药完成')
+  } else if (o.status === 'shipped' || o.status === 'ready') {
+    actions = h('button', { type: 'button', onclick: confirmed(`订单 ${o.orderCode} 患者已${o.status === 'ready' ? '取药' : '收货'}？`, 'complete', '已完成') }, '完成')
+  } else if (o.status === 'refundRequested') {
+    actions = h('button', { type: 'button', class: 'danger', onclick: confirmed(`同意订单 ${o.orderCode} 的退款？费用将原路退回。`, 'refund', '已退款') }, '同意退款')
+  }
+  return h(
+    'li',
+    {},
+    h('p', {}, h('strong', {}, `${o.patientName || '商城订单'} · ${DELIVERY_TEXT[o.delivery]}`), h('span', { class: 'badge' }, o.statusText)),
+    h('p', { class: 'muted' }, `订单号 ${o.orderCode} · ${o.storeName} · ${time(o.createdAt)}`),
+    h('p', {}, o.address ? `收货：${o.address.name} ${o.address.mobile} ${o.address.regionText} ${o.address.detail}` : `自提：${o.store.name} ${o.store.address}`),
+    h('ul', { class: 'pres-drugs' }, ...o.lines.map((l) => h('li', {}, `${l.drugName} ${l.drugSpec} × ${l.quantity}${l.unit} · ${yuan(l.amountFen)}`))),
+    h('p', { class: 'muted' }, `药费 ${yuan(o.drugFeeFen)}${o.diagnosisFeeFen ? ` · 诊金 ${yuan(o.diagnosisFeeFen)}` : ''} · 配送费 ${yuan(o.expressFeeFen)} · 合计 ${yuan(o.totalFen)}`),
+    o.carrier ? h('p', {}, `快递：${o.carrier} ${o.trackingNo}`) : null,
+    o.refundReason ? h('p', { class: 'error' }, `退款原因：${o.refundReason}`) : null,
+    actions,
+  )
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 
 const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8')
@@ -48,4 +49,10 @@ export function countByImpact(violations: Violation[]): Record<Impact, number> {
 /** A readable list of violations: page, rule, impact, the first few elements. */
 export function describeViolations(violations: Violation[]): string {
   return violations.map((v) => `${v.page}: ${v.rule} (${v.impact}) ${v.help}\n    ${v.targets.slice(0, 4).join('\n    ')}\n    ${v.html.slice(0, 200)}`).join('\n')
+}
+
+/** Asserts no critical or serious WCAG 2.2 A/AA violation on the page as it is. */
+export async function assertAccessible(page: Page, name: string): Promise<void> {
+  const blocking = (await audit(page, name)).filter((v) => v.impact === 'critical' || v.impact === 'serious')
+  assert.deepEqual(blocking, [], `${name}: critical or serious violations:\n${describeViolations(blocking)}`)
 }

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import {
   WAIT_MS,
-  bindMobile,
-  bindPatient,
+  deskOpen,
+  deskSignIn,
   newDesk,
-  newPhone,
+  orderConsultation,
+  patientAtDoctor,
   restartServer,
   see,
   seeText,
@@ -19,83 +20,18 @@ import {
   shot,
   tapButton,
   teardown,
-  uniqueMobile,
   visible,
   waitForPath,
 } from './support'
 
 const HOSPITAL = '10392'
-/** The first seeded doctor of the demo hospital and the demo password (README, demo data). */
+/** The first seeded doctor of the demo hospital (README, demo data). */
 const DOCTOR_LOGIN = '10392001'
-const PASSWORD = 'demo1234'
-/** A 1x1 PNG: the "photo of the throat" the patient attaches. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
-
-/** Signs the doctor in at the workbench; answers the doctor's id. */
-async function deskSignIn(desk: Page): Promise<number> {
-  await desk.goto('/workbench/')
-  await desk.getByPlaceholder('请输入账号（工号）').fill(DOCTOR_LOGIN)
-  await desk.getByPlaceholder('请输入密码').fill(PASSWORD)
-  const answer = desk.waitForResponse((r) => new URL(r.url()).pathname === '/dld-doctor/api/login')
-  await desk.getByRole('button', { name: '登录' }).click()
-  const body = (await (await answer).json()) as { code: number; msg: string; data: { staff: { doctorId: number } } }
-  assert.equal(body.code, 200, body.msg)
-  await desk.locator('#chat-state').filter({ hasText: /已连接/ }).waitFor()
-  return body.data.staff.doctorId
-}
-
-/** The desk opens the newest consultation of a tab. */
-async function deskOpen(desk: Page, tab: '待接诊' | '问诊中' | '已结束', patientName: string) {
-  await desk.getByRole('tab', { name: tab }).click()
-  await desk.locator('#inquiry-list a.item', { hasText: patientName }).first().click()
-  await desk.locator('#detail').waitFor({ state: 'visible' })
-}
 
 async function deskSend(desk: Page, words: string) {
   await desk.locator('#reply-text').fill(words)
   await desk.getByRole('button', { name: '发送', exact: true }).click()
   await desk.locator('#messages li', { hasText: words }).waitFor()
-}
-
-/** A new phone signed in with a bound patient at the doctor's home page. */
-async function patientAtDoctor(doctorId: number, person: { name: string; idCard: string }) {
-  const phone = await newPhone()
-  const { page } = phone
-  const mobile = uniqueMobile()
-  const home = `/h5/internet/doctor/index?id=${doctorId}&hospitalCode=${HOSPITAL}`
-  await page.goto(home)
-  await bindMobile(page, mobile)
-  await waitForPath(page, '/h5/internet/doctor/index')
-  // the patient's own mobile (a second code for the account's mobile would wait out the 60 s resend rule)
-  await bindPatient(page, HOSPITAL, person, uniqueMobile())
-  await page.goto(home)
-  return phone
-}
-
-/** Orders a 图文问诊 with a picture and pays it in the sandbox cashier; ends on the inquiry's detail. */
-async function orderAndPay(page: Page, illness: string) {
-  await tapButton(page, '图文问诊')
-  await waitForPath(page, '/h5/internet/inquiry/index')
-  const chip = visible(page.getByRole('radio')).first()
-  await chip.waitFor()
-  if ((await chip.getAttribute('aria-checked')) !== 'true') await chip.click()
-  const description = visible(page.getByPlaceholder(/请详细描述症状/)).first()
-  await description.click()
-  await description.pressSequentially(illness)
-  const chooser = page.waitForEvent('filechooser')
-  await visible(page.getByRole('button', { name: '添加图片' })).first().click()
-  const uploaded = page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-file/files-upload')
-  await (await chooser).setFiles({ name: 'throat.png', mimeType: 'image/png', buffer: PNG })
-  assert.equal(((await (await uploaded).json()) as { code: number }).code, 200)
-  await visible(page.getByRole('button', { name: '删除第1张图片' })).first().waitFor()
-  await visible(page.locator('.inquiry__consent').getByText('我已阅读并同意', { exact: true })).first().click()
-  assert.equal(await visible(page.getByRole('checkbox')).first().getAttribute('aria-checked'), 'true')
-  await shot(page, 'consultation-0-inquiry-form')
-  await tapButton(page, '提交并支付')
-  await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
-  await page.getByText('确认支付', { exact: true }).click()
-  await waitForPath(page, '/h5/pages/order/inquiry/detail', (q) => /^\d+$/.test(q.get('id') ?? ''))
-  await seeText(page, '待接诊')
 }
 
 /** Sends a text from the room's input bar. */
@@ -116,9 +52,9 @@ describe('an online consultation in the browser: the patient on a phone, the doc
 
   test('order with a picture, pay, wait; the doctor accepts and replies live; unread badges; record, finish; rate and thank', async () => {
     const desk = await newDesk()
-    doctorId = await deskSignIn(desk)
-    const { page } = await patientAtDoctor(doctorId, { name: '孙丽华', idCard: '110105198805122718' })
-    await orderAndPay(page, '咳嗽三天，夜间加重，有少量白痰')
+    doctorId = (await deskSignIn(desk, DOCTOR_LOGIN)).doctorId!
+    const { page } = await patientAtDoctor(HOSPITAL, doctorId, { name: '孙丽华', idCard: '110105198805122718' })
+    await orderConsultation(page, '咳嗽三天，夜间加重，有少量白痰', 'consultation-0-inquiry-form')
     await shot(page, 'consultation-1-paid')
 
     await tapButton(page, '进入诊室')
@@ -208,9 +144,9 @@ describe('an online consultation in the browser: the patient on a phone, the doc
 
   test('a message sent while the server restarts fails visibly, and its resend arrives once', async () => {
     const desk = await newDesk()
-    await deskSignIn(desk)
-    const { page } = await patientAtDoctor(doctorId, { name: '钱志远', idCard: '310104197501014511' })
-    await orderAndPay(page, '头晕两天，血压偏高')
+    await deskSignIn(desk, DOCTOR_LOGIN)
+    const { page } = await patientAtDoctor(HOSPITAL, doctorId, { name: '钱志远', idCard: '310104197501014511' })
+    await orderConsultation(page, '头晕两天，血压偏高')
     await tapButton(page, '进入诊室')
     await waitForPath(page, '/h5/internet/tim/index')
     await deskOpen(desk, '待接诊', '钱*远')

@@ -352,6 +352,77 @@ export async function bookVisit(page: Page, hospitalCode: string): Promise<strin
   })
 }
 
+
+/** A 1x1 PNG: the "photo of the throat" a patient attaches to a consultation. */
+export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
+
+/**
+ * Signs a workbench account in (the demo password); answers its profile. A doctor's desk is ready once its chat is
+ * connected; a pharmacist's (who does not chat) once the 审方 panel shows.
+ */
+export async function deskSignIn(desk: Page, login: string, password = DEMO_DOCTOR.password): Promise<{ kind: string; doctorId: number | null }> {
+  await desk.goto('/workbench/')
+  await desk.getByPlaceholder('请输入账号（工号）').fill(login)
+  await desk.getByPlaceholder('请输入密码').fill(password)
+  const answer = desk.waitForResponse((r) => new URL(r.url()).pathname === '/dld-doctor/api/login')
+  await desk.getByRole('button', { name: '登录' }).click()
+  const body = (await (await answer).json()) as { code: number; msg: string; data: { staff: { kind: string; doctorId: number | null } } }
+  assert.equal(body.code, 200, body.msg)
+  if (body.data.staff.kind === 'pharmacist') await desk.locator('#review').waitFor()
+  else await desk.locator('#chat-state').filter({ hasText: /已连接/ }).waitFor()
+  return body.data.staff
+}
+
+/** The desk opens the newest consultation of a tab. */
+export async function deskOpen(desk: Page, tab: '待接诊' | '问诊中' | '已结束', patientName: string) {
+  await desk.getByRole('tab', { name: tab }).click()
+  await desk.locator('#inquiry-list a.item', { hasText: patientName }).first().click()
+  await desk.locator('#detail').waitFor({ state: 'visible' })
+}
+
+/** A new phone signed in, with a bound patient, at the internet doctor's home page. */
+export async function patientAtDoctor(hospitalCode: string, doctorId: number, person: { name: string; idCard: string }): Promise<Phone> {
+  const phone = await newPhone()
+  const { page } = phone
+  const home = `/h5/internet/doctor/index?id=${doctorId}&hospitalCode=${hospitalCode}`
+  await page.goto(home)
+  await bindMobile(page, uniqueMobile())
+  await waitForPath(page, '/h5/internet/doctor/index')
+  // the patient's own mobile (a second code for the account's mobile would wait out the 60 s resend rule)
+  await bindPatient(page, hospitalCode, person, uniqueMobile())
+  await page.goto(home)
+  return phone
+}
+
+/**
+ * On the doctor's home page: orders a 图文问诊 with a picture and pays it in the sandbox cashier; ends on the
+ * inquiry's detail. `shotName` names a screenshot of the filled-in form.
+ */
+export async function orderConsultation(page: Page, illness: string, shotName?: string) {
+  await tapButton(page, '图文问诊')
+  await waitForPath(page, '/h5/internet/inquiry/index')
+  const chip = visible(page.getByRole('radio')).first()
+  await chip.waitFor()
+  if ((await chip.getAttribute('aria-checked')) !== 'true') await chip.click()
+  const description = visible(page.getByPlaceholder(/请详细描述症状/)).first()
+  await description.click()
+  await description.pressSequentially(illness)
+  const chooser = page.waitForEvent('filechooser')
+  await visible(page.getByRole('button', { name: '添加图片' })).first().click()
+  const uploaded = page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-file/files-upload')
+  await (await chooser).setFiles({ name: 'throat.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  assert.equal(((await (await uploaded).json()) as { code: number }).code, 200)
+  await visible(page.getByRole('button', { name: '删除第1张图片' })).first().waitFor()
+  await visible(page.locator('.inquiry__consent').getByText('我已阅读并同意', { exact: true })).first().click()
+  assert.equal(await visible(page.getByRole('checkbox')).first().getAttribute('aria-checked'), 'true')
+  if (shotName) await shot(page, shotName)
+  await tapButton(page, '提交并支付')
+  await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
+  await page.getByText('确认支付', { exact: true }).click()
+  await waitForPath(page, '/h5/pages/order/inquiry/detail', (q) => /^\d+$/.test(q.get('id') ?? ''))
+  await seeText(page, '待接诊')
+}
+
 /** Calls the server as the signed-in app does (its token from storage); answers the envelope's data. */
 export async function appCall<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: object): Promise<T> {
   const answer = await page.evaluate(
