@@ -51,6 +51,7 @@ const internetMenus: MenuEntry[] = [
   { name: '复诊续方', icon: 'prescription', url: '/internet/prescription/index', role: 'internet', group: '互联网医院' },
   { name: '我的医生', icon: 'doctor', url: '/pages/doctor/index', role: 'internet', group: '互联网医院' },
   { name: '电子病历', icon: 'record', url: '/pages/medicalHistory/index', role: 'internet', group: '互联网医院' },
+  { name: '药品商城', icon: 'shop', url: '/pages/shop/list/index', role: 'internet', group: '互联网医院' },
   { name: '乙肝自测', icon: 'test', url: '/internet/hepatitisTest/hepatitis-test', role: 'internet', group: '健康工具' },
   { name: '宝宝血型', icon: 'bloodType', url: '/internet/babyBlood/index', role: 'internet', group: '健康工具' },
   { name: '化验单解读', icon: 'inspectRead', url: '/internet/inspectRead/inspect-read', role: 'internet', group: '健康工具' },

@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'react'
 import { View } from '@tarojs/components'
-import { Articles, Category, Clock, Comment, Doctor, Edit, Health, Heart, Home, List, List2, Notice, Order, Prices, Scan, Search, Service, ShieldCheck, Tips, ToPay, User, Wallet, Warning } from '@nutui/icons-react-taro'
+import { Articles, Cart, Category, Clock, Comment, Doctor, Edit, Health, Heart, Home, List, List2, Notice, Order, Prices, Scan, Search, Service, ShieldCheck, Tips, ToPay, User, Wallet, Warning } from '@nutui/icons-react-taro'
 import './index.scss'
 
 /**
@@ -31,6 +31,7 @@ const GLYPHS: Record<string, FunctionComponent<{ className?: string }>> = {
   introduce: Home,
   inspectReserve: Clock,
   nucleic: Tips,
+  shop: Cart,
 }
 
 /** A service's icon in its coloured tile; decoration only (the name beside it is what a screen reader reads). */
