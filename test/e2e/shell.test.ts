@@ -12,7 +12,6 @@ import {
   countVisibleText,
   masked,
   newPhone,
-  pathOf,
   see,
   seeText,
   setup,
@@ -82,7 +81,7 @@ describe('app shell in the browser', () => {
     await shot(page, '1-hospital-10392-home')
   })
 
-  test('2. a palm-only hospital shows two tabs and opens its services; internet-only has four and says an unbuilt service is not open', async () => {
+  test('2. a palm-only hospital shows two tabs and opens its services; internet-only has four and its 复诊续方 asks a visitor to sign in first', async () => {
     const { page } = await newPhone()
     await page.goto('/h5/?hospitalCode=10388')
     await waitForPath(page, '/h5/pages/sys/palm/index')
@@ -99,11 +98,10 @@ describe('app shell in the browser', () => {
     assert.deepEqual(await tabLabels(page), ALL_TABS)
     await seeText(page, '在线问诊')
     assert.equal(await countVisibleText(page, '预约挂号'), 0, 'no registration entry for an internet-only hospital')
-    // 复诊续方 (the prescription pages) is not built yet
+    // 复诊续方 opens the patient's prescriptions, behind the login gate for a visitor who has not bound a mobile
     await visible(page.locator('.home__entry', { hasText: '复诊续方' })).first().click()
-    await seeText(page, '该服务暂未开放，敬请期待', 5000)
-    assert.equal(pathOf(page), '/h5/pages/sys/internet/index', 'the page stays')
-    await shot(page, '2-internet-home-coming-soon')
+    await waitForPath(page, '/h5/pages/login/index')
+    await shot(page, '2-internet-home-prescriptions-gate')
   })
 
   test('3. the login gate sends an unbound visitor to bind a mobile, then back to where they were going', async () => {
