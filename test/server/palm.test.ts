@@ -67,7 +67,7 @@ describe('GET /dld-palm/admin/hospital-config', () => {
     const list = env.data as Entry[]
     assert.deepEqual(
       list.map((e) => e.key),
-      ['private.hisEndpoint', 'register.cancelDeadline', 'register.freeForElderly', 'register.holdMinutes'],
+      ['internet.supervisionPlatform', 'private.hisEndpoint', 'register.cancelDeadline', 'register.freeForElderly', 'register.holdMinutes'],
     )
     assert.equal(valueOf(list, 'register.holdMinutes'), '15')
     assert.ok(!Number.isNaN(Date.parse(list[0]!.updatedAt)))
