@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, test } from 'node:test'
 import type { Session, UserInfo, UserSig } from '../../types/api/auth'
-import type { HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
+import type { AdBanner, HomePageConfig, Hospital, MenuEntry } from '../../types/api/hospital'
 import { loadMiniProgram, type Answer, type MiniPlatform, type MiniProgram, type MiniRequest } from './harness'
 
 const API = 'https://api.hospital.example'
@@ -67,6 +67,8 @@ function server({ sandbox, chosen }: { sandbox: boolean; chosen?: Hospital }): A
         return ok(chosen ?? null)
       case '/dld-hospital/common/homePageConfig':
         return ok({ main: !chosen, hospital: chosen ?? null, menus: MENUS, demo: sandbox } satisfies HomePageConfig)
+      case '/dld-hospital/common/ad':
+        return ok([] satisfies AdBanner[])
       case '/dld-hospital/hospital/list':
         return ok([HOSPITAL])
       case '/dld-im/im/user-sig':
