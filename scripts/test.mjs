@@ -77,7 +77,7 @@ const miniEnv = { TARO_APP_API_BASE: 'https://api.hospital.example' }
 await run('WeChat mini-program build', 'npx', ['taro', 'build', '--type', 'weapp'], miniEnv)
 await run('Alipay mini-program build', 'npx', ['taro', 'build', '--type', 'alipay'], miniEnv)
 await run('mini-program build check', process.execPath, nodeTest(['test/build/mini.test.ts']))
-await run('mini-program builds load (harness)', process.execPath, nodeTest(['test/build/load.test.ts']))
+await run('mini-program builds load, scan and share (harness)', process.execPath, nodeTest(['test/build/load.test.ts', 'test/build/share.test.ts']))
 await run('H5 build', 'npx', ['taro', 'build', '--type', 'h5'])
 await run('browser tests (Chromium 390x844)', process.execPath, nodeTest(e2eTests, ['--test-concurrency=1']))
 console.log(`\nAll steps passed in ${((Date.now() - started) / 60000).toFixed(1)} min.`)
