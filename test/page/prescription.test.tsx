@@ -17,32 +17,14 @@ import RenewalPage from '../../src/internet/inquiry/useMedicine'
 import MessageItem from '../../src/internet/tim/MessageItem'
 import type { ChatMessage } from '../../types/api/chat'
 import type { OnlineDoctorInfo } from '../../types/api/internet'
-import type { Patient } from '../../types/api/patient'
 import type { PharmacyStore, Prescription, PrescriptionCard, PrescriptionSummary, UsedDrug } from '../../types/api/pharmacy'
+import { patient } from './doubles/patients'
 
 let mockRoot: RootStore
 jest.mock('../../src/stores', () => ({ useStores: () => mockRoot }))
 
 const HOSPITAL = '10392'
 const HOSPITAL_NAME = '示范市第一人民医院'
-
-const patient = (id: number, name: string, relation: string): Patient => ({
-  id,
-  name,
-  idCard: '110101********4514',
-  mobile: '138****5678',
-  sex: 1,
-  sexText: '男',
-  birthday: '1990-03-07',
-  age: 36,
-  relation,
-  source: 'idCard',
-  neonate: false,
-  isDefault: id === 1,
-  hisMedCardNo: 'A100001',
-  complete: true,
-  missing: [],
-})
 
 const prescription: Prescription = {
   id: 31,

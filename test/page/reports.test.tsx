@@ -10,8 +10,8 @@ import Inspect from '../../src/palm/report/result/inspect'
 import PathologyInspect from '../../src/palm/report/pathology/inspect'
 import LabTrendPage from '../../src/palm/report/trend'
 import PacsRedirect from '../../src/pages/common/pacsRedirect'
-import type { Patient } from '../../types/api/patient'
 import type { ImagingReport, LabReport, LabTrend, PathologyReport, ReportPage, ReportSummary } from '../../types/api/report'
+import { patient } from './doubles/patients'
 
 let mockRoot: RootStore
 jest.mock('../../src/stores', () => ({ useStores: () => mockRoot }))
@@ -31,24 +31,6 @@ jest.mock('../../src/palm/report/trend/chartCanvas', () => ({
 }))
 
 const HOSPITAL = '10392'
-const patient = (id: number, name: string, relation: string): Patient => ({
-  id,
-  name,
-  idCard: '110101********4514',
-  mobile: '138****5678',
-  sex: 1,
-  sexText: '男',
-  birthday: '1990-03-07',
-  age: 36,
-  relation,
-  source: 'idCard',
-  neonate: false,
-  isDefault: id === 1,
-  hisMedCardNo: 'A100001',
-  complete: true,
-  missing: [],
-})
-
 const summary = (id: number, over: Partial<ReportSummary> = {}): ReportSummary => ({
   id,
   kind: 'lab',
