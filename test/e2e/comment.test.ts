@@ -18,8 +18,7 @@ describe('complaints and suggestions in the browser', () => {
 
   test('a complaint with a picture reaches the workbench; the answer reaches the message centre', async () => {
     const { page } = await newPhone()
-    await page.goto('/h5/pages/sys/user/index?hospitalCode=10392')
-    await page.goto(PAGE)
+    await page.goto(`${PAGE}?hospitalCode=10392`)
     await bindMobile(page, uniqueMobile())
     await waitForPath(page, PAGE)
     await seeText(page, '暂无反馈记录')
