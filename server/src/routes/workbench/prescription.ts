@@ -31,6 +31,12 @@ const templateDto = z.object({
   diagnoses: z.array(z.object({ code: z.string(), name: z.string() })),
   lines: z.array(z.object({ drugId: z.number(), dose: z.string(), frequency: z.string(), days: z.number().int(), quantity: z.number().int() })),
 })
+const templateInput = z.object({
+  name: z.string().trim().min(1, template.TEMPLATE_NAME_TEXT).max(template.TEMPLATE_NAME_MAX, template.TEMPLATE_NAME_TEXT),
+  category,
+  diagnoses,
+  lines,
+})
 
 /**
  * Prescribing and its review at the workbench (inside the workbench's token scope; domain/prescription): the doctor's
@@ -64,13 +70,6 @@ export async function prescriptionDeskRoutes(scope: FastifyInstance, staffOf: (r
     auth: 'none',
     data: z.array(templateDto),
     handler: async ({ req }) => template.listTemplates(db(), doctorOf(req)),
-  })
-
-  const templateInput = z.object({
-    name: z.string().trim().min(1, template.TEMPLATE_NAME_TEXT).max(template.TEMPLATE_NAME_MAX, template.TEMPLATE_NAME_TEXT),
-    category,
-    diagnoses,
-    lines,
   })
 
   route(scope, {
