@@ -127,6 +127,16 @@ describe('the diagnosis template calls', () => {
   })
 })
 
+describe('GET /dld-doctor/api/diagnosisTemplates', () => {
+  it('answers the hospital’s shared templates, read-only, each with the prescription category it fills', async () => {
+    const all = await list(desk.b)
+    const categoryOf = (name: string) => all.find((x) => x.name === name)?.category
+    assert.equal(categoryOf('社区获得性肺炎（轻症）'), 'western')
+    assert.equal(categoryOf('脾胃虚弱（中药饮片）'), 'chinese')
+    assert.ok(all.filter((x) => !x.own).length >= 5)
+  })
+})
+
 describe('POST /dld-doctor/api/diagnosisTemplates', () => {
   it('keeps the doctor’s own template, listed first and to no other doctor', async () => {
     const tpl = await created({ name: '  上呼吸道感染（成人）  ', diagnoses: [{ code: disease.pneumonia, name: '随便写的名字' }] })
