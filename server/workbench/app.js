@@ -1289,6 +1289,7 @@ $('pres-new').addEventListener('click', () => {
   pres.lines.clear()
   $('pres-category').value = 'western'
   $('pres-template').value = ''
+  closeTemplateBoxes()
   $('pres-advice').value = ''
   $('pres-renewable').checked = false
   for (const id of ['pres-disease-search', 'pres-drug-search']) $(id).value = ''
@@ -1302,6 +1303,7 @@ $('pres-new').addEventListener('click', () => {
 
 function closeDraft() {
   $('pres-form').hidden = true
+  closeTemplateBoxes()
   pres.lines.clear()
   pres.diagnoses.clear()
   if (state.current) renderPrescribe()
@@ -1311,27 +1313,136 @@ $('pres-cancel').addEventListener('click', () => {
   $('pres-new').focus()
 })
 
-async function loadTemplates() {
-  if (!pres.templates) pres.templates = await api('GET', '/diagnosisTemplates')
+/** The templates (the doctor's own first), read once a sign-in or again after the doctor changed one. */
+async function loadTemplates(again = false) {
+  if (!pres.templates || again) pres.templates = await api('GET', '/diagnosisTemplates')
+  const chosen = $('pres-template').value
+  const option = (t) => h('option', { value: String(t.id) }, `${t.name}${t.own ? '' : '（全院）'}`)
+  const own = pres.templates.filter((t) => t.own)
+  const shared = pres.templates.filter((t) => !t.own)
   $('pres-template').replaceChildren(
     h('option', { value: '' }, '不使用模板'),
-    ...pres.templates.map((t) => h('option', { value: String(t.id) }, `${t.name}${t.own ? '' : '（全院）'}`)),
+    own.length ? h('optgroup', { label: '我的模板' }, ...own.map(option)) : null,
+    shared.length ? h('optgroup', { label: '医院模板' }, ...shared.map(option)) : null,
   )
+  $('pres-template').value = pres.templates.some((t) => String(t.id) === chosen) ? chosen : ''
+  $('tpl-list').replaceChildren(...(own.length ? own.map(templateItem) : [h('li', { class: 'muted' }, '暂无我的模板，可在开处方时“保存为模板”')]))
 }
 
-/** A template fills the diagnoses and the lines (and the category of its drugs). */
+/** A template fills the category, the diagnoses and the lines. */
 $('pres-template').addEventListener('change', () =>
   act(null, async () => {
     const t = (pres.templates || []).find((x) => String(x.id) === $('pres-template').value)
     if (!t) return
     if (t.lines.some((l) => !pres.drugs.has(l.drugId))) for (const d of await api('GET', '/formulary')) pres.drugs.set(d.id, d)
-    const drugs = t.lines.map((l) => pres.drugs.get(l.drugId)).filter(Boolean)
-    if (drugs.length) $('pres-category').value = drugs[0].category
+    $('pres-category').value = t.category
     pres.diagnoses = new Map(t.diagnoses.map((x) => [x.code, x]))
     pres.lines = new Map(t.lines.filter((l) => pres.drugs.has(l.drugId)).map((l) => [l.drugId, { drug: pres.drugs.get(l.drugId), dose: l.dose, frequency: l.frequency, days: l.days, quantity: l.quantity }]))
     renderDraft()
   }),
 )
+
+/** What a prescription and a template share: the category, the diagnoses and the lines of the draft. */
+const draftContent = () => ({
+  category: $('pres-category').value,
+  diagnoses: [...pres.diagnoses.values()].map(({ code, name }) => ({ code, name })),
+  lines: [...pres.lines.values()].map((l) => ({ drugId: l.drug.id, dose: l.dose, frequency: l.frequency, days: l.days, quantity: l.quantity })),
+})
+
+/** What the draft still lacks to be submitted or kept as a template ('' when nothing). */
+function draftMissing() {
+  const lines = [...pres.lines.values()]
+  if (!pres.diagnoses.size) return '请选择诊断'
+  if (!lines.length) return '请添加药品'
+  const unfinished = lines.find((l) => !l.dose || !l.frequency)
+  return unfinished ? `请填写${unfinished.drug.name}的单次用量和频次` : ''
+}
+
+function closeTemplateBoxes() {
+  $('tpl-save').hidden = true
+  $('tpl-manage').hidden = true
+  $('tpl-manage-open').setAttribute('aria-expanded', 'false')
+}
+
+// 保存为模板: the draft's category, diagnoses and lines under a name of the doctor's
+$('tpl-save-open').addEventListener('click', () => {
+  const missing = draftMissing()
+  if (missing) return toast(missing)
+  $('tpl-save').hidden = false
+  $('tpl-name').value = ''
+  $('tpl-name').focus()
+})
+$('tpl-save-cancel').addEventListener('click', () => {
+  $('tpl-save').hidden = true
+  $('tpl-save-open').focus()
+})
+// Enter in the name saves the template, never submits the prescription
+$('tpl-name').addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter') return
+  e.preventDefault()
+  $('tpl-save-confirm').click()
+})
+$('tpl-save-confirm').addEventListener('click', (e) => {
+  const name = $('tpl-name').value.trim()
+  if (!name) return toast('请填写模板名称')
+  act(e.currentTarget, async () => {
+    const saved = await api('POST', '/diagnosisTemplates', { name, ...draftContent() })
+    $('tpl-save').hidden = true
+    await loadTemplates(true)
+    $('pres-template').value = String(saved.id)
+    toast(`已保存为模板“${saved.name}”`)
+    $('tpl-save-open').focus()
+  })
+})
+
+// 管理模板: the doctor's own templates, renamed or deleted here (the hospital's are read-only)
+$('tpl-manage-open').addEventListener('click', () => {
+  const open = $('tpl-manage').hidden
+  $('tpl-manage').hidden = !open
+  $('tpl-manage-open').setAttribute('aria-expanded', String(open))
+})
+
+function templateItem(t) {
+  const item = h(
+    'li',
+    {},
+    h('span', {}, t.name, ' ', h('small', { class: 'muted' }, `${CATEGORY_TEXT[t.category]} · ${t.diagnoses.map((x) => x.name).join('、')} · ${t.lines.length}种药品`)),
+    h('span', {}, h('button', { type: 'button', class: 'link', 'aria-label': `重命名模板${t.name}`, onclick: () => renameTemplate(item, t) }, '重命名'), h('button', { type: 'button', class: 'link', 'aria-label': `删除模板${t.name}`, onclick: (e) => deleteTemplate(e.currentTarget, t) }, '删除')),
+  )
+  return item
+}
+
+function renameTemplate(item, t) {
+  const input = h('input', { maxlength: 30, value: t.name, 'aria-label': `模板${t.name}的新名称`, autocomplete: 'off' })
+  const save = h('button', { type: 'button', class: 'primary' }, '保存')
+  const rename = () => {
+    const name = input.value.trim()
+    if (!name) return toast('请填写模板名称')
+    act(save, async () => {
+      await api('PUT', `/diagnosisTemplates/${t.id}`, { name, category: t.category, diagnoses: t.diagnoses, lines: t.lines })
+      toast(`模板已重命名为“${name}”`)
+      await loadTemplates(true)
+    })
+  }
+  save.addEventListener('click', rename)
+  input.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return
+    e.preventDefault()
+    rename()
+  })
+  item.replaceChildren(input, h('span', {}, h('button', { type: 'button', onclick: () => item.replaceWith(templateItem(t)) }, '取消'), ' ', save))
+  input.focus()
+}
+
+function deleteTemplate(button, t) {
+  if (!confirm(`删除模板“${t.name}”？删除后不能恢复。`)) return
+  act(button, async () => {
+    await api('DELETE', `/diagnosisTemplates/${t.id}`)
+    toast(`模板“${t.name}”已删除`)
+    await loadTemplates(true)
+    $('tpl-manage-open').focus()
+  })
+}
 
 $('pres-category').addEventListener('change', () => {
   // one category a prescription: the lines of another go
@@ -1438,18 +1549,13 @@ function renderDraft() {
 
 $('pres-form').addEventListener('submit', (e) => {
   e.preventDefault()
-  const lines = [...pres.lines.values()]
-  if (!pres.diagnoses.size) return toast('请选择诊断')
-  if (!lines.length) return toast('请添加药品')
-  const unfinished = lines.find((l) => !l.dose || !l.frequency)
-  if (unfinished) return toast(`请填写${unfinished.drug.name}的单次用量和频次`)
+  const missing = draftMissing()
+  if (missing) return toast(missing)
   act($('pres-submit'), async () => {
     const written = await api('POST', `/inquiries/${state.current.id}/prescriptions`, {
-      category: $('pres-category').value,
-      diagnoses: [...pres.diagnoses.values()].map(({ code, name }) => ({ code, name })),
+      ...draftContent(),
       advice: $('pres-advice').value.trim(),
       renewable: $('pres-renewable').checked,
-      lines: lines.map((l) => ({ drugId: l.drug.id, dose: l.dose, frequency: l.frequency, days: l.days, quantity: l.quantity })),
       idempotencyKey: pres.key,
     })
     closeDraft()

@@ -42,6 +42,9 @@
  * Workbench calls (`/dld-doctor/api`, staff bearer token; types/api/workbench.ts for the rest):
  * - GET  /formulary?keyword=&category=                     → DrugInfo[] (doctor)
  * - GET  /diagnosisTemplates                               → DiagnosisTemplate[] (doctor: own and the hospital's)
+ * - POST /diagnosisTemplates DiagnosisTemplateInput        → DiagnosisTemplate (doctor: a template of their own, at most 50)
+ * - PUT  /diagnosisTemplates/{id} DiagnosisTemplateInput   → DiagnosisTemplate (its doctor; the hospital's are read-only)
+ * - DELETE /diagnosisTemplates/{id}                        → null (its doctor)
  * - POST /inquiries/{id}/prescriptions WritePrescriptionInput → Prescription (treating doctor of that open inquiry only)
  * - GET  /inquiries/{id}/prescriptions                     → Prescription[] (treating doctor)
  * - POST /prescriptions/{id}/revoke                        → Prescription (its doctor; only while not ordered)
@@ -347,9 +350,14 @@ export interface DiagnosisTemplate {
   name: string
   /** Own (true) or the hospital's shared template. */
   own: boolean
+  /** The prescription category it fills. */
+  category: DrugCategory
   diagnoses: PrescriptionDiagnosis[]
   lines: { drugId: number; dose: string; frequency: string; days: number; quantity: number }[]
 }
+
+/** A doctor's own template: a name of 1 to 30 characters; diagnoses and lines checked as a prescription's are. */
+export type DiagnosisTemplateInput = Pick<DiagnosisTemplate, 'name' | 'category' | 'diagnoses' | 'lines'>
 
 export interface WritePrescriptionInput {
   category: DrugCategory

@@ -4,17 +4,18 @@
  * after its formulary; a template whose disease or medicine the hospital lacks is left out.
  */
 import { and, count, eq, inArray, isNull } from 'drizzle-orm'
+import type { DrugCategory } from '../../../types/api/pharmacy'
 import type { Db } from '../db'
 import { diagnosisTemplates, diseases, drugs, hospitals } from '../db/schema'
 
 type Line = [code: string, dose: string, frequency: string, days: number, quantity: number]
 
-const TEMPLATES: { name: string; diseases: string[]; lines: Line[] }[] = [
-  { name: '社区获得性肺炎（轻症）', diseases: ['肺炎'], lines: [['X001', '0.5g', '每日3次', 7, 2], ['X004', '0.5g', '发热时', 3, 1]] },
-  { name: '高血压（稳定期）', diseases: ['高血压'], lines: [['X007', '5mg', '每日1次', 28, 1]] },
-  { name: '2型糖尿病', diseases: ['糖尿病'], lines: [['X008', '0.5g', '每日2次', 30, 2]] },
-  { name: '慢性胃炎', diseases: ['胃炎'], lines: [['X005', '20mg', '每日1次', 14, 1]] },
-  { name: '脾胃虚弱（中药饮片）', diseases: ['脾胃虚弱'], lines: [['C001', '15g', '每日1剂', 7, 105], ['C002', '10g', '每日1剂', 7, 70], ['C003', '6g', '每日1剂', 7, 42]] },
+const TEMPLATES: { name: string; category: DrugCategory; diseases: string[]; lines: Line[] }[] = [
+  { name: '社区获得性肺炎（轻症）', category: 'western', diseases: ['肺炎'], lines: [['X001', '0.5g', '每日3次', 7, 2], ['X004', '0.5g', '发热时', 3, 1]] },
+  { name: '高血压（稳定期）', category: 'western', diseases: ['高血压'], lines: [['X007', '5mg', '每日1次', 28, 1]] },
+  { name: '2型糖尿病', category: 'western', diseases: ['糖尿病'], lines: [['X008', '0.5g', '每日2次', 30, 2]] },
+  { name: '慢性胃炎', category: 'western', diseases: ['胃炎'], lines: [['X005', '20mg', '每日1次', 14, 1]] },
+  { name: '脾胃虚弱（中药饮片）', category: 'chinese', diseases: ['脾胃虚弱'], lines: [['C001', '15g', '每日1剂', 7, 105], ['C002', '10g', '每日1剂', 7, 70], ['C003', '6g', '每日1剂', 7, 42]] },
 ]
 
 export async function seedPrescribing(db: Db): Promise<void> {
@@ -35,6 +36,7 @@ export async function seedPrescribing(db: Db): Promise<void> {
     const rows = TEMPLATES.filter((t) => t.diseases.every((d) => diseaseOf.has(d)) && t.lines.every(([code]) => drugOf.has(code))).map((t) => ({
       hospitalId: h.id,
       name: t.name,
+      category: t.category,
       diagnoses: t.diseases.map((name) => ({ code: String(diseaseOf.get(name)), name })),
       lines: t.lines.map(([code, dose, frequency, days, quantity]) => ({ drugId: drugOf.get(code)!, dose, frequency, days, quantity })),
     }))

@@ -138,7 +138,10 @@ export interface TemplateLine {
   quantity: number
 }
 
-/** 诊断模板 (`/internet/diagnosisTemplate/index`): a doctor's own (doctorId set) or the hospital's shared ones. */
+/**
+ * 诊断模板 (`/internet/diagnosisTemplate/index`): a doctor's own (doctorId set, kept at the workbench) or the hospital's
+ * shared ones (seeded, read-only to doctors). `category` is the prescription category it fills.
+ */
 export const diagnosisTemplates = pgTable(
   'diagnosis_templates',
   {
@@ -148,6 +151,7 @@ export const diagnosisTemplates = pgTable(
       .references(() => hospitals.id),
     doctorId: integer('doctor_id').references(() => doctors.id),
     name: text('name').notNull(),
+    category: text('category').$type<DrugCategory>().notNull().default('western'),
     diagnoses: jsonb('diagnoses').$type<PrescriptionDiagnosis[]>().notNull(),
     lines: jsonb('lines').$type<TemplateLine[]>().notNull().default([]),
     createdAt: createdAt(),

@@ -59,7 +59,7 @@ export async function validDaysOf(db: Db | Tx, hospitalId: number): Promise<numb
 }
 
 /** The diagnoses checked against the hospital's disease list (common/diseaseCode), named as the list names them. */
-async function checkDiagnoses(db: Db, hospitalId: number, input: WritePrescriptionInput['diagnoses']) {
+export async function checkDiagnoses(db: Db, hospitalId: number, input: WritePrescriptionInput['diagnoses']) {
   if (!input.length) throw badInput('请填写诊断')
   if (input.length > DIAGNOSES_MAX) throw badInput(`诊断最多${DIAGNOSES_MAX}个`)
   const codes = await requireDiseaseCodes(db, hospitalId, input.map((d) => d.code))
@@ -69,7 +69,7 @@ async function checkDiagnoses(db: Db, hospitalId: number, input: WritePrescripti
 }
 
 /** The lines checked against the hospital's formulary and the rules above, priced as the formulary prices them now. */
-async function checkLines(db: Db, hospitalId: number, category: DrugCategory, input: WritePrescriptionInput['lines']) {
+export async function checkLines(db: Db, hospitalId: number, category: DrugCategory, input: WritePrescriptionInput['lines']) {
   if (!input.length) throw badInput('请添加药品')
   if (input.length > LINES_MAX[category]) throw badInput(`${CATEGORY_TEXT[category]}处方最多${LINES_MAX[category]}种药品`)
   const ids = input.map((l) => l.drugId)

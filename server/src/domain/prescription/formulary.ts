@@ -1,11 +1,11 @@
 /**
  * The hospital's formulary as doctors prescribe from it (workbench `/formulary`) and as a patient reads a medicine's
- * facts (`pres/drugDetail`), and the diagnosis templates (诊断模板) a doctor starts a prescription from.
+ * facts (`pres/drugDetail`). The diagnosis templates a doctor starts a prescription from are in template.ts.
  */
-import { and, asc, eq, ilike, inArray, isNull, or } from 'drizzle-orm'
-import type { DiagnosisTemplate, DrugCategory, DrugInfo } from '../../../../types/api/pharmacy'
+import { and, asc, eq, ilike, inArray, or } from 'drizzle-orm'
+import type { DrugCategory, DrugInfo } from '../../../../types/api/pharmacy'
 import type { Db } from '../../db'
-import { diagnosisTemplates, drugs } from '../../db/schema'
+import { drugs } from '../../db/schema'
 
 /** The most medicines one formulary search answers, and one drugDetail call may ask for. */
 export const FORMULARY_LIMIT = 50
@@ -60,15 +60,4 @@ export async function drugDetails(db: Db, ids: number[]): Promise<DrugInfo[]> {
   const rows = await db.select().from(drugs).where(inArray(drugs.id, ids))
   const byId = new Map(rows.map((r) => [r.id, r]))
   return [...new Set(ids)].flatMap((id) => (byId.has(id) ? [drugInfoOf(byId.get(id)!)] : []))
-}
-
-/** GET /diagnosisTemplates: the doctor's own templates first, then the hospital's shared ones. */
-export async function listTemplates(db: Db, hospitalId: number, doctorId: number): Promise<DiagnosisTemplate[]> {
-  const rows = await db
-    .select()
-    .from(diagnosisTemplates)
-    .where(and(eq(diagnosisTemplates.hospitalId, hospitalId), or(eq(diagnosisTemplates.doctorId, doctorId), isNull(diagnosisTemplates.doctorId))))
-    .orderBy(asc(diagnosisTemplates.id))
-  const own = (r: (typeof rows)[number]) => r.doctorId === doctorId
-  return [...rows.filter(own), ...rows.filter((r) => !own(r))].map((r) => ({ id: r.id, name: r.name, own: own(r), diagnoses: r.diagnoses, lines: r.lines }))
 }

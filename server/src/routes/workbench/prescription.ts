@@ -4,7 +4,8 @@ import { route } from '../../route'
 import { id, idParam, idempotencyKey } from '../schemas'
 import type { StaffContext } from '../../domain/staff'
 import * as doctor from '../../domain/prescription/doctor'
-import { listTemplates, searchFormulary } from '../../domain/prescription/formulary'
+import { searchFormulary } from '../../domain/prescription/formulary'
+import * as template from '../../domain/prescription/template'
 import * as review from '../../domain/prescription/review'
 import { requireDoctor } from '../../domain/doctorDesk'
 import { drugInfoDto, prescriptionDto } from '../patient/prescription'
@@ -20,19 +21,28 @@ const line = z.object({
   days: z.number().int().min(1, daysText).max(doctor.DAYS_MAX, daysText),
   quantity: z.number().int().positive('数量应大于0'),
 })
+const diagnoses = z.array(diagnosis).max(doctor.DIAGNOSES_MAX, `诊断最多${doctor.DIAGNOSES_MAX}个`)
+const lines = z.array(line).max(doctor.LINES_MAX.chinese, `最多${doctor.LINES_MAX.chinese}种药品`)
 const templateDto = z.object({
   id: z.number(),
   name: z.string(),
   own: z.boolean(),
+  category,
   diagnoses: z.array(z.object({ code: z.string(), name: z.string() })),
   lines: z.array(z.object({ drugId: z.number(), dose: z.string(), frequency: z.string(), days: z.number().int(), quantity: z.number().int() })),
+})
+const templateInput = z.object({
+  name: z.string().trim().min(1, template.TEMPLATE_NAME_TEXT).max(template.TEMPLATE_NAME_MAX, template.TEMPLATE_NAME_TEXT),
+  category,
+  diagnoses,
+  lines,
 })
 
 /**
  * Prescribing and its review at the workbench (inside the workbench's token scope; domain/prescription): the doctor's
- * formulary, diagnosis templates, writing a prescription in a consultation in progress, that consultation's
- * prescriptions and revoking one; the pharmacist's review queue, approving and rejecting (`/review/*`, which the
- * scope keeps to pharmacists).
+ * formulary, diagnosis templates (the hospital's, and the doctor's own kept here), writing a prescription in a
+ * consultation in progress, that consultation's prescriptions and revoking one; the pharmacist's review queue,
+ * approving and rejecting (`/review/*`, which the scope keeps to pharmacists).
  */
 export async function prescriptionDeskRoutes(scope: FastifyInstance, staffOf: (req: FastifyRequest) => StaffContext) {
   const { cipher } = scope.ctx
@@ -59,10 +69,38 @@ export async function prescriptionDeskRoutes(scope: FastifyInstance, staffOf: (r
     summary: 'Diagnosis templates (诊断模板): the doctor’s own, then the hospital’s shared ones',
     auth: 'none',
     data: z.array(templateDto),
-    handler: async ({ req }) => {
-      const me = doctorOf(req)
-      return listTemplates(db(), me.hospitalId, me.doctorId)
-    },
+    handler: async ({ req }) => template.listTemplates(db(), doctorOf(req)),
+  })
+
+  route(scope, {
+    method: 'POST',
+    url: `${P}/diagnosisTemplates`,
+    summary: `A diagnosis template of the doctor’s own (保存为模板): diagnoses and lines checked as a prescription’s, at most ${template.TEMPLATES_MAX} a doctor`,
+    auth: 'none',
+    body: templateInput,
+    data: templateDto,
+    handler: async ({ req, body }) => template.createTemplate(db(), doctorOf(req), body),
+  })
+
+  route(scope, {
+    method: 'PUT',
+    url: `${P}/diagnosisTemplates/:id`,
+    summary: 'Rename or rewrite one of the doctor’s own templates (the hospital’s shared ones are read-only)',
+    auth: 'none',
+    params: idParam,
+    body: templateInput,
+    data: templateDto,
+    handler: async ({ req, params, body }) => template.updateTemplate(db(), doctorOf(req), params.id, body),
+  })
+
+  route(scope, {
+    method: 'DELETE',
+    url: `${P}/diagnosisTemplates/:id`,
+    summary: 'Delete one of the doctor’s own templates',
+    auth: 'none',
+    params: idParam,
+    data: z.null(),
+    handler: async ({ req, params }) => template.deleteTemplate(db(), doctorOf(req), params.id),
   })
 
   route(scope, {
@@ -74,10 +112,10 @@ export async function prescriptionDeskRoutes(scope: FastifyInstance, staffOf: (r
     params: idParam,
     body: z.object({
       category,
-      diagnoses: z.array(diagnosis).max(doctor.DIAGNOSES_MAX, `诊断最多${doctor.DIAGNOSES_MAX}个`),
+      diagnoses,
       advice: z.string().max(doctor.ADVICE_MAX, `医嘱不能超过${doctor.ADVICE_MAX}个字`).default(''),
       renewable: z.boolean().default(false),
-      lines: z.array(line).max(doctor.LINES_MAX.chinese, `最多${doctor.LINES_MAX.chinese}种药品`),
+      lines,
       idempotencyKey,
     }),
     data: prescriptionDto,
