@@ -65,6 +65,11 @@ export const MAIN_PAGES = [
   'pages/order/shop/detail',
 ]
 
+/**
+ * Spec §2 also lists `/internet/diagnosisTemplate/index`, the doctors' 诊断模板. Doctors prescribe at the workbench, not
+ * in the patients' app, so their templates live there (开处方 → 我的模板 / 医院模板, 保存为模板, 管理模板), and this app
+ * has no such page: its address shows the not-found page like any other that is no page of the app.
+ */
 export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string[] }[] = [
   {
     root: 'palm',
