@@ -70,8 +70,11 @@ await run('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
 await run('type check (server)', 'npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json'])
 await run('lint (eslint.config.mjs, no warnings)', 'npx', ['eslint', '--max-warnings', '0', '.'])
 await jest()
-await run('server tests on PGlite', process.execPath, nodeTest(serverTests), { TEST_DATABASE_URL: '' })
-if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, nodeTest(serverTests))
+// each server test file starts its apps on a database of its own (test/server/harness.ts), so two files run at once:
+// node:test would otherwise run one at a time on a 2-core machine (its default is the core count less one)
+const serverArgs = nodeTest(serverTests, ['--test-concurrency=2'])
+await run('server tests on PGlite', process.execPath, serverArgs, { TEST_DATABASE_URL: '' })
+if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, serverArgs)
 // a mini-program build refuses to go on without the server's https origin (config/index.ts): a test one stands in
 const miniEnv = { TARO_APP_API_BASE: 'https://api.hospital.example' }
 await run('WeChat mini-program build', 'npx', ['taro', 'build', '--type', 'weapp'], miniEnv)
