@@ -342,7 +342,7 @@ describe('处方详情 /internet/prescription/medicine', () => {
     expect(row('用法用量')).toBe('用法用量口服，一次5mg，一日一次')
     expect(row('类别')).toBe('类别处方药')
     expect(sent('/dld-hospital/pres/drugDetail')[0]!.data).toEqual({ ids: '5' })
-    fireEvent.click(within(sheet).getAllByRole('button', { name: '关闭' })[0]!)
+    fireEvent.click(within(sheet).getByRole('button', { name: '关闭' }))
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
