@@ -229,7 +229,9 @@ function serve() {
     const fromOrder = path.match(/^\/dld-rpflow\/api\/order\/web\/prescription\/(\d+)$/)
     if (fromOrder) {
       const order = orders.find((o) => o.id === Number(fromOrder[1]) && o.prescriptionId)
-      return order ? ok({ ...PRESCRIPTION, renewable: order.prescriptionId === RENEWABLE_ID, orderable: false, orderId: order.id, statusText: '已下单' }) : refuse(2999, '暂无权限')
+      // the prescription's order is its newest one not cancelled, closed or refunded
+      const holder = Math.max(...orders.filter((o) => o.prescriptionId === order?.prescriptionId && !['cancelled', 'closed', 'refunded'].includes(o.status)).map((o) => o.id))
+      return order ? ok({ ...PRESCRIPTION, renewable: order.prescriptionId === RENEWABLE_ID, orderable: false, orderId: holder, statusText: '已下单' }) : refuse(2999, '暂无权限')
     }
     if (path === '/dld-rpflow/api/order/place') {
       placed.push(body)
@@ -515,6 +517,19 @@ describe('药品订单详情', () => {
     await waitFor(() => expect(planned).toHaveLength(1))
     expect(planned[0]).toMatchObject({ prescriptionId: PRESCRIPTION.id, storeId: STORE_ID, delivery: 'express', addressId: SHENZHEN.id })
     expect(placed).toEqual([])
+  })
+
+  test('completed, but bought again since (a newer order holds the prescription): no second 再次购药 from the old one', async () => {
+    const newer = orderOf(95, 'unpaid', { source: 'prescription', prescriptionId: RENEWABLE_ID })
+    orders = [newer]
+    const old = orderOf(77, 'completed', { source: 'prescription', prescriptionId: RENEWABLE_ID })
+    testing.setRouter('/pages/order/shop/detail', { id: String(old.id) })
+    orders.push(old)
+    render(<PharmacyOrderDetail />)
+    await screen.findByText(old.orderCode)
+    await waitFor(() => expect(calls.requests.some((r) => r.url.endsWith('/dld-rpflow/api/order/web/prescription/77'))).toBe(true))
+    expect(screen.getByRole('link', { name: '查看处方' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: '再次购药' })).toBeNull()
   })
 
   test('completed from a prescription written for one order only: no 再次购药', async () => {
