@@ -243,6 +243,8 @@ export const nucleicReportUrl = (sampleNo: string, patientId: number) => `/palm/
 
 // prescriptions (spec §2 /internet/prescription/*, /internet/usedMedicine, /internet/noStorePrescription, /internet/store)
 export const prescriptionUrl = (id: number) => `/internet/prescription/medicine?id=${id}`
+/** 查看处方 of a pharmacy order: the prescription it was placed from. */
+export const orderPrescriptionUrl = (orderId: number) => `/internet/prescription/medicine?orderId=${orderId}`
 /** 续方用药清单: the medicines chosen on 用药记录 (the prescription store's), with their quantities. */
 export const PRESCRIPTION_EDIT_URL = '/internet/prescription/edit'
 export const USED_MEDICINE_URL = '/internet/usedMedicine/index'
@@ -252,6 +254,8 @@ export const usedMedicinePickUrl = (doctorId: number) => `${USED_MEDICINE_URL}?d
 export const noStorePrescriptionUrl = (id: number) => `/internet/noStorePrescription/index?id=${id}`
 /** 确认订单 for a reviewed prescription (去购药). */
 export const sureOrderUrl = (prescriptionId: number) => `/internet/sureOrder/index?prescriptionId=${prescriptionId}`
+/** 确认订单 of 再次购药: a repeat order of a renewable prescription whose last order was completed. */
+export const planOrderUrl = (prescriptionId: number) => `${sureOrderUrl(prescriptionId)}&repeat=1`
 /** 处方流转: every prescription of the user's patients. */
 export const PRESCRIPTION_OUTFLOW_URL = '/pages/order/prescription/hospital'
 /** A pharmacy order (the order pages of the shop). */

@@ -22,6 +22,21 @@ export const MIN_QUANTITY = 1
 /** The most of a product one line may hold: what the shop has on the shelf (an order never sells more). */
 const maxOf = (drug: ShopDrug) => Math.max(drug.stock, MIN_QUANTITY)
 
+/** A store's stock of some medicines (inventory), by drug id. */
+export type Stock = Map<number, number>
+
+export const readStock = async (storeId: number, drugIds: number[]): Promise<Stock> =>
+  new Map((await api.getInventory(storeId, drugIds)).map((l) => [l.drugId, l.quantity]))
+
+/** What is left of a medicine when that is less than asked for (the line cannot be ordered as it is), else null. */
+export const stockShort = (stock: Stock | null, drugId: number, quantity: number): number | null => {
+  const left = stock?.get(drugId)
+  return left !== undefined && left < quantity ? left : null
+}
+
+/** How a line short of stock is marked. */
+export const shortText = (left: number, unit: string) => (left > 0 ? `库存不足，仅剩${left}${unit}` : '库存不足，已售罄')
+
 /**
  * 药品商城 and 购物车 (spec §2 /pages/shop/list, /pages/shop/cart; §3 `shopping`): the categories and a page of
  * products at a time, and the current hospital's cart, written to local storage on every change so that it survives
@@ -36,10 +51,12 @@ export class CartStore {
     (q) => api.listShopDrugs({ typeId: this.typeId ?? undefined, keyword: this.keyword.trim() || undefined, ...q }),
     SHOP_PAGE_SIZE,
   )
+  /** The shop store's stock of the cart's medicines, read when the cart opens (the shelf may have emptied since). */
+  readonly stock = new Loadable((storeId: number, drugIds: number[]) => readStock(storeId, drugIds))
   private carts: Carts = local.get<Carts>(LOCAL.shopping) ?? {}
 
   constructor(private readonly hospitalCode: () => string | undefined) {
-    makeAutoObservable<CartStore, 'hospitalCode'>(this, { types: false, products: false, hospitalCode: false })
+    makeAutoObservable<CartStore, 'hospitalCode'>(this, { types: false, products: false, stock: false, hospitalCode: false })
   }
 
   // ----- the shop -----
@@ -85,6 +102,29 @@ export class CartStore {
     return this.selectedLines.some((l) => l.drug.rx)
   }
 
+  /** Reads the shop store's stock of every line afresh. */
+  async checkStock() {
+    const storeId = this.lines[0]?.drug.storeId
+    this.stock.reset()
+    if (storeId) await this.stock.load(storeId, this.lines.map((l) => l.drug.id)).catch(() => undefined)
+  }
+
+  /** What is left of a line's medicine when it is less than the line asks for, else null. */
+  shortOf(line: CartLine): number | null {
+    return stockShort(this.stock.value, line.drug.id, line.quantity)
+  }
+
+  /** A selected line asks for more than the store has: 去结算 waits until the patient changes it. */
+  get blockedByStock(): boolean {
+    return this.selectedLines.some((l) => this.shortOf(l) !== null)
+  }
+
+  /** The most a line may hold: the shelf as the shop showed it, or less when the store's stock was read since. */
+  limitOf(line: CartLine): number {
+    const left = this.stock.value?.get(line.drug.id)
+    return Math.max(Math.min(line.drug.stock, left ?? line.drug.stock), MIN_QUANTITY)
+  }
+
   quantityOf(drugId: number): number {
     return this.lines.find((l) => l.drug.id === drugId)?.quantity ?? 0
   }
@@ -104,7 +144,7 @@ export class CartStore {
 
   /** Sets a line's quantity, kept between 1 and what is on the shelf. */
   setQuantity(drugId: number, quantity: number) {
-    this.change(drugId, (l) => ({ ...l, quantity: Math.min(Math.max(Math.floor(quantity) || MIN_QUANTITY, MIN_QUANTITY), maxOf(l.drug)) }))
+    this.change(drugId, (l) => ({ ...l, quantity: Math.min(Math.max(Math.floor(quantity) || MIN_QUANTITY, MIN_QUANTITY), this.limitOf(l)) }))
   }
 
   toggle(drugId: number) {

@@ -10,6 +10,7 @@ import { Loadable } from './base/Loadable'
 import { OneAtATime } from './base/OneAtATime'
 import { PagedList } from './base/PagedList'
 import type { AddressStore } from './AddressStore'
+import { readStock, stockShort } from './CartStore'
 import type { CartLine, CartStore } from './CartStore'
 import type { PatientStore } from './PatientStore'
 import type { Address } from '../../types/api/address'
@@ -20,11 +21,14 @@ import type {
   PharmacyOrderStatus,
   PharmacyOrderSummary,
   PharmacyStoreBrief,
+  Prescription,
 } from '../../types/api/pharmacy'
 
 export const PHARMACY_ORDER_PAGE_SIZE = 10
 /** What the checkout says of an address the store does not deliver to. */
 export const OUT_OF_RANGE = '该地址不在配送范围'
+/** What the checkout says while a line asks for more than the store has. */
+export const SHORT_OF_STOCK = '部分药品库存不足'
 /** What the server's refund request requires (server: a reason of at most 200 characters). */
 export const REFUND_REASON_MAX = 200
 
@@ -56,6 +60,8 @@ export const cancelOrderText = (o: Pick<PharmacyOrder, 'status'>) =>
 export class PharmacyOrderStore {
   // ----- the checkout (presOrder) -----
   source: PharmacyOrderSource = 'shop'
+  /** 再次购药: a repeat order of a renewable prescription (planOrder), its medicines and delivery only. */
+  repeat = false
   /** The prescription ordered from, with the stores that can fill it. */
   readonly prescription = new Loadable((id: number) => api.getPrescriptionToOrder(id))
   /** The cart's selected lines when the checkout opened (what the order buys). */
@@ -65,6 +71,14 @@ export class PharmacyOrderStore {
   readonly store = new Loadable((id: number) => api.getStore(id))
   /** The cities the chosen store delivers to, by city code. */
   readonly cities = new Loadable(async (storeId: number) => new Set((await api.listSupportCities(storeId)).map((c) => c.cityCode)))
+  /** The chosen store's stock of the lines, read before the order is placed. */
+  readonly stock = new Loadable((storeId: number, drugIds: number[]) => readStock(storeId, drugIds))
+  /** The chosen store's fee rule (配送范围). */
+  readonly template = new Loadable((storeId: number) => api.getSendTemplate(storeId))
+  /** The provinces the chosen store delivers to, and the cities of the one opened (配送范围). */
+  readonly shipProvinces = new Loadable((storeId: number) => api.listShipProvinces(storeId))
+  readonly shipCities = new Loadable((storeId: number, provinceCode: number) => api.listShipCities(storeId, provinceCode))
+  shipProvince: number | null = null
   delivery: PharmacyDelivery = 'express'
   readonly fee = new Loadable((storeId: number, addressId: number, drugFeeFen: number) => api.getExpressFee({ storeId, addressId, drugFeeFen }))
   readonly attempt = new IdempotentAttempt()
@@ -84,6 +98,8 @@ export class PharmacyOrderStore {
     (id: number, check: boolean) => (check ? api.checkOrderAgain(id) : api.getPharmacyOrder(id)),
     (order) => this.showElsewhere(order),
   )
+  /** The prescription a completed prescription order was placed from (whether it may be bought again). */
+  readonly detailPrescription = new Loadable((orderId: number) => api.getOrderPrescription(orderId))
   readonly pickupCode = new Loadable((orderId: number) => api.getPickupCode(orderId))
   readonly payment = new OneAtATime()
   readonly action = new OneAtATime()
@@ -97,11 +113,16 @@ export class PharmacyOrderStore {
       prescription: false,
       store: false,
       cities: false,
+      stock: false,
+      template: false,
+      shipProvinces: false,
+      shipCities: false,
       fee: false,
       attempt: false,
       submitting: false,
       list: false,
       detail: false,
+      detailPrescription: false,
       pickupCode: false,
       payment: false,
       action: false,
@@ -114,9 +135,13 @@ export class PharmacyOrderStore {
 
   // ----- opening the checkout -----
 
-  /** 确认订单 for a prescription: a new attempt, its lines and the first store that can fill it. */
-  async openPrescription(prescriptionId: number) {
+  /**
+   * 确认订单 for a prescription: a new attempt, its lines and the first store that can fill it; `repeat`, 再次购药 of a
+   * renewable one.
+   */
+  async openPrescription(prescriptionId: number, repeat = false) {
     this.reset('prescription')
+    this.repeat = repeat
     const pres = await this.prescription.load(prescriptionId)
     await this.chooseStore(pres.stores?.[0] ?? null)
   }
@@ -131,11 +156,14 @@ export class PharmacyOrderStore {
 
   private reset(source: PharmacyOrderSource) {
     this.source = source
+    this.repeat = false
     this.prescription.reset()
     this.shopLines = []
     this.storeId = null
     this.store.reset()
     this.cities.reset()
+    this.stock.reset()
+    this.template.reset()
     this.fee.reset()
     this.placed = null
     this.tipShownFor = ''
@@ -146,8 +174,16 @@ export class PharmacyOrderStore {
     this.storeId = store?.id ?? null
     this.store.reset()
     this.cities.reset()
+    this.stock.reset()
+    this.template.reset()
+    this.shipProvinces.reset()
     if (!store) return
-    await Promise.all([this.store.load(store.id), this.cities.load(store.id)]).catch(() => undefined)
+    await Promise.all([
+      this.store.load(store.id),
+      this.cities.load(store.id),
+      this.stock.load(store.id, this.lines.map((l) => l.drugId)),
+      this.template.load(store.id),
+    ]).catch(() => undefined)
     runInAction(() => {
       const s = this.store.value
       if (s && !s[this.delivery === 'express' ? 'delivery' : 'pickup']) this.delivery = s.delivery ? 'express' : 'pickup'
@@ -172,6 +208,32 @@ export class PharmacyOrderStore {
     const cities = this.cities.value
     if (!address || !cities) return null
     return cities.has(address.cityCode) && this.fee.value?.supported !== false
+  }
+
+  /** 配送范围: the provinces the chosen store delivers to, none opened. */
+  async loadShipProvinces() {
+    this.shipProvince = null
+    this.shipCities.reset()
+    if (this.storeId) await this.shipProvinces.load(this.storeId).catch(() => undefined)
+  }
+
+  /** Opens a province of 配送范围 on its cities (again: closes it). */
+  async toggleShipProvince(code: number) {
+    this.shipCities.reset()
+    this.shipProvince = this.shipProvince === code ? null : code
+    if (this.shipProvince !== null && this.storeId) await this.shipCities.load(this.storeId, code).catch(() => undefined)
+  }
+
+  /** Why the chosen address cannot be delivered to, in the patient's words, or null. */
+  get outOfRangeReason(): string | null {
+    if (this.addressSupported !== false) return null
+    const city = this.address!.regionText.split(' ')[1]
+    return `${OUT_OF_RANGE}：${this.store.value?.name ?? '该药房'}暂不配送到${city ?? '该城市'}，请更换收货地址或选择到店自提`
+  }
+
+  /** What is left of a line's medicine at the chosen store when it is less than the line asks for, else null. */
+  shortOf(line: { drugId: number; quantity: number }): number | null {
+    return stockShort(this.stock.value, line.drugId, line.quantity)
   }
 
   /**
@@ -205,8 +267,9 @@ export class PharmacyOrderStore {
     return this.shopLines.reduce((sum, l) => sum + l.drug.priceFen * l.quantity, 0)
   }
 
+  /** A repeat order pays for the medicines only: the consultation was paid with the first (server: planOrder). */
   get diagnosisFeeFen(): number {
-    return this.source === 'prescription' ? (this.prescription.value?.diagnosisFeeFen ?? 0) : 0
+    return this.source === 'prescription' && !this.repeat ? (this.prescription.value?.diagnosisFeeFen ?? 0) : 0
   }
 
   get expressFeeFen(): number {
@@ -229,6 +292,7 @@ export class PharmacyOrderStore {
     if (!this.storeId) return '暂无可配药的药房'
     if (!this.store.value) return '药房信息加载中'
     if (this.needsPatient && !this.patients.current) return '请选择就诊人'
+    if (this.lines.some((l) => this.shortOf(l) !== null)) return SHORT_OF_STOCK
     if (this.delivery === 'pickup') return null
     if (!this.address) return '请选择收货地址'
     if (this.addressSupported === false) return OUT_OF_RANGE
@@ -258,7 +322,12 @@ export class PharmacyOrderStore {
             ? { prescriptionId: this.prescription.value!.id }
             : { lines: this.shopLines.map((l) => ({ drugId: l.drug.id, quantity: l.quantity })), patientId: this.needsPatient ? this.patients.current!.id : undefined }),
         }
-        order = await this.attempt.run((idempotencyKey) => api.placeOrder({ ...input, idempotencyKey }))
+        const repeatOf = this.repeat ? this.prescription.value!.id : null
+        order = await this.attempt.run((idempotencyKey) =>
+          repeatOf !== null
+            ? api.planOrder({ prescriptionId: repeatOf, storeId: input.storeId, delivery: input.delivery, addressId: input.addressId, idempotencyKey })
+            : api.placeOrder({ ...input, idempotencyKey }),
+        )
         runInAction(() => {
           this.placed = order
           if (this.source === 'shop') this.cart.remove(this.shopLines.map((l) => l.drug.id))
@@ -294,10 +363,24 @@ export class PharmacyOrderStore {
     if (this.detail.value?.id !== id) {
       this.detail.reset()
       this.pickupCode.reset()
+      this.detailPrescription.reset()
     }
     const order = await this.detail.load(id, check)
     if (order.delivery === 'pickup' && (order.status === 'paid' || order.status === 'ready')) await this.pickupCode.load(id).catch(() => undefined)
+    if (order.source === 'prescription' && order.status === 'completed') await this.detailPrescription.load(id).catch(() => undefined)
     return order
+  }
+
+  /**
+   * 再次购药 on a completed prescription order: shown only when the server's planOrder would take it (server
+   * orderablePrescriptionForOrder with `repeat`): the prescription is renewable, approved, not expired, and this
+   * completed order is the one holding it (a newer repeat order, paid or not, would be its order instead).
+   */
+  get planAgain(): Prescription | null {
+    const o = this.detail.value
+    const p = this.detailPrescription.value
+    if (!o || !p || o.status !== 'completed' || o.prescriptionId !== p.id) return null
+    return p.renewable && p.status === 'approved' && !p.expired && p.orderId === o.id ? p : null
   }
 
   /** 取消订单: unpaid, given up; paid and not shipped, refunded. */

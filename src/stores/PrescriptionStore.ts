@@ -1,9 +1,9 @@
-import { makeAutoObservable } from 'mobx'
+import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/pharmacy'
 import { Loadable } from './base/Loadable'
 import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
-import type { PrescriptionSummary, UsedDrug } from '../../types/api/pharmacy'
+import type { Prescription, PrescriptionSummary, UsedDrug } from '../../types/api/pharmacy'
 import { noStorePrescriptionUrl, sureOrderUrl } from '@/pageUrls'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX } from './FollowUpStore'
 
@@ -24,13 +24,31 @@ export interface ContinueDrug {
 export const medicineLine = (m: EditMedicine) => `${m.drugName} ${m.drugSpec} ×${m.quantity}${m.unit}`.slice(0, MEDICINE_NAME_MAX)
 
 /**
+ * How the 处方笺 page is opened: by the prescription's id (lists), by its number (a message or a card that carries only
+ * the number), or by the pharmacy order placed from it (查看处方 on an order).
+ */
+export type PrescriptionRef = { id: number } | { presNo: string } | { orderId: number }
+
+const refKey = (ref: PrescriptionRef) => ('id' in ref ? `id:${ref.id}` : 'presNo' in ref ? `no:${ref.presNo}` : `order:${ref.orderId}`)
+
+/**
  * The patient's prescriptions (spec §3 prescription): the current patient's a page at a time (orderList), all of the
  * user's (处方流转), the one open, the medicines prescribed before (用药记录) and those chosen from them for 续方
  * (selectMedicineList, editMedicine), handed to the renewal form (continueDrug).
  */
 export class PrescriptionStore {
-  /** The one open (its page). */
-  readonly prescription = new Loadable((id: number) => api.getPrescription(id))
+  /** The one open (处方笺), however it was named (`open`). */
+  readonly prescription = new Loadable((ref: PrescriptionRef) =>
+    'id' in ref ? api.getPrescription(ref.id) : 'presNo' in ref ? api.getPrescriptionByNo(ref.presNo) : api.getOrderPrescription(ref.orderId),
+  )
+  /** Which one `prescription` holds (refKey): another one's must not show while this one is read. */
+  private openedAs = ''
+  /** The formulary facts of the medicine whose 药品说明 is open (a prescription's line, a product of the shop). */
+  readonly drugInfo = new Loadable(async (drugId: number) => {
+    const [info] = await api.getDrugDetails([drugId])
+    if (!info) throw new Error('no such drug')
+    return info
+  })
   /** The one open with the stores that can fill it (去购药, 暂无可配药的药房). */
   readonly toOrder = new Loadable((id: number) => api.getPrescriptionToOrder(id))
   readonly orderList: PagedList<PrescriptionSummary>
@@ -52,11 +70,42 @@ export class PrescriptionStore {
     makeAutoObservable<PrescriptionStore, 'patients'>(this, {
       patients: false,
       prescription: false,
+      drugInfo: false,
       toOrder: false,
       orderList: false,
       outflow: false,
       historyDrug: false,
       store: false,
+    })
+  }
+
+  /** Opens a prescription for 处方笺; the one shown before is dropped when this is another. */
+  async open(ref: PrescriptionRef) {
+    const key = refKey(ref)
+    if (key !== this.openedAs) {
+      this.prescription.reset()
+      this.openedAs = key
+    }
+    await this.prescription.load(ref)
+  }
+
+  /** The prescription `ref` names, once read. */
+  opened(ref: PrescriptionRef): Prescription | null {
+    return this.openedAs === refKey(ref) ? this.prescription.value : null
+  }
+
+  /**
+   * The status line of the open prescription, read again (prescriptionStatus) when its page is shown again: buying it
+   * (去购药), or its order being closed or refunded, changes only its status and its order, not what was written, so
+   * the whole prescription is not read twice. 待审核 / 审核通过 / 审核未通过 / 已撤回 / 已过期 / 已下单 are the server's words.
+   */
+  async refreshStatus() {
+    const p = this.prescription.value
+    if (!p) return
+    const s = await api.getPrescriptionStatus(p.id)
+    runInAction(() => {
+      if (this.prescription.value?.id !== s.id) return
+      this.prescription.value = { ...this.prescription.value, status: s.status, statusText: s.statusText, orderable: s.orderable, orderId: s.orderId }
     })
   }
 

@@ -2,13 +2,14 @@
  * Browser journey of medicines (issue 19): a patient consults on a phone, the treating doctor prescribes at the
  * workbench, the hospital's pharmacist reviews it at the same workbench, and the patient orders the approved
  * prescription for delivery, pays in the sandbox cashier and follows the order until the pharmacy ships it. A rejected
- * prescription never reaches the patient. Three browser contexts on the real server with its seeded doctors,
+ * prescription never reaches the patient. A chronic patient's renewable prescription, once its order is completed, is
+ * bought again from the order (再次购药). Three browser contexts on the real server with its seeded doctors,
  * pharmacist, formulary and pharmacy.
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { appCall, deskOpen, deskSignIn, newDesk, orderConsultation, patientAtDoctor, seeText, setup, shot, tapButton, teardown, visible, waitForPath } from './support'
+import { DEMO_DOCTOR, appCall, deskCall, deskOpen, deskSignIn, newDesk, orderConsultation, patientAtDoctor, seeText, setup, shot, tapButton, teardown, visible, waitForPath } from './support'
 import { assertAccessible } from './axe'
 
 const HOSPITAL = '10392'
@@ -32,8 +33,11 @@ async function consultationStarted(page: Page, desk: Page, patientMasked: string
   await seeText(page, '医生已接诊')
 }
 
-/** The doctor writes a prescription of one western drug at the desk and submits it for review; answers its number. */
-async function prescribe(desk: Page, diagnosis: string, drug: { keyword: string; name: string; quantity: number }): Promise<string> {
+/**
+ * The doctor writes a prescription of one western drug at the desk (可续方 for a chronic patient's) and submits it for
+ * review; answers its number.
+ */
+async function prescribe(desk: Page, diagnosis: string, drug: { keyword: string; name: string; quantity: number }, renewable = false): Promise<string> {
   await desk.getByRole('button', { name: '开处方' }).click()
   await desk.getByLabel('处方类型').selectOption({ label: '西药' })
   await desk.locator('#pres-disease-search').fill(diagnosis)
@@ -46,6 +50,7 @@ async function prescribe(desk: Page, diagnosis: string, drug: { keyword: string;
   assert.notEqual(await desk.getByLabel(`${drug.name}频次`).inputValue(), '')
   await desk.getByLabel(`${drug.name}数量（盒）`).fill(String(drug.quantity))
   await desk.locator('#pres-advice').fill('饭后服用，多饮水')
+  if (renewable) await desk.locator('#pres-renewable').check()
   await shot(desk, 'pharmacy-desk-draft')
   await assertAccessible(desk, '开处方')
   return submitForReview(desk)
@@ -74,6 +79,23 @@ async function submitForReview(desk: Page): Promise<string> {
 
 /** The pharmacist's queue card of a prescription. */
 const queued = (pharmacist: Page, presNo: string) => pharmacist.locator('#review-list > li', { hasText: presNo })
+
+/** The pharmacist approves a prescription from the review queue. */
+async function approve(pharmacist: Page, presNo: string) {
+  await pharmacist.locator('#review').getByRole('button', { name: '刷新' }).click()
+  const card = queued(pharmacist, presNo)
+  await card.getByRole('button', { name: '通过' }).click()
+  await card.waitFor({ state: 'detached' })
+}
+
+/** The patient pays the order just submitted in the sandbox cashier; answers the order's id once it shows 待发货. */
+async function payInCashier(page: Page): Promise<number> {
+  await page.waitForURL((u) => u.pathname === '/sandbox/pay/cashier')
+  await page.getByText('确认支付', { exact: true }).click()
+  await waitForPath(page, '/h5/pages/order/shop/detail', (q) => /^\d+$/.test(q.get('id') ?? ''))
+  await seeText(page, '待发货')
+  return Number(new URL(page.url()).searchParams.get('id'))
+}
 
 describe('medicines in the browser: prescribed at the workbench, reviewed by the pharmacist, ordered and shipped', () => {
   before(setup, { timeout: 60_000 })
@@ -191,5 +213,79 @@ describe('medicines in the browser: prescribed at the workbench, reviewed by the
     await listed
     await seeText(page, '暂无处方')
     assert.equal(await visible(page.getByText(/黄芪/)).count(), 0)
+  })
+
+  test('a renewable prescription: 药品说明 and 配送范围 before buying, 查看处方 from the completed order, then 再次购药 places a repeat order', async () => {
+    const desk = await newDesk()
+    const { doctorId } = await deskSignIn(desk, DOCTOR_LOGIN)
+    const pharmacist = await newDesk()
+    await deskSignIn(pharmacist, PHARMACIST_LOGIN)
+    const { page } = await patientAtDoctor(HOSPITAL, doctorId!, { name: '周建国', idCard: '11010519650315781X' })
+    await addAddress(page)
+    await orderConsultation(page, '慢性支气管炎，咳嗽咳痰反复，需继续用药')
+    await consultationStarted(page, desk, '周*国')
+    const presNo = await prescribe(desk, '肺炎', { keyword: '阿莫西林', name: '阿莫西林胶囊', quantity: 1 }, true)
+    await approve(pharmacist, presNo)
+
+    // the prescription, by its number as a message would carry it; a line opens its 药品说明
+    await page.goto(`/h5/internet/prescription/medicine?presNo=${presNo}&hospitalCode=${HOSPITAL}`)
+    await seeText(page, /审核通过/)
+    await visible(page.getByRole('button', { name: '阿莫西林胶囊 药品说明' })).first().click()
+    const sheet = page.getByRole('dialog', { name: '阿莫西林胶囊 药品说明' })
+    await sheet.getByText('生产厂家').waitFor()
+    await sheet.getByText('处方药', { exact: true }).waitFor()
+    await shot(page, 'pharmacy-11-drug-sheet')
+    await assertAccessible(page, '药品说明')
+    await sheet.getByRole('button', { name: '关闭' }).click()
+    await sheet.waitFor({ state: 'detached' })
+
+    // 配送范围 at the checkout: the fee rule, the provinces, a province's cities
+    await tapButton(page, '去购药')
+    await waitForPath(page, '/h5/internet/sureOrder/index')
+    await visible(page.getByText('快递配送', { exact: true })).first().click()
+    await seeText(page, /科技园科苑路15号/)
+    await visible(page.getByRole('link', { name: '配送范围' })).first().click()
+    const range = page.getByRole('dialog', { name: '配送范围' })
+    await range.getByText(/运费规则：配送费15元/).waitFor()
+    await range.getByRole('button', { name: '广东省' }).click()
+    await range.getByText(/深圳市/).waitFor()
+    await shot(page, 'pharmacy-12-ship-range')
+    await assertAccessible(page, '配送范围')
+    await range.getByRole('button', { name: '关闭' }).click()
+    await range.waitFor({ state: 'detached' })
+    await tapButton(page, '提交订单')
+    const first = await payInCashier(page)
+
+    // the pharmacy ships it and it is delivered
+    const { token } = await deskCall<{ token: string }>('', 'POST', '/login', { login: PHARMACIST_LOGIN, password: DEMO_DOCTOR.password })
+    await deskCall(token, 'POST', `/pharmacy/orders/${first}/ship`, { carrier: '顺丰速运', trackingNo: 'SF2026112700001' })
+    await deskCall(token, 'POST', `/pharmacy/orders/${first}/complete`, {})
+
+    // the completed order: 查看处方 shows the prescription it was placed from
+    await page.reload()
+    await seeText(page, '已完成')
+    await visible(page.getByRole('link', { name: '查看处方' })).first().click()
+    await waitForPath(page, '/h5/internet/prescription/medicine', (q) => q.get('orderId') === String(first))
+    await seeText(page, `处方号 ${presNo}`)
+    await seeText(page, /阿莫西林胶囊/)
+    await shot(page, 'pharmacy-13-order-prescription')
+    await page.goBack()
+    await waitForPath(page, '/h5/pages/order/shop/detail', (q) => q.get('id') === String(first))
+
+    // 再次购药: the same checkout without the consultation fee, placed as a repeat order
+    await tapButton(page, '再次购药')
+    await waitForPath(page, '/h5/internet/sureOrder/index', (q) => q.get('repeat') === '1')
+    await seeText(page, '再次购药按原处方配药，仅收取药品费和配送费')
+    await visible(page.getByText('快递配送', { exact: true })).first().click()
+    await seeText(page, /科技园科苑路15号/)
+    assert.equal(await visible(page.getByText('诊查费', { exact: true })).count(), 0)
+    await shot(page, 'pharmacy-14-plan-order')
+    await tapButton(page, '提交订单')
+    const again = await payInCashier(page)
+    assert.notEqual(again, first)
+    const repeat = await appCall<{ prescriptionId: number; diagnosisFeeFen: number; steps: { note: string; statusText: string }[] }>(page, 'GET', `/dld-rpflow/api/order/detail/${again}`)
+    assert.equal(repeat.diagnosisFeeFen, 0)
+    assert.ok(repeat.steps.some((s) => `${s.statusText}${s.note}`.includes('续方订单已提交')))
+    await shot(page, 'pharmacy-15-repeat-paid')
   })
 })

@@ -17,7 +17,7 @@ import RenewalPage from '../../src/internet/inquiry/useMedicine'
 import MessageItem from '../../src/internet/tim/MessageItem'
 import type { ChatMessage } from '../../types/api/chat'
 import type { OnlineDoctorInfo } from '../../types/api/internet'
-import type { PharmacyStore, Prescription, PrescriptionCard, PrescriptionSummary, UsedDrug } from '../../types/api/pharmacy'
+import type { DrugInfo, PharmacyStore, Prescription, PrescriptionCard, PrescriptionStatusInfo, PrescriptionSummary, UsedDrug } from '../../types/api/pharmacy'
 import { patient } from './doubles/patients'
 
 let mockRoot: RootStore
@@ -141,8 +141,28 @@ const doctor: OnlineDoctorInfo = {
   followed: true,
 }
 
+/** What the formulary says of the medicine on prescription 31. */
+const amlodipine: DrugInfo = {
+  id: 5,
+  code: 'X001',
+  name: '苯磺酸氨氯地平片',
+  commonName: '苯磺酸氨氯地平片',
+  category: 'western',
+  drugSpec: '5mg*7片',
+  drugSpecUnit: 'mg',
+  unit: '盒',
+  dosageForm: '片剂',
+  manufacturer: '示范制药有限公司',
+  defaultUsage: '口服，一次5mg，一日一次',
+  priceFen: 2850,
+  rx: true,
+  picture: '',
+}
+
 /** Whether a partner pharmacy has every line of prescription 31 in stock. */
 let stocked = true
+/** What prescriptionStatus answers of prescription 31 (it changes once it is bought elsewhere). */
+let status31: PrescriptionStatusInfo = { id: 31, status: 'approved', statusText: '审核通过', orderable: true, orderId: null }
 
 const ok = (data: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: mapSensitive(data, (v) => Buffer.from(v, 'utf8').toString('base64')) } })
 const page = <T,>(records: T[]) => ok({ records, total: records.length, page: 1, size: 10 })
@@ -162,6 +182,13 @@ function serve() {
       return page(Number(query.patientId) === 2 ? mothers : mine)
     }
     if (path === '/dld-hospital/pres/presDetail/31') return ok(prescription)
+    if (path === '/dld-hospital/pres/getPrescriptionDetail') {
+      const presNo = new URLSearchParams(String(data)).get('presNo')
+      return presNo === prescription.presNo ? ok(prescription) : { statusCode: 200, data: { code: 2999, msg: '暂无权限', data: null } }
+    }
+    if (path === '/dld-rpflow/api/order/web/prescription/77') return ok(prescription)
+    if (path === '/dld-hospital/pres/order/prescriptionStatus') return ok(status31)
+    if (path === '/dld-hospital/pres/drugDetail') return ok(String(query.ids).split(',').includes('5') ? [amlodipine] : [])
     if (path === '/dld-rpflow/api/prescription/31') return ok({ ...prescription, stores: stocked ? [store] : [] })
     if (path === '/dld-hospital/pres/historyDrug') return ok(Number(query.patientId) === 1 ? used : [])
     if (path === '/dld-rpflow/api/store/detail/3') return ok(store)
@@ -180,6 +207,7 @@ beforeEach(() => {
   local.set(LOCAL.lifeData, { appId: 'wx10392demo00000', expire: Date.now() + 3_600_000 })
   mockRoot = new RootStore()
   stocked = true
+  status31 = { id: 31, status: 'approved', statusText: '审核通过', orderable: true, orderId: null }
   jest.spyOn(console, 'info').mockImplementation(() => undefined)
   serve()
 })
@@ -280,6 +308,54 @@ describe('处方详情 /internet/prescription/medicine', () => {
     expect(row('审核药师')).toBe('审核药师陈药师')
     expect(screen.getByText('审核通过')).toBeTruthy()
     expect(screen.getByText('去购药')).toBeTruthy()
+  })
+
+  test('opened by its number (a message carries only that) or from its pharmacy order (查看处方): the same prescription', async () => {
+    testing.setRouter('/internet/prescription/medicine', { presNo: 'RX202611260031' })
+    const byNo = render(<Medicine />)
+    expect(await screen.findByText('处方号 RX202611260031')).toBeTruthy()
+    expect(sent('/dld-hospital/pres/getPrescriptionDetail')).toHaveLength(1)
+    byNo.unmount()
+
+    testing.setRouter('/internet/prescription/medicine', { orderId: '77' })
+    render(<Medicine />)
+    expect(await screen.findByText('诊断：原发性高血压')).toBeTruthy()
+    expect(sent('/dld-rpflow/api/order/web/prescription/77')).toHaveLength(1)
+  })
+
+  test('a number that is not the patient’s shows nothing of anyone’s prescription', async () => {
+    testing.setRouter('/internet/prescription/medicine', { presNo: 'RX999' })
+    render(<Medicine />)
+    await waitFor(() => expect(sent('/dld-hospital/pres/getPrescriptionDetail')).toHaveLength(1))
+    expect(screen.queryByText('处方笺（西药）')).toBeNull()
+  })
+
+  test('a medicine line opens its 药品说明 in a dialog that its 关闭 button closes', async () => {
+    testing.setRouter('/internet/prescription/medicine', { id: '31' })
+    render(<Medicine />)
+    await screen.findByText('处方笺（西药）')
+    fireEvent.click(screen.getByRole('button', { name: '苯磺酸氨氯地平片 药品说明' }))
+    const sheet = await screen.findByRole('dialog', { name: '苯磺酸氨氯地平片 药品说明' })
+    expect(await within(sheet).findByText('示范制药有限公司')).toBeTruthy()
+    const row = (label: string) => within(sheet).getByText(label).parentElement!.textContent
+    expect(row('规格')).toBe('规格5mg*7片')
+    expect(row('用法用量')).toBe('用法用量口服，一次5mg，一日一次')
+    expect(row('类别')).toBe('类别处方药')
+    expect(sent('/dld-hospital/pres/drugDetail')[0]!.data).toEqual({ ids: '5' })
+    fireEvent.click(within(sheet).getByRole('button', { name: '关闭' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  test('shown again after it was bought elsewhere: its status line is read again and says 已下单 with 查看订单', async () => {
+    testing.setRouter('/internet/prescription/medicine', { id: '31' })
+    render(<Medicine />)
+    await screen.findByText('审核通过')
+    status31 = { id: 31, status: 'approved', statusText: '已下单', orderable: false, orderId: 77 }
+    testing.showPage()
+    expect(await screen.findByText('已下单')).toBeTruthy()
+    expect(screen.queryByText('去购药')).toBeNull()
+    expect(screen.getByText('查看订单')).toBeTruthy()
+    expect(sent('/dld-hospital/pres/presDetail/31')).toHaveLength(1)
   })
 })
 

@@ -91,7 +91,10 @@ const SHENZHEN = address(1, 440300, '广东省 深圳市 南山区')
 const LHASA = address(2, 540100, '西藏自治区 拉萨市 城关区')
 
 let addresses: Address[] = []
+/** The shop store's stock by drug id where it differs from the product's (inventory). */
+let stockAt = new Map<number, number>()
 let placed: Record<string, unknown>[] = []
+let planned: Record<string, unknown>[] = []
 let orders: PharmacyOrder[] = []
 
 function orderOf(id: number, status: PharmacyOrderStatus, extra: Partial<PharmacyOrder> = {}): PharmacyOrder {
@@ -183,6 +186,9 @@ const PRESCRIPTION: Prescription = {
   stores: [{ id: STORE_ID, name: '示范大药房', address: '深圳市南山区科技园1号', delivery: true, pickup: true }],
 }
 
+/** Prescription 31 written renewable (a chronic patient's) when its orders say so; otherwise once only. */
+const RENEWABLE_ID = PRESCRIPTION.id
+
 function serve() {
   testing.answer(({ url, method, data }) => {
     const [path = ''] = url.split('?')
@@ -206,6 +212,27 @@ function serve() {
       return ok({ supported, expressFeeFen: supported ? 1500 : 0, tip: supported ? TIP : '' })
     }
     if (path === `/dld-rpflow/api/prescription/${PRESCRIPTION.id}`) return ok(PRESCRIPTION)
+    if (path === '/dld-rpflow/api/drugStore/store/inventory') {
+      const all = [AMOXICILLIN, VITAMIN_C, COLD]
+      return ok((body.drugIds as number[]).map((id) => ({ drugId: id, quantity: stockAt.get(id) ?? all.find((d) => d.id === id)?.stock ?? 0 })))
+    }
+    if (path === `/dld-rpflow/api/sendTemplate/${STORE_ID}`) return ok({ storeId: STORE_ID, expressFeeFen: 1500, freeShippingFromFen: 9900, tip: TIP })
+    if (path === `/dld-rpflow/api/sendTemplate/shipProvince/${STORE_ID}`) return ok([{ code: 440000, name: '广东省' }, { code: 330000, name: '浙江省' }])
+    if (path === `/dld-rpflow/api/sendTemplate/shipCity/${STORE_ID}/440000`) return ok([{ code: 440300, name: '深圳市' }, { code: 440100, name: '广州市' }])
+    if (path === '/dld-hospital/pres/drugDetail') return ok([VITAMIN_C, AMOXICILLIN, COLD].filter((d) => String(query.ids).split(',').includes(String(d.id))))
+    if (path === '/dld-rpflow/api/order/planOrder') {
+      planned.push(body)
+      const order = orderOf(90 + planned.length, 'unpaid', { source: 'prescription', prescriptionId: PRESCRIPTION.id, diagnosisFeeFen: 0 })
+      orders.push(order)
+      return ok(order)
+    }
+    const fromOrder = path.match(/^\/dld-rpflow\/api\/order\/web\/prescription\/(\d+)$/)
+    if (fromOrder) {
+      const order = orders.find((o) => o.id === Number(fromOrder[1]) && o.prescriptionId)
+      // the prescription's order is its newest one not cancelled, closed or refunded
+      const holder = Math.max(...orders.filter((o) => o.prescriptionId === order?.prescriptionId && !['cancelled', 'closed', 'refunded'].includes(o.status)).map((o) => o.id))
+      return order ? ok({ ...PRESCRIPTION, renewable: order.prescriptionId === RENEWABLE_ID, orderable: false, orderId: holder, statusText: '已下单' }) : refuse(2999, '暂无权限')
+    }
     if (path === '/dld-rpflow/api/order/place') {
       placed.push(body)
       const lines = (body.lines ?? []) as { drugId: number }[]
@@ -236,7 +263,9 @@ beforeEach(() => {
   local.set(LOCAL.lifeData, { appId: 'wx10412demo00000', expire: Date.now() + 3_600_000 })
   mockRoot = new RootStore()
   addresses = [SHENZHEN, LHASA]
+  stockAt = new Map()
   placed = []
+  planned = []
   orders = []
   pay = jest.spyOn(platform, 'pay').mockResolvedValue('left')
   serve()
@@ -299,6 +328,37 @@ describe('药品商城 and 购物车', () => {
   })
 })
 
+describe('购物车 stock and 药品说明', () => {
+  test('the cart reads the store’s stock: a line asking for more is marked and 去结算 waits until it is changed', async () => {
+    await addToCart('维生素C片', '维生素C片', '维生素C片', '复方感冒灵颗粒')
+    stockAt.set(VITAMIN_C.id, 1)
+    testing.setRouter('/pages/shop/cart/index')
+    render(<ShopCart />)
+    expect(await screen.findByText('库存不足，仅剩1盒')).toBeTruthy()
+    const settle = screen.getByRole('button', { name: '去结算' })
+    expect(settle.getAttribute('aria-disabled') ?? String(settle.hasAttribute('disabled'))).toBe('true')
+    expect(screen.getByText('部分药品库存不足，请修改数量')).toBeTruthy()
+    // one tap down brings the line to what is left
+    fireEvent.click(screen.getByRole('button', { name: '维生素C片减少一盒' }))
+    expect(screen.getByLabelText('维生素C片数量').textContent).toBe('1')
+    expect(screen.queryByText('库存不足，仅剩1盒')).toBeNull()
+    expect(screen.getByRole('button', { name: '去结算' }).getAttribute('aria-disabled')).not.toBe('true')
+    expect(screen.getByRole('button', { name: '维生素C片增加一盒' }).getAttribute('aria-disabled')).toBe('true')
+  })
+
+  test('a product of the shop opens its 药品说明', async () => {
+    testing.setRouter('/pages/shop/list/index')
+    render(<ShopList />)
+    await screen.findByText('维生素C片')
+    fireEvent.click(screen.getByRole('button', { name: '维生素C片 药品说明' }))
+    const sheet = await screen.findByRole('dialog', { name: '维生素C片 药品说明' })
+    expect(await within(sheet).findByText('示范药业')).toBeTruthy()
+    expect(within(sheet).getByText('非处方药')).toBeTruthy()
+    fireEvent.click(within(sheet).getByRole('button', { name: '关闭' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
 describe('确认订单', () => {
   test('the cart is delivered to a served address: the fee tip shows 2.5 s, masked; 提交订单 places once and opens the cashier', async () => {
     await addToCart('维生素C片', '维生素C片')
@@ -326,10 +386,39 @@ describe('确认订单', () => {
     await addToCart('维生素C片')
     testing.setRouter('/pages/storePayment/index')
     render(<StorePayment />)
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', '该地址不在配送范围')
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', '该地址不在配送范围：示范大药房暂不配送到拉萨市，请更换收货地址或选择到店自提')
     expect(toastTitles()).not.toContain(TIP)
     fireEvent.click(screen.getByRole('button', { name: '提交订单' }))
     await waitFor(() => expect(toastTitles()).toContain('该地址不在配送范围'))
+    expect(placed).toEqual([])
+  })
+
+  test('配送范围 lists the provinces delivered to, each opening on its cities, with the fee rule; 关闭 closes it', async () => {
+    await addToCart('维生素C片')
+    testing.setRouter('/pages/storePayment/index')
+    render(<StorePayment />)
+    await waitFor(() => expect(toastTitles()).toContain(TIP))
+    fireEvent.click(screen.getByRole('link', { name: '配送范围' }))
+    const sheet = await screen.findByRole('dialog', { name: '配送范围' })
+    expect(within(sheet).getByText(`运费规则：${TIP}`)).toBeTruthy()
+    const guangdong = await within(sheet).findByRole('button', { name: '广东省' })
+    expect(within(sheet).getByRole('button', { name: '浙江省' })).toBeTruthy()
+    expect(guangdong.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.click(guangdong)
+    expect(await within(sheet).findByText('深圳市、广州市')).toBeTruthy()
+    expect(guangdong.getAttribute('aria-expanded')).toBe('true')
+    fireEvent.click(within(sheet).getByRole('button', { name: '关闭' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  test('a line the store now has too little of is marked 仅剩 N and holds the order back', async () => {
+    await addToCart('维生素C片', '维生素C片', '维生素C片')
+    stockAt.set(VITAMIN_C.id, 1)
+    testing.setRouter('/pages/storePayment/index')
+    render(<StorePayment />)
+    expect(await screen.findByText('库存不足，仅剩1盒')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: '提交订单' }))
+    await waitFor(() => expect(toastTitles()).toContain('部分药品库存不足'))
     expect(placed).toEqual([])
   })
 
@@ -402,6 +491,52 @@ describe('药品订单详情', () => {
     await waitFor(() => expect(toastTitles()).toContain('已取消，退款将原路返回'))
     expect(calls.modals).toEqual(['确定取消该订单吗？取消后已支付的金额将原路退回。'])
     expect(await screen.findByText('已退款¥23.90，已原路返回')).toBeTruthy()
+  })
+
+  test('from a prescription: 查看处方 opens the prescription it was placed from', async () => {
+    await open(orderOf(74, 'paid', { source: 'prescription', prescriptionId: 99 }))
+    fireEvent.click(screen.getByRole('link', { name: '查看处方' }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/internet/prescription/medicine?orderId=74' })
+    // not completed: never bought again from here
+    expect(buttons()).toEqual(['取消订单'])
+  })
+
+  test('completed from a renewable prescription: 再次购药 leads through the same checkout and places a repeat order', async () => {
+    await open(orderOf(75, 'completed', { source: 'prescription', prescriptionId: RENEWABLE_ID }))
+    fireEvent.click(await screen.findByRole('button', { name: '再次购药' }))
+    expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: `/internet/sureOrder/index?prescriptionId=${PRESCRIPTION.id}&repeat=1` })
+
+    testing.setRouter('/internet/sureOrder/index', { prescriptionId: String(PRESCRIPTION.id), repeat: '1' })
+    render(<SureOrder />)
+    await waitFor(() => expect(toastTitles()).toContain(TIP))
+    expect(await screen.findByText('再次购药按原处方配药，仅收取药品费和配送费')).toBeTruthy()
+    expect(screen.queryByText('诊查费')).toBeNull()
+    // 25.00 drugs + 15.00 delivery, no consultation fee again
+    expect(total()).toBe('¥40.00')
+    fireEvent.click(screen.getByRole('button', { name: '提交订单' }))
+    await waitFor(() => expect(planned).toHaveLength(1))
+    expect(planned[0]).toMatchObject({ prescriptionId: PRESCRIPTION.id, storeId: STORE_ID, delivery: 'express', addressId: SHENZHEN.id })
+    expect(placed).toEqual([])
+  })
+
+  test('completed, but bought again since (a newer order holds the prescription): no second 再次购药 from the old one', async () => {
+    const newer = orderOf(95, 'unpaid', { source: 'prescription', prescriptionId: RENEWABLE_ID })
+    orders = [newer]
+    const old = orderOf(77, 'completed', { source: 'prescription', prescriptionId: RENEWABLE_ID })
+    testing.setRouter('/pages/order/shop/detail', { id: String(old.id) })
+    orders.push(old)
+    render(<PharmacyOrderDetail />)
+    await screen.findByText(old.orderCode)
+    await waitFor(() => expect(calls.requests.some((r) => r.url.endsWith('/dld-rpflow/api/order/web/prescription/77'))).toBe(true))
+    expect(screen.getByRole('link', { name: '查看处方' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: '再次购药' })).toBeNull()
+  })
+
+  test('completed from a prescription written for one order only: no 再次购药', async () => {
+    await open(orderOf(76, 'completed', { source: 'prescription', prescriptionId: 30 }))
+    await waitFor(() => expect(calls.requests.some((r) => r.url.endsWith('/dld-rpflow/api/order/web/prescription/76'))).toBe(true))
+    expect(screen.getByRole('link', { name: '查看处方' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: '再次购药' })).toBeNull()
   })
 
   test('a refund asked for: 撤销退款申请 only', async () => {

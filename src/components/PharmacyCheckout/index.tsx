@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { reaction } from 'mobx'
@@ -10,8 +10,9 @@ import PatientPicker from '@/components/PatientPicker'
 import Segmented from '@/components/Segmented'
 import Tappable from '@/components/Tappable'
 import DrugRow from './DrugRow'
+import ShipRange from './ShipRange'
 import { useStores } from '@/stores'
-import { OUT_OF_RANGE } from '@/stores/PharmacyOrderStore'
+import { shortText } from '@/stores/CartStore'
 import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import { isBuiltPage } from '@/routes'
@@ -23,11 +24,14 @@ const DELIVERY_TEXT: Record<PharmacyDelivery, string> = { express: '快递配送
 
 /**
  * The body of 确认订单, from a prescription (/internet/sureOrder) or from the cart (/pages/storePayment): the drugs,
- * 快递配送 to an address the store delivers to with its fee and tip, or 到店自提 at the store, the totals, and 提交订单,
- * which places the order once, pays it and opens the order. The page opens the checkout (PharmacyOrderStore).
+ * 快递配送 to an address the store delivers to with its fee and tip (配送范围 lists where that is; an address outside it
+ * says why before anything is placed), or 到店自提 at the store, the totals, and 提交订单, which places the order once,
+ * pays it and opens the order. A line the store has too little of is marked and holds 提交订单 back. The page opens the
+ * checkout (PharmacyOrderStore).
  */
 function PharmacyCheckout({ onRetry }: { onRetry: () => void }) {
   const { pharmacyOrders: checkout, address, patient } = useStores()
+  const [range, setRange] = useState(false)
 
   // another address (chosen from the book) has its own fee
   useEffect(() => reaction(() => checkout.address?.id, () => void checkout.loadFee()), [checkout])
@@ -76,25 +80,32 @@ function PharmacyCheckout({ onRetry }: { onRetry: () => void }) {
           <Text className='checkout__note'>暂无可配药的药房</Text>
         )}
         {checkout.delivery === 'express' ? (
-          <Tappable className='checkout__address' label={a ? undefined : '选择收货地址'} onTap={() => void Taro.navigateTo({ url: `${ADDRESS_LIST_URL}?select=1` })}>
-            {a ? (
-              <>
-                <Text className='checkout__who'>
-                  {a.name} {a.mobile}
-                </Text>
-                <Text className='checkout__line'>
-                  {a.regionText} {a.detail}
-                </Text>
-              </>
-            ) : (
-              <Text className='checkout__line'>{address.loaded ? '请选择收货地址' : '收货地址加载中...'}</Text>
-            )}
-            {checkout.addressSupported === false && (
+          <>
+            <Tappable className='checkout__address' label={a ? undefined : '选择收货地址'} onTap={() => void Taro.navigateTo({ url: `${ADDRESS_LIST_URL}?select=1` })}>
+              {a ? (
+                <>
+                  <Text className='checkout__who'>
+                    {a.name} {a.mobile}
+                  </Text>
+                  <Text className='checkout__line'>
+                    {a.regionText} {a.detail}
+                  </Text>
+                </>
+              ) : (
+                <Text className='checkout__line'>{address.loaded ? '请选择收货地址' : '收货地址加载中...'}</Text>
+              )}
+            </Tappable>
+            {checkout.outOfRangeReason && (
               <View className='checkout__note checkout__note--warn' role='alert'>
-                {OUT_OF_RANGE}
+                {checkout.outOfRangeReason}
               </View>
             )}
-          </Tappable>
+            {checkout.storeId !== null && (
+              <Tappable inline role='link' className='checkout__link' onTap={() => setRange(true)}>
+                配送范围
+              </Tappable>
+            )}
+          </>
         ) : (
           store && (
             <View className='checkout__store'>
@@ -113,17 +124,21 @@ function PharmacyCheckout({ onRetry }: { onRetry: () => void }) {
 
       <View className='checkout__card'>
         <Text className='checkout__heading'>药品清单</Text>
-        {checkout.lines.map((l) => (
-          <DrugRow key={l.drugId} block='checkout' line={l} rx={checkout.source === 'shop' && l.rx} />
-        ))}
+        {checkout.lines.map((l) => {
+          const left = checkout.shortOf(l)
+          return <DrugRow key={l.drugId} block='checkout' line={l} rx={checkout.source === 'shop' && l.rx} short={left === null ? null : shortText(left, l.unit)} />
+        })}
+        {checkout.repeat && <Text className='checkout__note'>再次购药按原处方配药，仅收取药品费和配送费</Text>}
       </View>
 
       <View className='checkout__card'>
         <Row label='药品费' value={yuan(checkout.drugFeeFen)} />
-        {checkout.source === 'prescription' && <Row label='诊查费' value={yuan(checkout.diagnosisFeeFen)} />}
+        {checkout.source === 'prescription' && !checkout.repeat && <Row label='诊查费' value={yuan(checkout.diagnosisFeeFen)} />}
         {checkout.delivery === 'express' && <Row label='配送费' value={checkout.fee.value?.supported ? yuan(checkout.expressFeeFen) : '--'} />}
         {checkout.delivery === 'express' && checkout.fee.value?.supported && checkout.fee.value.tip && <Text className='checkout__note'>{checkout.fee.value.tip}</Text>}
       </View>
+
+      {range && <ShipRange onClose={() => setRange(false)} />}
 
       <ActionBar amount={{ label: '合计', value: yuan(checkout.totalFen) }} note={checkout.placed ? null : checkout.blocker}>
         <Button type='primary' block disabled={checkout.submitting.busy} onClick={() => void submit()}>

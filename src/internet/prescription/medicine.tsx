@@ -1,29 +1,50 @@
-import { useRouter } from '@tarojs/taro'
+import { useState } from 'react'
+import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { oneById } from '@/components/Empty/oneById'
+import DrugSheet from '@/components/DrugSheet'
+import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { PrescriptionActions, statusClass } from '@/components/PrescriptionItem'
+import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
+import type { PrescriptionRef } from '@/stores/PrescriptionStore'
 import { localTime, yuan } from '@/utils/register'
 import type { DrugCategory } from '../../../types/api/pharmacy'
 import './medicine.scss'
 
 export const CATEGORY_TEXT: Record<DrugCategory, string> = { western: '西药', patent: '中成药', chinese: '中药饮片' }
 
+/** The prescription the address names: `id`, `presNo` (a message or card with the number only) or `orderId` (查看处方). */
+function refOf(params: Partial<Record<string, string>>): PrescriptionRef | null {
+  if (Number(params.id)) return { id: Number(params.id) }
+  if (params.presNo) return { presNo: params.presNo }
+  if (Number(params.orderId)) return { orderId: Number(params.orderId) }
+  return null
+}
+
 /**
- * 处方笺 (spec §2 /internet/prescription/medicine?id=): the prescription as the paper one reads: hospital, patient,
- * diagnoses, the Rp lines, the fees, the doctor and the reviewing pharmacist, when written and until when it holds;
- * 去购药 / 查看订单 as on the list.
+ * 处方笺 (spec §2 /internet/prescription/medicine?id= | presNo= | orderId=): the prescription as the paper one reads:
+ * hospital, patient, diagnoses, the Rp lines (each opens its 药品说明), the fees, the doctor and the reviewing
+ * pharmacist, when written and until when it holds; 去购药 / 查看订单 as on the list. Shown again (back from buying
+ * it), its status line is read again.
  */
 function Medicine() {
   const { hospital, prescription } = useStores()
   const { params } = useRouter()
-  const id = Number(params.id)
-  const { value: p, load, placeholder } = oneById(prescription.prescription, id, '未找到该处方')
+  const ref = refOf(params)
+  const p = ref ? prescription.opened(ref) : null
+  const [drug, setDrug] = useState<{ id: number; name: string } | null>(null)
+  const load = async () => {
+    if (ref) await prescription.open(ref).catch(() => undefined)
+  }
+  useDidShow(() => {
+    if (p) void prescription.refreshStatus().catch(() => undefined)
+  })
 
   const body = () => {
-    if (!p) return placeholder
+    if (!ref) return <Empty text='未找到该处方' />
+    if (!p) return prescription.prescription.state === 'failed' ? <LoadFailed onRetry={() => void load()} /> : <Loading />
     const row = (label: string, value: string, strong = false) => (
       <View className='pres-paper__row'>
         <Text className='pres-paper__label'>{label}</Text>
@@ -59,6 +80,9 @@ function Medicine() {
                 <Text className='pres-paper__drug-line'>{`规格：${l.drugSpec}`}</Text>
                 <Text className='pres-paper__drug-line'>{`用法：${l.dose}，${l.frequency}，共${l.days}天`}</Text>
                 <Text className='pres-paper__drug-line'>{`金额：${yuan(l.amountFen)}`}</Text>
+                <Tappable inline className='pres-paper__drug-info' label={`${l.drugName} 药品说明`} onTap={() => setDrug({ id: l.drugId, name: l.drugName })}>
+                  药品说明
+                </Tappable>
               </View>
             ))}
           </View>
@@ -79,6 +103,7 @@ function Medicine() {
         <View className='pres-paper__actions'>
           <PrescriptionActions p={p} />
         </View>
+        {drug && <DrugSheet drugId={drug.id} name={drug.name} onClose={() => setDrug(null)} />}
       </View>
     )
   }

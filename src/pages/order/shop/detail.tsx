@@ -15,14 +15,15 @@ import { REFUND_REASON_MAX, cancelOrderText, pharmacyStatusClass } from '@/store
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 import { countdownText, localTime, yuan } from '@/utils/register'
 import { isBuiltPage } from '@/routes'
-import { pharmacyStoreUrl } from '@/pageUrls'
+import { orderPrescriptionUrl, pharmacyStoreUrl, planOrderUrl } from '@/pageUrls'
 import type { PharmacyOrder } from '../../../../types/api/pharmacy'
 import './detail.scss'
 
 /**
  * 药品订单详情 (spec §2 /pages/order/shop/detail?id=): checked again when the cashier sends the patient back; the
  * state and its steps, the pickup QR code or the address and the carrier's tracking number, the drugs and fees, and
- * what can be done now: 去支付 (with the time left), 取消订单, 申请退款 with a reason, 撤销退款申请.
+ * what can be done now: 去支付 (with the time left), 取消订单, 申请退款 with a reason, 撤销退款申请; an order from a
+ * prescription shows 查看处方, and once completed, 再次购药 when its prescription may be bought again (planOrder).
  */
 function PharmacyOrderDetail() {
   const { pharmacyOrders: orders } = useStores()
@@ -126,6 +127,11 @@ function PharmacyOrderDetail() {
         <View className='shop-order__card'>
           <Row label='订单编号' value={o.orderCode} />
           {o.patientName && <Row label='就诊人' value={o.patientName} />}
+          {o.source === 'prescription' && (
+            <Tappable inline role='link' className='shop-order__link' onTap={() => void Taro.navigateTo({ url: orderPrescriptionUrl(o.id) })}>
+              查看处方
+            </Tappable>
+          )}
           <Row label='配送方式' value={o.delivery === 'express' ? '快递配送' : '到店自提'} />
           <Row label='下单时间' value={localTime(o.createdAt)} />
           {o.refundReason && <Row label='退款原因' value={o.refundReason} />}
@@ -154,6 +160,11 @@ function PharmacyOrderDetail() {
         )}
 
         <View className='shop-order__actions'>
+          {orders.planAgain && (
+            <Button type='primary' block onClick={() => void Taro.navigateTo({ url: planOrderUrl(orders.planAgain!.id) })}>
+              再次购药
+            </Button>
+          )}
           {o.canPay && (
             <Button type='primary' block disabled={orders.payment.busy} onClick={() => void pay()}>
               {orders.payment.busy ? '支付中...' : '去支付'}

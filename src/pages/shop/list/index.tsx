@@ -5,6 +5,7 @@ import { SearchBar } from '@nutui/nutui-react-taro'
 import { Cart } from '@nutui/icons-react-taro'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
+import DrugSheet from '@/components/DrugSheet'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
@@ -20,13 +21,14 @@ import './index.scss'
 
 /**
  * 药品商城 (spec §2 /pages/shop/list/index): the categories, the products a page at a time, searched 500 ms after the
- * last keystroke, each added to the cart (处方药 are marked: they are sold against a reviewed prescription), and the
- * cart with its count.
+ * last keystroke, each added to the cart (处方药 are marked: they are sold against a reviewed prescription) or opened on
+ * its 药品说明, and the cart with its count.
  */
 function ShopList() {
   const { cart } = useStores()
   const list = cart.products
   const [text, setText] = useState(cart.keyword)
+  const [shown, setShown] = useState<ShopDrug | null>(null)
   const search = useMemo(() => debounce((k: string) => void cart.search(k.slice(0, MAX_KEYWORD))), [cart])
   useReachBottom(() => void list.loadMore())
   const state = list.state
@@ -76,13 +78,15 @@ function ShopList() {
               const inCart = cart.quantityOf(d.id)
               return (
                 <View key={d.id} className='product' role='listitem'>
-                  <View className='product__head'>
-                    <Text className='product__name'>{d.name}</Text>
-                    {d.rx && <Text className='product__rx'>处方药</Text>}
-                  </View>
-                  <Text className='product__line'>
-                    {d.drugSpec} · {d.manufacturer}
-                  </Text>
+                  <Tappable className='product__info' label={`${d.name} 药品说明`} onTap={() => setShown(d)}>
+                    <View className='product__head'>
+                      <Text className='product__name'>{d.name}</Text>
+                      {d.rx && <Text className='product__rx'>处方药</Text>}
+                    </View>
+                    <Text className='product__line'>
+                      {d.drugSpec} · {d.manufacturer}
+                    </Text>
+                  </Tappable>
                   {d.rx && <Text className='product__note'>需凭医生开具并经药师审核的处方购买</Text>}
                   <View className='product__foot'>
                     <Text className='product__price'>
@@ -101,6 +105,7 @@ function ShopList() {
             </Tappable>
           </View>
         )}
+        {shown && <DrugSheet drugId={shown.id} name={shown.name} onClose={() => setShown(null)} />}
         <Tappable className='shop__cart' label={`购物车，${cart.count}件`} onTap={() => void Taro.navigateTo({ url: CART_URL })}>
           <Cart aria-hidden='true' />
           {cart.count > 0 && <Text className='shop__badge'>{cart.count > 99 ? '99+' : cart.count}</Text>}
