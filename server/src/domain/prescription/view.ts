@@ -32,13 +32,18 @@ export function stateOf(row: Pick<PrescriptionRow, 'status' | 'expiresAt'>, orde
   return { expired, orderable, statusText }
 }
 
-/** The live pharmacy order of each prescription (at most one: pharmacy_orders_live_prescription_key). */
+/**
+ * The pharmacy order of each prescription that is not cancelled, closed or refunded. At most one is still open
+ * (pharmacy_orders_live_prescription_key); a renewable prescription may also hold completed ones.
+ */
 export async function liveOrders(db: Db | Tx, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map()
   const rows = await db
     .select({ id: pharmacyOrders.id, prescriptionId: pharmacyOrders.prescriptionId })
     .from(pharmacyOrders)
     .where(and(inArray(pharmacyOrders.prescriptionId, ids), notInArray(pharmacyOrders.status, ENDED_ORDER_STATUSES)))
+    // the newest is the prescription's order
+    .orderBy(asc(pharmacyOrders.id))
   return new Map(rows.map((r) => [r.prescriptionId!, r.id]))
 }
 
