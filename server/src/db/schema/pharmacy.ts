@@ -87,7 +87,11 @@ export const pharmacyStores = pgTable('pharmacy_stores', {
   longitude: text('longitude'),
   delivery: boolean('delivery').notNull().default(true),
   pickup: boolean('pickup').notNull().default(true),
-  /** Delivery fee (spec §9: 15 yuan by default) and the order amount from which delivery is free (null: never). */
+  /**
+   * Delivery fee (spec §9: 15 yuan by default) and the order amount from which delivery is free (null: never). The
+   * spec's 0.01 yuan "in dev/pro" is its test profiles' fee, for paying with real money while testing: a hospital's
+   * test deployment sets it on its stores' rows; nothing in the code depends on the deployment's name.
+   */
   expressFeeFen: integer('express_fee_fen').notNull().default(1500),
   freeShippingFromFen: integer('free_shipping_from_fen'),
   createdAt: createdAt(),
