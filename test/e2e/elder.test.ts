@@ -11,7 +11,7 @@ import { DEMO_DOCTOR, appCall, bindMobile, bindPatient, deskCall, newPhone, orde
 const HOSPITAL = '10392'
 /** The pharmacist of 10392 (seed/staff.ts). */
 const PHARMACIST_LOGIN = '10392P01'
-const TABS: [string, string][] = [
+const TABS: Checked[] = [
   ['home', `/pages/sys/merge/index?hospitalCode=${HOSPITAL}`],
   ['consultations', '/pages/sys/conversation/index'],
   ['knowledge', '/pages/sys/knowledge/index'],
@@ -83,34 +83,38 @@ async function setElderMode(page: Page, on: boolean) {
   await page.waitForFunction((want) => document.documentElement.classList.contains('elder') === want, on)
 }
 
+/** A page to check: a name for its screenshots, its path, and what it shows once loaded (a page with data). */
+type Checked = [name: string, path: string, shows?: RegExp]
+
 /**
  * Each page in the standard mode, then each in elder mode (switched on under 我的): text at least 1.25x, nothing
  * spilling, nothing wider than the screen. Leaves the phone in elder mode.
  */
-async function compareModes(page: Page, pages: [string, string][]) {
-    const normal: Record<string, number> = {}
-    for (const [name, path] of pages) {
-      await page.goto(`/h5${path}`)
-      await settled(page)
-      const m = await measure(page)
-      assert.deepEqual(m.spills, [], `${name}: text spills in the standard mode`)
-      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen`)
-      normal[name] = m.median
-      await shot(page, `elder-${name}-standard`)
-    }
+async function compareModes(page: Page, pages: Checked[]) {
+  const normal: Record<string, number> = {}
+  for (const [name, path, shows] of pages) {
+    await page.goto(`/h5${path}`)
+    if (shows) await seeText(page, shows)
+    await settled(page)
+    const m = await measure(page)
+    assert.deepEqual(m.spills, [], `${name}: text spills in the standard mode`)
+    assert.equal(m.pageWider, false, `${name}: the page is wider than the screen`)
+    normal[name] = m.median
+    await shot(page, `elder-${name}-standard`)
+  }
 
-    await setElderMode(page, true)
-    for (const [name, path] of pages) {
-      await page.goto(`/h5${path}`)
-      await settled(page)
-      const m = await measure(page)
-      console.info(`elder mode, ${name}: body text ${normal[name]} px standard, ${m.median} px elder (${(m.median / normal[name]!).toFixed(2)}x)`)
-      assert.ok(m.median >= normal[name]! * 1.25, `${name}: body text ${m.median}px in elder mode, ${normal[name]}px standard`)
-      assert.deepEqual(m.spills, [], `${name}: text spills in elder mode`)
-      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen in elder mode`)
-      await shot(page, `elder-${name}-elder`)
-    }
-
+  await setElderMode(page, true)
+  for (const [name, path, shows] of pages) {
+    await page.goto(`/h5${path}`)
+    if (shows) await seeText(page, shows)
+    await settled(page)
+    const m = await measure(page)
+    console.info(`elder mode, ${name}: body text ${normal[name]} px standard, ${m.median} px elder (${(m.median / normal[name]!).toFixed(2)}x)`)
+    assert.ok(m.median >= normal[name]! * 1.25, `${name}: body text ${m.median}px in elder mode, ${normal[name]}px standard`)
+    assert.deepEqual(m.spills, [], `${name}: text spills in elder mode`)
+    assert.equal(m.pageWider, false, `${name}: the page is wider than the screen in elder mode`)
+    await shot(page, `elder-${name}-elder`)
+  }
 }
 
 describe('长辈模式 (elder mode) in the browser', () => {
@@ -146,12 +150,11 @@ describe('长辈模式 (elder mode) in the browser', () => {
     await deskCall(doctor.token, 'POST', `/inquiries/${inquiry.id}/accept`, {})
     const [drug] = await deskCall<{ id: number }[]>(doctor.token, 'GET', `/formulary?keyword=${encodeURIComponent('阿莫西林')}`)
     const [pneumonia] = await deskCall<{ code: string; name: string }[]>(doctor.token, 'GET', `/diseases?keyword=${encodeURIComponent('肺炎')}`)
-    const line = { drugId: drug!.id, dose: '0.5g', frequency: '每日3次', days: 3, quantity: 2 }
     const written = await deskCall<{ id: number }>(doctor.token, 'POST', `/inquiries/${inquiry.id}/prescriptions`, {
       category: 'western',
       diagnoses: [{ code: pneumonia!.code, name: pneumonia!.name }],
       advice: '饭后服用',
-      lines: [line],
+      lines: [{ drugId: drug!.id, dose: '0.5g', frequency: '每日3次', days: 3, quantity: 2 }],
       idempotencyKey: `elder-${Date.now()}`,
     })
     const pharmacist = await deskCall<{ token: string }>('', 'POST', '/login', { login: PHARMACIST_LOGIN, password: DEMO_DOCTOR.password })
@@ -173,14 +176,14 @@ describe('长辈模式 (elder mode) in the browser', () => {
     await visible(page.getByRole('button', { name: `${product.name}加入购物车` })).first().click()
 
     await compareModes(page, [
-      ['prescriptions', '/internet/prescription/index'],
-      ['prescription-order', `/internet/sureOrder/index?prescriptionId=${written.id}`],
-      ['used-medicine', '/internet/usedMedicine/index'],
-      ['shop', '/pages/shop/list/index'],
-      ['cart', '/pages/shop/cart/index'],
-      ['shop-orders', '/pages/order/shop/index'],
-      ['shop-order', `/pages/order/shop/detail?id=${order.id}`],
-      ['pharmacy', `/internet/store/index?id=${product.storeId}`],
+      ['prescriptions', '/internet/prescription/index', /药品：阿莫西林胶囊/],
+      ['prescription-order', `/internet/sureOrder/index?prescriptionId=${written.id}`, /阿莫西林胶囊/],
+      ['used-medicine', '/internet/usedMedicine/index', /阿莫西林胶囊/],
+      ['shop', '/pages/shop/list/index', /布洛芬缓释胶囊/],
+      ['cart', '/pages/shop/cart/index', /布洛芬缓释胶囊/],
+      ['shop-orders', '/pages/order/shop/index', /布洛芬缓释胶囊/],
+      ['shop-order', `/pages/order/shop/detail?id=${order.id}`, /待支付/],
+      ['pharmacy', `/internet/store/index?id=${product.storeId}`, /互联网药房/],
     ])
   })
 
@@ -240,7 +243,7 @@ describe('长辈模式 (elder mode) in the browser', () => {
     await bindPatient(page, HOSPITAL, { name: '林国栋', idCard: '350102194803150317' }, '13811110004')
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--text-scale').trim()), '2')
 
-    const pages: [string, string][] = [
+    const pages: Checked[] = [
       ...TABS,
       ['departments', '/palm/register/deptList/index'],
       ['patients', '/pages/patient/index'],
