@@ -6,10 +6,12 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { bindMobile, bindPatient, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { DEMO_DOCTOR, appCall, bindMobile, bindPatient, deskCall, newPhone, orderConsultation, patientAtDoctor, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 
 const HOSPITAL = '10392'
-const TABS: [string, string][] = [
+/** The pharmacist of 10392 (seed/staff.ts). */
+const PHARMACIST_LOGIN = '10392P01'
+const TABS: Checked[] = [
   ['home', `/pages/sys/merge/index?hospitalCode=${HOSPITAL}`],
   ['consultations', '/pages/sys/conversation/index'],
   ['knowledge', '/pages/sys/knowledge/index'],
@@ -81,6 +83,40 @@ async function setElderMode(page: Page, on: boolean) {
   await page.waitForFunction((want) => document.documentElement.classList.contains('elder') === want, on)
 }
 
+/** A page to check: a name for its screenshots, its path, and what it shows once loaded (a page with data). */
+type Checked = [name: string, path: string, shows?: RegExp]
+
+/**
+ * Each page in the standard mode, then each in elder mode (switched on under 我的): text at least 1.25x, nothing
+ * spilling, nothing wider than the screen. Leaves the phone in elder mode.
+ */
+async function compareModes(page: Page, pages: Checked[]) {
+  const normal: Record<string, number> = {}
+  for (const [name, path, shows] of pages) {
+    await page.goto(`/h5${path}`)
+    if (shows) await seeText(page, shows)
+    await settled(page)
+    const m = await measure(page)
+    assert.deepEqual(m.spills, [], `${name}: text spills in the standard mode`)
+    assert.equal(m.pageWider, false, `${name}: the page is wider than the screen`)
+    normal[name] = m.median
+    await shot(page, `elder-${name}-standard`)
+  }
+
+  await setElderMode(page, true)
+  for (const [name, path, shows] of pages) {
+    await page.goto(`/h5${path}`)
+    if (shows) await seeText(page, shows)
+    await settled(page)
+    const m = await measure(page)
+    console.info(`elder mode, ${name}: body text ${normal[name]} px standard, ${m.median} px elder (${(m.median / normal[name]!).toFixed(2)}x)`)
+    assert.ok(m.median >= normal[name]! * 1.25, `${name}: body text ${m.median}px in elder mode, ${normal[name]}px standard`)
+    assert.deepEqual(m.spills, [], `${name}: text spills in elder mode`)
+    assert.equal(m.pageWider, false, `${name}: the page is wider than the screen in elder mode`)
+    await shot(page, `elder-${name}-elder`)
+  }
+}
+
 describe('长辈模式 (elder mode) in the browser', () => {
   before(setup, { timeout: 90_000 })
   after(teardown, { timeout: 30_000 })
@@ -94,28 +130,7 @@ describe('长辈模式 (elder mode) in the browser', () => {
     await waitForPath(page, '/h5/pages/sys/user/index')
     await bindPatient(page, HOSPITAL, { name: '周文博', idCard: '310104197501014511' }, '13811110003')
 
-    const normal: Record<string, number> = {}
-    for (const [name, path] of TABS) {
-      await page.goto(`/h5${path}`)
-      await settled(page)
-      const m = await measure(page)
-      assert.deepEqual(m.spills, [], `${name}: text spills in the standard mode`)
-      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen`)
-      normal[name] = m.median
-      await shot(page, `elder-${name}-standard`)
-    }
-
-    await setElderMode(page, true)
-    for (const [name, path] of TABS) {
-      await page.goto(`/h5${path}`)
-      await settled(page)
-      const m = await measure(page)
-      console.info(`elder mode, ${name}: body text ${normal[name]} px standard, ${m.median} px elder (${(m.median / normal[name]!).toFixed(2)}x)`)
-      assert.ok(m.median >= normal[name]! * 1.25, `${name}: body text ${m.median}px in elder mode, ${normal[name]}px standard`)
-      assert.deepEqual(m.spills, [], `${name}: text spills in elder mode`)
-      assert.equal(m.pageWider, false, `${name}: the page is wider than the screen in elder mode`)
-      await shot(page, `elder-${name}-elder`)
-    }
+    await compareModes(page, TABS)
 
     // remembered on the phone: a new page load keeps it
     await page.reload()
@@ -123,6 +138,53 @@ describe('长辈模式 (elder mode) in the browser', () => {
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('elder')), true)
     await setElderMode(page, false)
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('elder')), false)
+  })
+
+  test('the medicine pages in both modes: prescriptions, the order of one, the shop, the cart, the orders, the pharmacy', { timeout: 300_000 }, async () => {
+    // an approved prescription of this patient's consultation, written and reviewed through the workbench's calls
+    const doctor = await deskCall<{ token: string; staff: { doctorId: number } }>('', 'POST', '/login', DEMO_DOCTOR)
+    const { page } = await patientAtDoctor(HOSPITAL, doctor.staff.doctorId, { name: '吴桂芳', idCard: '330106195203124429' })
+    await orderConsultation(page, '咳嗽三天，夜间加重')
+    const waiting = await deskCall<{ records: { id: number; description: string }[] }>(doctor.token, 'GET', '/inquiries?status=waiting')
+    const inquiry = waiting.records.find((i) => i.description === '咳嗽三天，夜间加重')!
+    await deskCall(doctor.token, 'POST', `/inquiries/${inquiry.id}/accept`, {})
+    const [drug] = await deskCall<{ id: number }[]>(doctor.token, 'GET', `/formulary?keyword=${encodeURIComponent('阿莫西林')}`)
+    const [pneumonia] = await deskCall<{ code: string; name: string }[]>(doctor.token, 'GET', `/diseases?keyword=${encodeURIComponent('肺炎')}`)
+    const written = await deskCall<{ id: number }>(doctor.token, 'POST', `/inquiries/${inquiry.id}/prescriptions`, {
+      category: 'western',
+      diagnoses: [{ code: pneumonia!.code, name: pneumonia!.name }],
+      advice: '饭后服用',
+      lines: [{ drugId: drug!.id, dose: '0.5g', frequency: '每日3次', days: 3, quantity: 2 }],
+      idempotencyKey: `elder-${Date.now()}`,
+    })
+    const pharmacist = await deskCall<{ token: string }>('', 'POST', '/login', { login: PHARMACIST_LOGIN, password: DEMO_DOCTOR.password })
+    await deskCall(pharmacist.token, 'POST', `/review/prescriptions/${written.id}/approve`, {})
+
+    // a delivery address, a product in the cart and an order waiting for payment (the shop's own journeys click these)
+    await appCall(page, 'POST', '/dld-hospital/addAddress', { name: '吴桂芳', mobile: '13800003333', provinceCode: 330000, cityCode: 330100, districtCode: 330106, detail: '文三路90号', isDefault: true })
+    const shop = await appCall<{ records: { id: number; name: string; storeId: number }[] }>(page, 'GET', `/dld-rpflow/api/drugStore/shop/drugPage?keyword=${encodeURIComponent('布洛芬')}&page=1&size=10`)
+    const product = shop.records[0]!
+    const order = await appCall<{ id: number }>(page, 'POST', '/dld-rpflow/api/order/place', {
+      source: 'shop',
+      lines: [{ drugId: product.id, quantity: 1 }],
+      storeId: product.storeId,
+      delivery: 'express',
+      addressId: (await appCall<{ id: number }[]>(page, 'GET', '/dld-hospital/addressList'))[0]!.id,
+      idempotencyKey: `elder-shop-${Date.now()}`,
+    })
+    await page.goto('/h5/pages/shop/list/index')
+    await visible(page.getByRole('button', { name: `${product.name}加入购物车` })).first().click()
+
+    await compareModes(page, [
+      ['prescriptions', '/internet/prescription/index', /药品：阿莫西林胶囊/],
+      ['prescription-order', `/internet/sureOrder/index?prescriptionId=${written.id}`, /阿莫西林胶囊/],
+      ['used-medicine', '/internet/usedMedicine/index', /阿莫西林胶囊/],
+      ['shop', '/pages/shop/list/index', /布洛芬缓释胶囊/],
+      ['cart', '/pages/shop/cart/index', /布洛芬缓释胶囊/],
+      ['shop-orders', '/pages/order/shop/index', /布洛芬缓释胶囊/],
+      ['shop-order', `/pages/order/shop/detail?id=${order.id}`, /待支付/],
+      ['pharmacy', `/internet/store/index?id=${product.storeId}`, /互联网药房/],
+    ])
   })
 
   test('registration and payment in both modes: confirm, hold, paid detail', { timeout: 300_000 }, async () => {
@@ -181,7 +243,7 @@ describe('长辈模式 (elder mode) in the browser', () => {
     await bindPatient(page, HOSPITAL, { name: '林国栋', idCard: '350102194803150317' }, '13811110004')
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--text-scale').trim()), '2')
 
-    const pages: [string, string][] = [
+    const pages: Checked[] = [
       ...TABS,
       ['departments', '/palm/register/deptList/index'],
       ['patients', '/pages/patient/index'],

@@ -393,7 +393,7 @@ describe('paying, the pickup code and cancelling', () => {
     assertBadInput(await call('POST', `${R}/storeQrCode/getInfo`, { caller: owner, body: { orderId: order.id } }), '该订单暂无取药码')
     const paid = await pay(owner, order.id)
     assert.equal(paid.status, 'paid')
-    assert.equal(paid.statusText, '待发货')
+    assert.equal(paid.statusText, '待备药')
     assert.equal(paid.payOrder?.status, 'paid')
     assert.equal(paid.canPay, false)
     assert.deepEqual(

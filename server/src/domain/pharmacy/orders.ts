@@ -8,6 +8,7 @@ import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type {
   OrderStep,
   Page,
+  PharmacyDelivery,
   PharmacyOrder,
   PharmacyOrderSource,
   PharmacyOrderStatus,
@@ -64,6 +65,9 @@ export const STATUS_TEXT: Record<PharmacyOrderStatus, string> = {
   cancelled: '已取消',
   closed: '已关闭',
 }
+
+/** What the patient and the console call a status: a paid pickup order waits to be prepared, not shipped. */
+const statusText = (status: PharmacyOrderStatus, delivery: PharmacyDelivery) => (status === 'paid' && delivery === 'pickup' ? '待备药' : STATUS_TEXT[status])
 
 interface Line {
   drugId: number
@@ -145,7 +149,7 @@ function toSummary(o: PharmacyOrderRow, storeName: string, drugNames: string[]):
     orderCode: o.orderCode,
     source: o.source,
     status: o.status,
-    statusText: STATUS_TEXT[o.status],
+    statusText: statusText(o.status, o.delivery),
     storeName,
     drugNames,
     totalFen: o.totalFen,
@@ -174,7 +178,7 @@ export async function orderView(db: Db | Tx, cipher: FieldCipher, id: number, fo
   ])
   const address = o.addressEnc ? (JSON.parse(cipher.decrypt(o.addressEnc)) as AddressSnapshot) : null
   const patientName = open(cipher, row.patientNameEnc ?? null)
-  const steps: OrderStep[] = events.map((e) => ({ status: e.status, statusText: STATUS_TEXT[e.status], note: e.note, at: e.createdAt.toISOString() }))
+  const steps: OrderStep[] = events.map((e) => ({ status: e.status, statusText: statusText(e.status, o.delivery), note: e.note, at: e.createdAt.toISOString() }))
   const payOpen = !!pay && (pay.status === 'created' || pay.status === 'paying') && pay.expiresAt.getTime() > Date.now()
   return {
     ...toSummary(o, store.name, lines.map((l) => l.drugName)),
