@@ -37,7 +37,7 @@ export type PharmacyOrderTab = 'all' | 'unpaid' | 'paid' | 'shipped' | 'ready' |
 export const PHARMACY_ORDER_TABS: { key: PharmacyOrderTab; label: string; status?: PharmacyOrderStatus }[] = [
   { key: 'all', label: '全部' },
   { key: 'unpaid', label: '待支付', status: 'unpaid' },
-  { key: 'paid', label: '待发货', status: 'paid' },
+  { key: 'paid', label: '待处理', status: 'paid' },
   { key: 'shipped', label: '已发货', status: 'shipped' },
   { key: 'ready', label: '待取药', status: 'ready' },
   { key: 'completed', label: '已完成', status: 'completed' },

@@ -1,7 +1,7 @@
 /**
  * The pharmacy's side of a medicine order in the browser (issue 19): the workbench's 药房订单 of the seeded pharmacist
  * readies a pickup order, hands it over and accepts a refund after shipping, while the patient follows it on the order
- * detail: the pickup QR code and its code, 退款中, the request withdrawn, and the money back. The orders come from the
+ * detail: the pickup QR code and its code, 退款申请中, the request withdrawn, and the money back. The orders come from the
  * shop (shop.test.ts has the shop's own journeys); the real server, the sandbox cashier, the built H5 app.
  */
 import { after, before, describe, test } from 'node:test'
@@ -145,12 +145,12 @@ describe("the pharmacy's console and the patient's medicine order in the browser
     await status(page, '已发货')
     await seeText(page, 'EMS9876543210')
 
-    // asks for a refund: the reason sheet, then 退款中 with the reason
+    // asks for a refund: the reason sheet, then 退款申请中 with the reason
     await askRefund(page, '药品包装破损')
     await shot(page, 'pharmacy-console-4-refund-reason')
     await assertAccessible(page, '申请退款')
     await tapButton(page, '提交退款申请')
-    await status(page, '退款中')
+    await status(page, '退款申请中')
     await visible(page.locator('.shop-order__row', { hasText: '退款原因' }).getByText('药品包装破损')).first().waitFor()
 
     // withdraws it: back to shipped, the tracking number still there
@@ -165,7 +165,7 @@ describe("the pharmacy's console and the patient's medicine order in the browser
     // asks again; the pharmacy sees the reason and accepts
     await askRefund(page, '收到的药品与订单不符')
     await tapButton(page, '提交退款申请')
-    await status(page, '退款中')
+    await status(page, '退款申请中')
     await pharmacyOrders(desk, '退款申请')
     const asked = card(desk, orderCode)
     await asked.getByText('退款原因：收到的药品与订单不符').waitFor()

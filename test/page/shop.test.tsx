@@ -104,7 +104,7 @@ function orderOf(id: number, status: PharmacyOrderStatus, extra: Partial<Pharmac
     shipped: '已发货',
     ready: '待取药',
     completed: '已完成',
-    refundRequested: '退款中',
+    refundRequested: '退款申请中',
     refunded: '已退款',
     cancelled: '已取消',
     closed: '已关闭',

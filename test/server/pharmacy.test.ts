@@ -491,7 +491,7 @@ describe('the pharmacy console and refunds', () => {
     assert.equal(done.status, 'completed')
     assert.deepEqual(
       (await detail(owner, order.id)).steps.map((s) => s.statusText),
-      ['待支付', '待发货', '已发货', '退款中', '已发货', '已完成'],
+      ['待支付', '待发货', '已发货', '退款申请中', '已发货', '已完成'],
     )
   })
 
