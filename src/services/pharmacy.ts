@@ -61,8 +61,9 @@ export const getInventory = (storeId: number, drugIds: number[]) => post<StockLi
 
 // ---- shop ------------------------------------------------------------------------------------------------------------
 
-export const listDrugTypes = () => get<DrugType[]>(`${R}/drugType/list`, undefined, { noLoading: true })
-export const listShopDrugs = (q: { typeId?: number; keyword?: string; page: number; size: number }) =>
+/** The shop is the hospital's: its categories and shelf are those of the hospital named (else of the app's). */
+export const listDrugTypes = (hospitalCode?: string) => get<DrugType[]>(`${R}/drugType/list`, defined({ hospitalCode }), { noLoading: true })
+export const listShopDrugs = (q: { hospitalCode?: string; typeId?: number; keyword?: string; page: number; size: number }) =>
   get<Page<ShopDrug>>(`${R}/drugStore/shop/drugPage`, defined(q), { noLoading: true })
 
 // ---- orders ----------------------------------------------------------------------------------------------------------

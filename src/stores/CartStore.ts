@@ -43,12 +43,12 @@ export const shortText = (left: number, unit: string) => (left > 0 ? `库存不�
  * a reload. Totals are in fen, over the selected lines.
  */
 export class CartStore {
-  readonly types = new Loadable(() => api.listDrugTypes())
+  readonly types = new Loadable(() => api.listDrugTypes(this.hospitalCode()))
   /** The category shown (null: 全部) and the words searched for. */
   typeId: number | null = null
   keyword = ''
   readonly products = new PagedList<ShopDrug>(
-    (q) => api.listShopDrugs({ typeId: this.typeId ?? undefined, keyword: this.keyword.trim() || undefined, ...q }),
+    (q) => api.listShopDrugs({ hospitalCode: this.hospitalCode(), typeId: this.typeId ?? undefined, keyword: this.keyword.trim() || undefined, ...q }),
     SHOP_PAGE_SIZE,
   )
   /** The shop store's stock of the cart's medicines, read when the cart opens (the shelf may have emptied since). */

@@ -201,8 +201,10 @@ function serve() {
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
     if (path === '/dld-palm/api/patient/list') return ok([PATIENT])
     if (path === '/dld-hospital/addressList') return ok(addresses)
-    if (path === '/dld-rpflow/api/drugType/list') return ok([{ id: 1, name: '感冒用药' }])
-    if (path === '/dld-rpflow/api/drugStore/shop/drugPage') return ok({ records: [AMOXICILLIN, VITAMIN_C, COLD], total: 3, page: 1, size: 10 })
+    // the shop is the current hospital's: another hospital's shelf would be empty here
+    if (path === '/dld-rpflow/api/drugType/list') return ok(query.hospitalCode === HOSPITAL ? [{ id: 1, name: '感冒用药' }] : [])
+    if (path === '/dld-rpflow/api/drugStore/shop/drugPage')
+      return ok(query.hospitalCode === HOSPITAL ? { records: [AMOXICILLIN, VITAMIN_C, COLD], total: 3, page: 1, size: 10 } : { records: [], total: 0, page: 1, size: 10 })
     if (path === `/dld-rpflow/api/store/detail/${STORE_ID}`)
       return ok({ id: STORE_ID, name: '示范大药房', address: '深圳市南山区科技园1号', delivery: true, pickup: true, phone: '0755-00000000', hours: '08:00-22:00', intro: '', latitude: null, longitude: null })
     if (path === `/dld-rpflow/api/sendTemplate/supportCity/${STORE_ID}`) return ok([{ provinceCode: 440000, provinceName: '广东省', cityCode: 440300, cityName: '深圳市' }])
