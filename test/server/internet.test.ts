@@ -141,7 +141,7 @@ describe('seeded online doctors', () => {
       assert.ok(r.level >= 0 && r.level <= 5)
     }
     const assistants = await db().select({ code: hospitals.code }).from(physicianAssistants).innerJoin(hospitals, eq(hospitals.id, physicianAssistants.hospitalId))
-    assert.deepEqual(assistants.map((a) => a.code).sort(), ['10392', '10392', '10412', '10412'])
+    assert.deepEqual(assistants.map((a) => a.code).sort(), ['10392', '10392', '10412', '10412', 'aixin'])
   })
 })
 
