@@ -108,13 +108,52 @@ export const renewalUrl = (doctorId: number) => `/internet/inquiry/useMedicine?d
 export const FEVER_URL = '/internet/heat/index'
 export const GUIDANCE_URL = '/internet/guidance/index'
 
+// each hospital's own pages
+/**
+ * The general pages a hospital may have its own page for. spec §1 names the hospitals with their own pages (10392,
+ * 10387, 10388, 10412, aixin); the list of spec §2 "Customer-specific pages" lost its hospital prefixes and is read as:
+ * - 10392: /addPatient/index (with id and business=edit: the completion page), /nucleic/index, /purchase (self
+ *   registration), /orderList, /result;
+ * - 10387 and 10388: /addPatient/index each, their own variant of adding and completing a patient;
+ * - 10412: a page to choose the card type, then /addPatient/index;
+ * - aixin: /doctorList/index.
+ * 10392's nucleic pages are opened from its own pages (`nucleicUrls`); aixin's home menu names its doctor list itself.
+ * What the variants of the add-patient page differ in is data too: `addPatientVariant` in utils/hospitalVariants.
+ */
+const GENERAL_PAGES = {
+  addPatient: '/pages/addPatient/index',
+  completion: '/pages/addPatient/index',
+  doctorList: DOCTOR_LIST_URL,
+}
+type GeneralPage = keyof typeof GENERAL_PAGES
+
+const OWN_PAGES: Record<string, Partial<Record<GeneralPage, string>>> = {
+  '10392': { addPatient: '/custom/10392/addPatient/index', completion: '/custom/10392/addPatient/index' },
+  '10387': { addPatient: '/custom/10387/addPatient/index', completion: '/custom/10387/addPatient/index' },
+  '10388': { addPatient: '/custom/10388/addPatient/index', completion: '/custom/10388/addPatient/index' },
+  '10412': { addPatient: '/custom/10412/cardType/index', completion: '/custom/10412/addPatient/index' },
+  aixin: { doctorList: '/custom/aixin/doctorList/index' },
+}
+
+/** Where the app opens `page` at a hospital: the hospital's own page where it has one, else the general one. */
+export function ownPageUrl(page: GeneralPage, hospitalCode: string | undefined): string {
+  return (hospitalCode ? OWN_PAGES[hospitalCode]?.[page] : undefined) ?? GENERAL_PAGES[page]
+}
+
 // patients
+/** 添加就诊人 at the current hospital. */
+export const addPatientUrl = (hospitalCode: string | undefined) => ownPageUrl('addPatient', hospitalCode)
+/** 完善就诊人信息 (spec §5) of one patient at the current hospital. */
+export const editPatientUrl = (patientId: number, hospitalCode: string | undefined) =>
+  `${ownPageUrl('completion', hospitalCode)}?id=${patientId}&business=edit`
+/** 10412's 添加就诊人 with the card type chosen on its own first page. */
+export const cardTypeAddPatientUrl = (cardType: string) => `/custom/10412/addPatient/index?cardType=${cardType}`
+/** 找医生 at the current hospital. */
+export const doctorListUrl = (hospitalCode: string | undefined) => ownPageUrl('doctorList', hospitalCode)
 export const PATIENT_LIST_URL = '/pages/patient/index'
-export const ADD_PATIENT_URL = '/pages/addPatient/index'
 /** The patient list as a picker: choosing one comes back with it as the current patient. */
 export const CHOOSE_PATIENT_URL = `${PATIENT_LIST_URL}?select=1`
 export const escortUrl = (patientId: number) => `/palm/hospitalization/escort/index?patientId=${patientId}`
-export const editPatientUrl = (patientId: number) => `/pages/addPatient/index?id=${patientId}&business=edit`
 
 // escorts
 export const addEscortUrl = (patientId: number, id?: number) =>

@@ -132,7 +132,21 @@ export const SUB_PACKAGES: { root: 'palm' | 'internet' | 'custom'; pages: string
     ],
   },
   { root: 'internet', pages: ['doctorList/index', 'searchParams/index', 'doctor/index', 'inquiry/index', 'tim/index', 'timHistory/index', 'historyCases/index', 'complaint/index', 'tim/evaluate/index', 'tim/gift/index', 'moreEvaluation/index', 'score/index', 'inquiry/useMedicine', 'doctorList/notice', 'heat/index', 'guidance/index', 'hepatitisTest/hepatitis-test', 'hepatitisTest/hepatitis-result', 'babyBlood/index', 'inspectRead/inspect-read', 'inspectRead/inspect-detail', 'doctorArticle/index', 'prescription/index', 'prescription/medicine', 'prescription/edit', 'usedMedicine/index', 'noStorePrescription/index', 'store/index', 'sureOrder/index'] },
-  { root: 'custom', pages: ['10392/nucleic/index', '10392/nucleic/purchase', '10392/nucleic/orderList', '10392/nucleic/result'] },
+  {
+    root: 'custom',
+    pages: [
+      '10392/addPatient/index',
+      '10392/nucleic/index',
+      '10392/nucleic/purchase',
+      '10392/nucleic/orderList',
+      '10392/nucleic/result',
+      '10387/addPatient/index',
+      '10388/addPatient/index',
+      '10412/cardType/index',
+      '10412/addPatient/index',
+      'aixin/doctorList/index',
+    ],
+  },
 ]
 
 const built = new Set([...MAIN_PAGES, ...SUB_PACKAGES.flatMap((p) => p.pages.map((page) => `${p.root}/${page}`))])

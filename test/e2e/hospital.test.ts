@@ -201,7 +201,8 @@ describe('hospitals, brands and what a patient has at one, in the browser', () =
     await accessible(page, 'insurance payment, sandbox')
 
     await visible(page.getByText('添加测试参保人为就诊人 ›')).first().click()
-    await waitForPath(page, '/h5/pages/addPatient/index')
+    // 10388 adds patients on its own page (spec §2 customer-specific pages)
+    await waitForPath(page, '/h5/custom/10388/addPatient/index')
     assert.equal(await field(page, '请输入就诊人姓名').inputValue(), '孙建国')
     assert.match(await field(page, '请输入身份证号').inputValue(), /^320102\d{11}[\dX]$/)
     await seeText(page, '男')

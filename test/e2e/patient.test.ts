@@ -181,7 +181,8 @@ describe('patients in the browser', () => {
     await seeText(page, '当前就诊人信息不完整，请先完善就诊人信息。')
     await shot(page, 'patient-2-incomplete')
     await visible(page.locator('.nut-dialog-footer-ok', { hasText: '完善就诊人信息' })).last().click()
-    await waitForPath(page, ADD, (q) => q.get('business') === 'edit' && /^\d+$/.test(q.get('id') ?? ''))
+    // 10388 completes patients on its own page (spec §2 customer-specific pages)
+    await waitForPath(page, '/h5/custom/10388/addPatient/index', (q) => q.get('business') === 'edit' && /^\d+$/.test(q.get('id') ?? ''))
     await seeText(page, '请补充就诊人的以下信息后再继续办理业务。')
     // the identity number came from the card: shown whole here, where the patient edits, and not editable
     await seeText(page, '510107199002140041')

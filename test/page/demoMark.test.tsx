@@ -87,10 +87,11 @@ describe('the 演示环境 mark', () => {
       const text = readFileSync(file, 'utf8')
       if (/from '@\/components\/(PageShell|HomePage)'/.test(text)) return true
       if (depth > 0) return false
-      // its own files, or a shared page body of src/components (the nucleic pages of palm and of a hospital's own)
+      // its own files, or a shared page body of src/components (the nucleic, add-patient and doctor-list pages of a
+      // hospital's own and the general ones)
       const local = [
         ...[...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => join(dirname(file), `${m[1]}.tsx`)),
-        ...[...text.matchAll(/from '@\/(components\/[^']+)'/g)].map((m) => join(__dirname, '../../src', `${m[1]}.tsx`)),
+        ...[...text.matchAll(/from '@\/(components\/[^']+)'/g)].flatMap((m) => [`${m[1]}.tsx`, `${m[1]}/index.tsx`].map((f) => join(__dirname, '../../src', f))),
       ].filter((f) => existsSync(f))
       return local.some((f) => framed(f, depth + 1))
     }

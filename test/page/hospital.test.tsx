@@ -475,7 +475,7 @@ describe('电子就诊卡 /pages/healthPatient/index?id=', () => {
     const dialog = screen.getByRole('dialog')
     expect(within(dialog).getByText('当前就诊人信息不完整，请先完善就诊人信息。')).toBeTruthy()
     fireEvent.click(within(dialog).getByText('完善就诊人信息'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index?id=3&business=edit' }])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/custom/10392/addPatient/index?id=3&business=edit' }])
     expect(sent('/dld-palm/api/patient/hospital/patient/bind')).toHaveLength(0)
   })
 

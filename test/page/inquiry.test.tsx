@@ -547,7 +547,7 @@ describe('图文问诊 /internet/inquiry/index', () => {
     expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['完善就诊人信息'])
     expect(sent('/dld-hospital/inquiry/addInquiryInfo')).toHaveLength(0)
     fireEvent.click(within(dialog).getByText('完善就诊人信息'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index?id=3&business=edit' }])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/custom/10412/addPatient/index?id=3&business=edit' }])
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
@@ -562,7 +562,7 @@ describe('图文问诊 /internet/inquiry/index', () => {
     expect(sent('/dld-hospital/inquiry/addInquiryInfo')).toHaveLength(1)
     expect(pay).not.toHaveBeenCalled()
     fireEvent.click(within(dialog).getByText('完善就诊人信息'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index?id=1&business=edit' }])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/custom/10412/addPatient/index?id=1&business=edit' }])
   })
 
   test('choosing an incomplete patient shows the modal and keeps the chosen one', async () => {
@@ -581,7 +581,7 @@ describe('图文问诊 /internet/inquiry/index', () => {
     expect(screen.getByText('请先添加就诊人')).toBeTruthy()
     expect((screen.getByText('提交并支付') as HTMLButtonElement).disabled).toBe(true)
     fireEvent.click(screen.getByText('添加就诊人'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index' }])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/custom/10412/cardType/index' }])
   })
 
   test('a doctor not accepting consultations: says so and cannot be ordered', async () => {

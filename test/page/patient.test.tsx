@@ -284,8 +284,9 @@ describe('就诊人管理 /pages/patient/index', () => {
     expect(within(screen.getByRole('dialog')).getByText('当前就诊人信息不完整，请先完善就诊人信息。')).toBeTruthy()
     fireEvent.click(screen.getByText('完善就诊人信息'))
     fireEvent.click(within(cardOf('张*')).getByText('陪护人'))
+    // 10392 has its own completion page (spec §2 customer-specific pages)
     expect(calls.navigations).toEqual([
-      { kind: 'navigateTo', url: '/pages/addPatient/index?id=3&business=edit' },
+      { kind: 'navigateTo', url: '/custom/10392/addPatient/index?id=3&business=edit' },
       { kind: 'navigateTo', url: '/palm/hospitalization/escort/index?patientId=1' },
     ])
   })

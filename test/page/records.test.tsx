@@ -471,7 +471,7 @@ describe('电子病历 /pages/medicalHistory/index', () => {
     await open()
     expect(await screen.findByText('还没有就诊人，添加后可查看其电子病历')).toBeTruthy()
     fireEvent.click(screen.getByText('添加就诊人'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index' }])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/custom/10412/cardType/index' }])
     expect(sent('/dld-hospital/im/medical/his/record')).toHaveLength(0)
   })
 

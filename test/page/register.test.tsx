@@ -695,7 +695,7 @@ describe('确认挂号 /palm/register/confirm/index', () => {
     const dialog = screen.getByRole('dialog')
     expect(within(dialog).getByText('当前就诊人信息不完整，请先完善就诊人信息。')).toBeTruthy()
     fireEvent.click(within(dialog).getByText('完善就诊人信息'))
-    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index?id=3&business=edit' }])
+    expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/custom/10392/addPatient/index?id=3&business=edit' }])
     expect(within(screen.getByLabelText('就诊人')).getByRole('radio', { checked: true }).textContent).toBe('张*')
   })
 

@@ -43,7 +43,7 @@ describe('GET /dld-hospital/hospital/list', () => {
     assert.match(env.msg, /^参数错误/)
   })
 
-  it('lists the three demo hospitals with their service families', async () => {
+  it('lists the demo hospitals with their service families', async () => {
     const env = await get('/dld-hospital/hospital/list')
     assert.equal(env.code, 200)
     const list = env.data as HospitalDto[]
@@ -53,6 +53,8 @@ describe('GET /dld-hospital/hospital/list', () => {
         ['10392', { isInternet: true, isPalm: true }],
         ['10388', { isInternet: false, isPalm: true }],
         ['10412', { isInternet: true, isPalm: false }],
+        ['10387', { isInternet: false, isPalm: true }],
+        ['aixin', { isInternet: true, isPalm: false }],
       ],
     )
     assert.equal(list[0]!.hospitalName, '示范市第一人民医院')
@@ -73,11 +75,11 @@ describe('GET /dld-hospital/hospital/list', () => {
     const shared = (await get('/dld-hospital/hospital/list', { keyword: '示范市' })).data as HospitalDto[]
     assert.deepEqual(
       shared.map((h) => h.hospitalCode),
-      ['10392', '10388'],
+      ['10392', '10388', '10387'],
     )
     assert.deepEqual((await get('/dld-hospital/hospital/list', { keyword: '不存在的医院' })).data, [])
     // a blank keyword is no filter
-    assert.equal(((await get('/dld-hospital/hospital/list', { keyword: '  ' })).data as HospitalDto[]).length, 3)
+    assert.equal(((await get('/dld-hospital/hospital/list', { keyword: '  ' })).data as HospitalDto[]).length, 5)
   })
 })
 

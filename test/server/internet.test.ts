@@ -127,9 +127,9 @@ function assertShows(d: OnlineDoctor, row: Seeded) {
 describe('seeded online doctors', () => {
   it('each internet hospital has a dozen-odd doctors with varied levels, prices and reply times, some offline; palm-only none', async () => {
     const all = await seeded()
-    assert.deepEqual([...new Set(all.map((r) => r.hospitalCode))].sort(), ['10392', '10412'])
-    assert.ok(all.length >= 12 && all.length <= 20, `${all.length} online doctors`)
-    for (const code of ['10392', '10412']) {
+    assert.deepEqual([...new Set(all.map((r) => r.hospitalCode))].sort(), ['10392', '10412', 'aixin'])
+    assert.ok(all.length >= 17 && all.length <= 25, `${all.length} online doctors`)
+    for (const code of ['10392', '10412', 'aixin']) {
       const rows = all.filter((r) => r.hospitalCode === code)
       assert.ok(rows.some((r) => !r.online) && rows.some((r) => r.online), `${code}: online and offline doctors`)
       assert.ok(new Set(rows.map((r) => r.deptId)).size >= 3, `${code}: several departments`)
@@ -141,7 +141,7 @@ describe('seeded online doctors', () => {
       assert.ok(r.level >= 0 && r.level <= 5)
     }
     const assistants = await db().select({ code: hospitals.code }).from(physicianAssistants).innerJoin(hospitals, eq(hospitals.id, physicianAssistants.hospitalId))
-    assert.deepEqual(assistants.map((a) => a.code).sort(), ['10392', '10392', '10412', '10412'])
+    assert.deepEqual(assistants.map((a) => a.code).sort(), ['10392', '10392', '10412', '10412', 'aixin'])
   })
 })
 

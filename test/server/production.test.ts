@@ -187,7 +187,7 @@ describe('a production server with every provider it depends on', () => {
     const demo = loadConfig(productionEnv({ DEMO: '1' }))
     assert.equal(await seedOnStart(demo, database.db, new FieldCipher(demo.dataKey)), true)
     const [h] = await database.db.select({ n: count() }).from(hospitals)
-    assert.equal(h!.n, 3)
+    assert.equal(h!.n, 5)
   })
 })
 

@@ -36,7 +36,7 @@ describe('which scanned codes open which page (扫一扫)', () => {
     `${ORIGIN}/sandbox/pay/cashier?orderNo=1`,
     // a page the app does not have (yet), or no page at all
     `${ORIGIN}/h5/internet/diagnosisTemplate/index?id=1`,
-    '/custom/aixin/doctorList/index',
+    '/custom/10387/nucleic/index',
     '/internet/doctor/index/../../pages/sys/user/index',
     // other kinds of code
     '6901234567892',

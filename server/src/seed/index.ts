@@ -18,12 +18,17 @@ import { seedSurveys } from './survey'
 import { introductionTexts, seedIntroductions } from './introduce'
 import { staffDemoPasswordOf, type Config } from '../config'
 
-/** Demo platform: three hospitals covering the three roles and tab bars of spec §1. */
+/**
+ * Demo platform: three hospitals covering the three roles and tab bars of spec §1, and the two other hospitals with
+ * their own pages (spec §1: 10387, aixin), so that every hospital's own pages can be opened.
+ */
 export const DEMO = {
   defaultAppId: 'wxdemo0000000000',
   both: { code: '10392', appId: 'wx10392demo00000' },
   palm: { code: '10388', appId: 'wx10388demo00000' },
   internet: { code: '10412', appId: 'wx10412demo00000' },
+  maternity: { code: '10387', appId: 'wx10387demo00000' },
+  aixin: { code: 'aixin', appId: 'wxaixindemo00000' },
   staffMobile: '13800000000',
 } as const
 
@@ -56,6 +61,10 @@ const internetMenus: MenuEntry[] = [
   { name: '宝宝血型', icon: 'bloodType', url: '/internet/babyBlood/index', role: 'internet', group: '健康工具' },
   { name: '化验单解读', icon: 'inspectRead', url: '/internet/inspectRead/inspect-read', role: 'internet', group: '健康工具' },
 ]
+
+/** aixin finds its doctors on its own page (spec §2 /custom/aixin/doctorList/index). */
+const AIXIN_DOCTOR_LIST_URL = '/custom/aixin/doctorList/index'
+const aixinMenus: MenuEntry[] = internetMenus.map((m) => (m.url === '/internet/doctorList/index' ? { ...m, url: AIXIN_DOCTOR_LIST_URL } : m))
 
 const texts = (name: string): Record<string, string> => ({
   registerNotice: `欢迎使用${name}预约挂号服务。\n1. 预约成功后请按预约时段提前15分钟到院报到。\n2. 就诊当日可在取号机或分诊台签到。\n3. 如需取消，请在就诊前一日17:00前操作，逾期不可退号。\n4. 一位就诊人同一科室同一时段只能预约一个号源。`,
@@ -111,12 +120,30 @@ export async function seedOnStart(config: Pick<Config, 'demo' | 'staffDemoPasswo
 }
 
 /** The home page banners of a demo hospital: its main services, each opening its page. */
-function demoAds(hospitalId: number, h: { shortName: string; isInternet: boolean; isPalm: boolean }): (typeof ads.$inferInsert)[] {
+function demoAds(hospitalId: number, h: DemoHospital): (typeof ads.$inferInsert)[] {
   const list = [{ title: `${h.shortName} · 线上就医更便捷`, url: '' }]
   if (h.isPalm) list.push({ title: '预约挂号 · 分时段就诊少排队', url: '/palm/register/index' })
-  if (h.isInternet) list.push({ title: '在线问诊 · 名医在线 足不出户', url: '/internet/doctorList/index' })
+  if (h.isInternet) list.push({ title: '在线问诊 · 名医在线 足不出户', url: h.doctorListUrl ?? '/internet/doctorList/index' })
   list.push({ title: '就诊人实名 · 信息加密保护', url: '/pages/about/rich?key=privacyPolicy' })
   return list.map((a, i) => ({ hospitalId, ...a, sort: i + 1 }))
+}
+
+interface DemoHospital {
+  code: string
+  appId: string
+  name: string
+  shortName: string
+  level: string
+  address: string
+  phone: string
+  isInternet: boolean
+  isPalm: boolean
+  menus: MenuEntry[]
+  notice: string
+  /** Where its 在线问诊 banner opens, when the hospital has its own doctor list. */
+  doctorListUrl?: string
+  /** Not one of the demo brand's (医联体) hospitals. */
+  brandless?: boolean
 }
 
 async function seedHospitals(db: Db, cipher: FieldCipher) {
@@ -127,7 +154,7 @@ async function seedHospitals(db: Db, cipher: FieldCipher) {
       .insert(brands)
       .values({ name: '示范医疗集团', intro: '由三家医院组成的紧密型医联体，检查结果互认、专家资源共享。' })
       .returning()
-    const demo = [
+    const demo: DemoHospital[] = [
       {
         ...DEMO.both,
         name: '示范市第一人民医院',
@@ -164,6 +191,33 @@ async function seedHospitals(db: Db, cipher: FieldCipher) {
         menus: internetMenus,
         notice: '在线问诊 8:00-22:00 有医生在线，急重症请立即前往线下急诊。',
       },
+      {
+        ...DEMO.maternity,
+        name: '示范市妇幼保健院',
+        shortName: '市妇幼',
+        level: '三级甲等',
+        address: '示范市健康路18号',
+        phone: '0571-88880004',
+        isInternet: false,
+        isPalm: true,
+        menus: palmMenus,
+        notice: '产科、儿科门诊每日开放，孕妇建档请提前预约。',
+        brandless: true,
+      },
+      {
+        ...DEMO.aixin,
+        name: '示范爱心医院',
+        shortName: '爱心医院',
+        level: '互联网医院',
+        address: '示范市仁爱路6号',
+        phone: '0571-88880005',
+        isInternet: true,
+        isPalm: false,
+        menus: aixinMenus,
+        notice: '爱心医生团队在线义诊，急重症请立即前往线下急诊。',
+        doctorListUrl: AIXIN_DOCTOR_LIST_URL,
+        brandless: true,
+      },
     ]
     for (const [i, h] of demo.entries()) {
       const [hospital] = await tx
@@ -172,7 +226,7 @@ async function seedHospitals(db: Db, cipher: FieldCipher) {
           code: h.code,
           name: h.name,
           shortName: h.shortName,
-          brandId: brand!.id,
+          brandId: h.brandless ? null : brand!.id,
           appId: h.appId,
           level: h.level,
           address: h.address,

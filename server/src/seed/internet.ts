@@ -1,6 +1,6 @@
 /**
  * The internet hospital's demo doctors: some registration doctors of each hospital with the internet service
- * (10392, 10412) also consult online, with a service level, reply time, price of 图文问诊, served count, good rate
+ * (10392, 10412, aixin) also consult online, with a service level, reply time, price of 图文问诊, served count, good rate
  * and whether they accept consultations now; two physician assistants per such hospital; the hospitals' city.
  * Deterministic (seeded from names, not ids), and each part skipped once done.
  */
@@ -10,9 +10,9 @@ import { departments, doctors, hospitals, onlineDoctorServices, onlineDoctors, p
 import { generator } from './register'
 
 /** Online doctors per hospital, one or two per department in the hospital's order until the number is reached. */
-const ONLINE_PER_HOSPITAL: Record<string, number> = { '10392': 8, '10412': 10 }
-const CITY: Record<string, string> = { '10392': '示范市', '10412': '示范市', '10388': '示范市' }
-const ASSISTANTS: Record<string, string[]> = { '10392': ['林晓雯', '周思琪'], '10412': ['陈佳怡', '吴雨桐'] }
+const ONLINE_PER_HOSPITAL: Record<string, number> = { '10392': 8, '10412': 10, aixin: 5 }
+const CITY: Record<string, string> = { '10392': '示范市', '10412': '示范市', '10388': '示范市', '10387': '示范市', aixin: '示范市' }
+const ASSISTANTS: Record<string, string[]> = { '10392': ['林晓雯', '周思琪'], '10412': ['陈佳怡', '吴雨桐'], aixin: ['何心怡'] }
 
 /** 图文问诊 prices by title, in fen: free consultations exist (义诊), experts cost up to ¥50. */
 const PRICES: Record<string, number[]> = {

@@ -128,7 +128,10 @@ const SPECIALIST: GroupSeed = {
 
 const pickLeaves = (g: GroupSeed, names: string[]): GroupSeed => ({ ...g, children: g.children.filter((c) => names.includes(c.name)) })
 
-/** Each demo hospital's tree: the general hospital has it all, the TCM hospital more TCM, the internet hospital less. */
+/**
+ * Each demo hospital's tree: the general hospital has it all, the TCM hospital more TCM, the maternity hospital mothers
+ * and children, the internet hospitals less.
+ */
 export const DEPT_TREES: Record<string, GroupSeed[]> = {
   '10392': [INTERNAL, SURGERY, OBSTETRICS, PAEDIATRICS, SENSES, TCM, SPECIALIST],
   '10388': [
@@ -146,6 +149,8 @@ export const DEPT_TREES: Record<string, GroupSeed[]> = {
     },
     pickLeaves(SPECIALIST, ['皮肤科']),
   ],
+  '10387': [OBSTETRICS, PAEDIATRICS, pickLeaves(INTERNAL, ['内分泌科'])],
+  aixin: [pickLeaves(INTERNAL, ['心血管内科', '内分泌科']), pickLeaves(PAEDIATRICS, ['儿内科']), pickLeaves(TCM, ['中医内科'])],
   '10412': [
     pickLeaves(INTERNAL, ['心血管内科', '呼吸与危重症医学科', '消化内科', '内分泌科']),
     pickLeaves(PAEDIATRICS, ['儿内科', '儿童保健科']),

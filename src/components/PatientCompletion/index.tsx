@@ -3,6 +3,7 @@ import Taro from '@tarojs/taro'
 import { Dialog } from '@nutui/nutui-react-taro'
 import type { Patient } from '../../../types/api/patient'
 import { editPatientUrl } from '@/pageUrls'
+import { useStores } from '@/stores'
 
 /** spec §5, verbatim. */
 export const INCOMPLETE_TEXT = '当前就诊人信息不完整，请先完善就诊人信息。'
@@ -16,6 +17,7 @@ export const needsCompletion = (patient: Pick<Patient, 'complete'>) => !patient.
  * NutUI's Dialog, since Taro.showModal cuts button texts to 4 characters in the mini-programs.
  */
 export function PatientCompletionModal({ patient, onClose }: { patient: Pick<Patient, 'id'> | null; onClose: () => void }) {
+  const { hospital } = useStores()
   return (
     <Dialog
       visible={!!patient}
@@ -25,7 +27,7 @@ export function PatientCompletionModal({ patient, onClose }: { patient: Pick<Pat
       hideCancelButton
       onConfirm={() => {
         // the dialog closes itself after onConfirm
-        if (patient) void Taro.navigateTo({ url: editPatientUrl(patient.id) })
+        if (patient) void Taro.navigateTo({ url: editPatientUrl(patient.id, hospital.hospital?.hospitalCode) })
       }}
       onClose={onClose}
     />

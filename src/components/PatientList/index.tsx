@@ -14,7 +14,7 @@ import { maskCardNo, maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
 import { qrDataUrl } from './qrCode'
 import './index.scss'
-import { ADD_PATIENT_URL, editPatientUrl, escortUrl, patientCardUrl } from '@/pageUrls'
+import { addPatientUrl, editPatientUrl, escortUrl, patientCardUrl } from '@/pageUrls'
 
 /**
  * The page's loader for a patient list: loads once the shell is ready, and again whenever the page shows again
@@ -48,7 +48,8 @@ interface Props {
  * numbers and mobiles masked (spec §9), with set default, unbind, escorts and edit.
  */
 function PatientList({ variant, select = false }: Props) {
-  const { patient: store } = useStores()
+  const { patient: store, hospital } = useStores()
+  const hospitalCode = hospital.hospital?.hospitalCode
   const { requireComplete, modal } = usePatientCompletion()
 
   const pick = (p: Patient) =>
@@ -81,7 +82,7 @@ function PatientList({ variant, select = false }: Props) {
       <Tappable inline className='patient-card__action' onTap={() => requireComplete(p, () => void Taro.navigateTo({ url: escortUrl(p.id) }))}>
         陪护人
       </Tappable>
-      <Tappable inline className='patient-card__action' onTap={() => void Taro.navigateTo({ url: editPatientUrl(p.id) })}>
+      <Tappable inline className='patient-card__action' onTap={() => void Taro.navigateTo({ url: editPatientUrl(p.id, hospitalCode) })}>
         编辑
       </Tappable>
       <Tappable inline className='patient-card__action patient-card__action--danger' onTap={() => void unbind(p).catch(() => undefined)}>
@@ -159,7 +160,7 @@ function PatientList({ variant, select = false }: Props) {
         </>
       )}
       <View className='patient-list__add'>
-        <Button type='primary' block disabled={store.full} onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+        <Button type='primary' block disabled={store.full} onClick={() => void Taro.navigateTo({ url: addPatientUrl(hospitalCode) })}>
           添加就诊人
         </Button>
         <Text className='patient-list__note'>

@@ -7,7 +7,7 @@ import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
-import { ADD_PATIENT_URL } from '@/pageUrls'
+import { addPatientUrl } from '@/pageUrls'
 import './index.scss'
 
 /**
@@ -16,7 +16,7 @@ import './index.scss'
  * `onChoose` decides whether a tap may change the patient (a locked form, an incomplete patient).
  */
 function PatientPicker({ onChoose }: { onChoose: (p: Patient) => void }) {
-  const { patient: patients } = useStores()
+  const { patient: patients, hospital } = useStores()
   const current = patients.current
   if (!patients.loaded && patients.loadFailed) {
     return (
@@ -30,7 +30,7 @@ function PatientPicker({ onChoose }: { onChoose: (p: Patient) => void }) {
     return (
       <View className='patient-picker__add'>
         <Text className='patient-picker__note'>还没有就诊人，请先添加</Text>
-        <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+        <Button type='primary' size='small' onClick={() => void Taro.navigateTo({ url: addPatientUrl(hospital.hospital?.hospitalCode) })}>
           添加就诊人
         </Button>
       </View>

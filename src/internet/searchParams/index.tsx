@@ -12,16 +12,16 @@ import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/ui/messages'
 
 import './index.scss'
-import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/pageUrls'
+import { doctorListUrl, onlineDoctorUrl } from '@/pageUrls'
 
 /** 搜索医生 (spec §2 /internet/searchParams/index): online doctors by name, speciality or department, as the patient types. */
 function DoctorSearch() {
-  const { doctor } = useStores()
+  const { doctor, hospital } = useStores()
   const result = doctor.search.result
 
   const openDept = (dept: { id: number; hospitalCode: string }) => {
     doctor.searchDept(dept)
-    void Taro.navigateTo({ url: DOCTOR_LIST_URL })
+    void Taro.navigateTo({ url: doctorListUrl(hospital.hospital?.hospitalCode) })
   }
 
   return (

@@ -9,14 +9,14 @@ import { useStores } from '@/stores'
 import { MY_DOCTORS_ORDERS } from '@/stores/DoctorStore'
 
 import './index.scss'
-import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/pageUrls'
+import { doctorListUrl, onlineDoctorUrl } from '@/pageUrls'
 
 /**
  * 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first
  * (可问诊优先), or the latest followed first (最近关注).
  */
 function MyDoctors() {
-  const { doctor } = useStores()
+  const { doctor, hospital } = useStores()
   const state = doctor.myDoctors.state
   const list = doctor.myDoctors.value ?? []
 
@@ -25,7 +25,7 @@ function MyDoctors() {
     if (state !== 'done' && list.length === 0) return <Loading />
     if (list.length === 0)
       return (
-        <Empty text='还没有关注的医生' action={{ label: '去找医生', onTap: () => void Taro.navigateTo({ url: DOCTOR_LIST_URL }) }} />
+        <Empty text='还没有关注的医生' action={{ label: '去找医生', onTap: () => void Taro.navigateTo({ url: doctorListUrl(hospital.hospital?.hospitalCode) }) }} />
       )
     return list.map((d) => <OnlineDoctorCard key={d.id} doctor={d} onClick={() => void Taro.navigateTo({ url: onlineDoctorUrl(d.id) })} />)
   }

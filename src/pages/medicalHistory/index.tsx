@@ -12,14 +12,14 @@ import { maskName } from '@/utils/mask'
 import { localTime } from '@/utils/register'
 import { RecordFields, RecordHeader } from './RecordView'
 import './index.scss'
-import { ADD_PATIENT_URL } from '@/pageUrls'
+import { addPatientUrl } from '@/pageUrls'
 
 /**
  * 电子病历 (spec §2 /pages/medicalHistory/index): the medical records of the patient chosen above, newest first, each
  * opening in place to the whole record; with `?imOrderNo=` the record of one consultation (from its detail page).
  */
 function MedicalHistory() {
-  const { records, patient: patients } = useStores()
+  const { records, patient: patients, hospital } = useStores()
   const { params } = useRouter()
   const imOrderNo = params.imOrderNo
   const list = records.records
@@ -63,7 +63,7 @@ function MedicalHistory() {
     if (!patients.loaded) return <Loading />
     if (patients.list.length === 0) {
       return (
-        <Empty text='还没有就诊人，添加后可查看其电子病历' action={{ label: '添加就诊人', onTap: () => void Taro.navigateTo({ url: ADD_PATIENT_URL }) }} />
+        <Empty text='还没有就诊人，添加后可查看其电子病历' action={{ label: '添加就诊人', onTap: () => void Taro.navigateTo({ url: addPatientUrl(hospital.hospital?.hospitalCode) }) }} />
       )
     }
     return (

@@ -6,7 +6,7 @@ import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import { maskIdCard, maskName } from '@/utils/mask'
 import type { InsuranceTestUser } from '../../../types/api/insurance'
-import { ADD_PATIENT_URL } from '@/pageUrls'
+import { addPatientUrl } from '@/pageUrls'
 
 /**
  * On a test insurance platform (the server names a test person only there): who to choose on its authorisation page,
@@ -14,7 +14,7 @@ import { ADD_PATIENT_URL } from '@/pageUrls'
  * not, the test person can be added as a patient (the form starts filled in) and booked for.
  */
 function TestPerson({ person, patientId }: { person: InsuranceTestUser; patientId: number }) {
-  const { patient } = useStores()
+  const { patient, hospital } = useStores()
   useEffect(() => {
     if (!patient.loaded) void patient.load().catch(() => undefined)
   }, [patient])
@@ -24,7 +24,7 @@ function TestPerson({ person, patientId }: { person: InsuranceTestUser; patientI
 
   const addAsPatient = () => {
     patient.startDraft({ name: person.name, idCard: person.idCard })
-    void Taro.navigateTo({ url: ADD_PATIENT_URL })
+    void Taro.navigateTo({ url: addPatientUrl(hospital.hospital?.hospitalCode) })
   }
 
   return (

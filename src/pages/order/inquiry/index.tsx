@@ -9,11 +9,11 @@ import { INQUIRY_TABS, inquiryPrice, inquiryStatusClass } from '@/stores/Inquiry
 import { MSG } from '@/ui/messages'
 import { localTime } from '@/utils/register'
 import './index.scss'
-import { inquiryDetailUrl, DOCTOR_LIST_URL } from '@/pageUrls'
+import { inquiryDetailUrl, doctorListUrl } from '@/pageUrls'
 
 /** 问诊订单 (spec §2 /pages/order/inquiry/index): tabs 全部 / 待支付 / 待接诊 / 问诊中 / 已结束, a page at a time. */
 function InquiryOrders() {
-  const { inquiry } = useStores()
+  const { inquiry, hospital } = useStores()
   useReachBottom(() => void inquiry.list.loadMore())
   const state = inquiry.list.state
 
@@ -33,7 +33,7 @@ function InquiryOrders() {
         ))}
       </View>
       {state === 'done' && inquiry.list.items.length === 0 ? (
-        <Empty text='暂无问诊订单' action={{ label: '找医生问诊', onTap: () => void Taro.navigateTo({ url: DOCTOR_LIST_URL }) }} />
+        <Empty text='暂无问诊订单' action={{ label: '找医生问诊', onTap: () => void Taro.navigateTo({ url: doctorListUrl(hospital.hospital?.hospitalCode) }) }} />
       ) : state === 'failed' && inquiry.list.items.length === 0 ? (
         <LoadFailed onRetry={() => void inquiry.list.loadMore(true)} />
       ) : (

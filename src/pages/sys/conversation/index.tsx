@@ -8,7 +8,7 @@ import { useStores } from '@/stores'
 import { consultationUrl } from '@/stores/InquiryStore'
 import { MSG } from '@/ui/messages'
 import { timeAgo } from '@/utils/time'
-import { DOCTOR_LIST_URL } from '@/pageUrls'
+import { doctorListUrl } from '@/pageUrls'
 import './index.scss'
 
 /** My consultations: the signed-in user's consultations from the server, with unread counts; one opens its room. */
@@ -20,7 +20,7 @@ function Conversation() {
       {chat.conversations.loadFailed ? (
         <LoadFailed text={MSG.conversationFailed} onRetry={() => void load()} />
       ) : chat.conversations.list.length === 0 ? (
-        <Empty text='暂无问诊记录' action={{ label: '找医生问诊', onTap: () => openPage(DOCTOR_LIST_URL) }} />
+        <Empty text='暂无问诊记录' action={{ label: '找医生问诊', onTap: () => openPage(doctorListUrl(hospital.hospital?.hospitalCode)) }} />
       ) : (
         <View className='conversation'>
           {chat.conversations.list.map((c) => (

@@ -9,7 +9,7 @@ import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import type { OnlineDoctor } from '../../../../types/api/internet'
 import './HomeDoctors.scss'
-import { DOCTOR_LIST_URL, onlineDoctorUrl } from '@/pageUrls'
+import { doctorListUrl, onlineDoctorUrl } from '@/pageUrls'
 
 /** One section of doctors under its heading; a section with nobody to show is left out. */
 function Section({ title, doctors }: { title: string; doctors: OnlineDoctor[] }) {
@@ -32,7 +32,7 @@ function Section({ title, doctors }: { title: string; doctors: OnlineDoctor[] })
  * most consulted accepting consultations now; then the way to all of them.
  */
 function HomeDoctors() {
-  const { doctor, user } = useStores()
+  const { doctor, user, hospital } = useStores()
   const shown = useRef(false)
   const load = () => void doctor.loadHome(user.isLoggedIn)
   useEffect(() => {
@@ -63,7 +63,7 @@ function HomeDoctors() {
         <Section title='热门医生' doctors={doctor.hotDoctors} />
       )}
       {hot.state === 'done' && (
-        <Tappable className='home-doctors__all' role='link' onTap={() => openPage(DOCTOR_LIST_URL)}>
+        <Tappable className='home-doctors__all' role='link' onTap={() => openPage(doctorListUrl(hospital.hospital?.hospitalCode))}>
           查看全部医生
         </Tappable>
       )}

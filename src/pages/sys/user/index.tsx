@@ -13,7 +13,7 @@ import { useStores } from '@/stores'
 import { maskIdCard, maskName } from '@/utils/mask'
 import './index.scss'
 import { PHARMACY_ORDERS_URL } from '@/pageUrls'
-import { ABOUT_URL, ACCESS_LOG_URL, ADD_PATIENT_URL, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, COMMENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
+import { ABOUT_URL, ACCESS_LOG_URL, addPatientUrl, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, COMMENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
 import { PRESCRIPTION_OUTFLOW_URL } from '@/pageUrls'
 import { Transit } from '@nutui/icons-react-taro'
 
@@ -87,7 +87,7 @@ function User() {
               </Tappable>
             </>
           ) : (
-            <Tappable className='mine__patient-add' onTap={() => void Taro.navigateTo({ url: ADD_PATIENT_URL })}>
+            <Tappable className='mine__patient-add' onTap={() => void Taro.navigateTo({ url: addPatientUrl(hospital.hospital?.hospitalCode) })}>
               <Text className='mine__patient-plus'>+</Text>
               <Text>添加就诊人</Text>
             </Tappable>

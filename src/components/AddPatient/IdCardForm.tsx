@@ -16,8 +16,11 @@ const ID_LENGTHS = [15, 18]
 const AUTO = '根据身份证号自动识别'
 const MISTYPED = '身份证号有误，请核对'
 
-/** 身份证: name and identity number (typed, or read from a photo), sex, birth date and age read from the number. */
-function IdCardForm() {
+/**
+ * 身份证: name and identity number (typed, or read from a photo), sex, birth date and age read from the number. A card
+ * whose number is the identity number (社保卡号) names it so.
+ */
+function IdCardForm({ numberLabel = '身份证号' }: { numberLabel?: string }) {
   const { patient } = useStores()
   // a person the page that sent the patient here named (the insurance sandbox's test person), once
   const [name, setName] = useState(() => patient.draft?.name ?? '')
@@ -69,8 +72,8 @@ function IdCardForm() {
         <FormField label='姓名'>
           <Input className='add-patient__input' placeholder='请输入就诊人姓名' maxlength={20} value={name} onInput={(e) => setName(e.detail.value)} />
         </FormField>
-        <FormField label='身份证号'>
-          <Input className='add-patient__input' type='idcard' placeholder='请输入身份证号' maxlength={18} value={idCard} onInput={(e) => setIdCard(e.detail.value.trim())} />
+        <FormField label={numberLabel}>
+          <Input className='add-patient__input' type='idcard' placeholder={`请输入${numberLabel}`} maxlength={18} value={idCard} onInput={(e) => setIdCard(e.detail.value.trim())} />
         </FormField>
         <FormField label='性别'>
           <FormValue value={parsed?.sexText ?? ''} placeholder={hint} />
