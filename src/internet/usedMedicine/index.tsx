@@ -65,7 +65,8 @@ function UsedMedicine() {
               <View className='used-drug__text'>
                 <Text className='used-drug__name'>{d.drugName}</Text>
                 <Text className='used-drug__line'>{`规格：${d.drugSpec}`}</Text>
-                <Text className='used-drug__line'>{`最近开具：${localTime(d.lastPrescribedAt)} ${d.doctorName}医生`}</Text>
+                <Text className='used-drug__line'>{`最近开具：${localTime(d.lastPrescribedAt)}`}</Text>
+                <Text className='used-drug__line'>{`开具医生：${d.doctorName}`}</Text>
                 <Text className='used-drug__line'>{`共开具 ${d.times} 次`}</Text>
               </View>
             </Tappable>

@@ -19,7 +19,7 @@ function PharmacyOrders() {
 
   return (
     <PageShell title='药品订单' onReady={() => orders.list.reload()}>
-      <View className='pharmacy-orders__tabs' role='tablist'>
+      <View className='pharmacy-orders__tabs' role='tablist' aria-label='订单状态'>
         {PHARMACY_ORDER_TABS.map((t) => (
           <Tappable
             key={t.key}
