@@ -3,6 +3,7 @@ import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import CountedTextarea from '@/components/CountedTextarea'
+import Sheet from '@/components/Sheet'
 import { openPage } from '@/components/PageShell'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
@@ -47,55 +48,48 @@ function RoomTools() {
 const RenewalPanel = observer(function RenewalPanel() {
   const { roomTools: tools } = useStores()
   return (
-    <View className='room-renewal'>
-      <Tappable className='room-renewal__mask' label='关闭' onTap={tools.closeRenewal} />
-      <View className='room-renewal__panel' role='dialog' aria-label='续方申请'>
-        <View className='room-renewal__head'>
-          <Text className='room-renewal__title'>续方申请</Text>
-          <Text className='room-renewal__note'>{`${tools.medicines.length}/${MEDICINES_MAX}`}</Text>
-        </View>
-        <View role='list' aria-label='续方药品'>
-          {tools.medicines.map((name, i) => (
-            <View key={i} className='room-renewal__medicine' role='listitem'>
-              <Input
-                className='room-renewal__input'
-                value={name}
-                maxlength={MEDICINE_NAME_MAX}
-                placeholder='药品名称，如：苯磺酸氨氯地平片'
-                {...fieldName(`第${i + 1}个药品名称`)}
-                onInput={(e) => tools.setMedicine(i, e.detail.value)}
-              />
-              {tools.medicines.length > 1 && (
-                <Tappable className='room-renewal__remove' label={`删除第${i + 1}个药品`} onTap={() => tools.removeMedicine(i)}>
-                  删除
-                </Tappable>
-              )}
-            </View>
-          ))}
-        </View>
-        {tools.canAddMedicine && (
-          <Tappable className='room-renewal__add' onTap={tools.addMedicine}>
-            + 添加药品
-          </Tappable>
-        )}
-        <CountedTextarea
-          className='room-renewal__textarea'
-          value={tools.note}
-          max={RENEWAL_NOTE_MAX}
-          placeholder='补充说明（选填），如用药后的情况'
-          label='补充说明'
-          onInput={(v) => tools.setNote(v)}
-        />
-        <View className='room-renewal__actions'>
-          <Button size='small' onClick={tools.closeRenewal}>
-            取消
-          </Button>
-          <Button size='small' type='primary' disabled={tools.sending} onClick={() => void tools.sendRenewal()}>
-            发送
-          </Button>
-        </View>
+    <Sheet title='续方申请' aside={<Text className='room-renewal__note'>{`${tools.medicines.length}/${MEDICINES_MAX}`}</Text>} onClose={tools.closeRenewal}>
+      <View role='list' aria-label='续方药品'>
+        {tools.medicines.map((name, i) => (
+          <View key={i} className='room-renewal__medicine' role='listitem'>
+            <Input
+              className='room-renewal__input'
+              value={name}
+              maxlength={MEDICINE_NAME_MAX}
+              placeholder='药品名称，如：苯磺酸氨氯地平片'
+              {...fieldName(`第${i + 1}个药品名称`)}
+              onInput={(e) => tools.setMedicine(i, e.detail.value)}
+            />
+            {tools.medicines.length > 1 && (
+              <Tappable className='room-renewal__remove' label={`删除第${i + 1}个药品`} onTap={() => tools.removeMedicine(i)}>
+                删除
+              </Tappable>
+            )}
+          </View>
+        ))}
       </View>
-    </View>
+      {tools.canAddMedicine && (
+        <Tappable className='room-renewal__add' onTap={tools.addMedicine}>
+          + 添加药品
+        </Tappable>
+      )}
+      <CountedTextarea
+        className='room-renewal__textarea'
+        value={tools.note}
+        max={RENEWAL_NOTE_MAX}
+        placeholder='补充说明（选填），如用药后的情况'
+        label='补充说明'
+        onInput={(v) => tools.setNote(v)}
+      />
+      <View className='room-renewal__actions'>
+        <Button size='small' onClick={tools.closeRenewal}>
+          取消
+        </Button>
+        <Button size='small' type='primary' disabled={tools.sending} onClick={() => void tools.sendRenewal()}>
+          发送
+        </Button>
+      </View>
+    </Sheet>
   )
 })
 
