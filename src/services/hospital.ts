@@ -17,7 +17,7 @@ import type {
   PublicHospitalSetting,
   Supervision,
 } from '../../types/api/hospital'
-import type { HospitalCard } from '../../types/api/patient'
+import type { HealthCardQrCode, HospitalCard } from '../../types/api/patient'
 import type { ClientErrorReport } from '@/utils/clientErrors'
 import { get, post, put, request } from './request'
 import type { Address, AddressInput } from '../../types/api/address'
@@ -76,6 +76,10 @@ export const saveHospitalSetting = (input: HospitalSettingInput) => post<Hospita
  */
 export const autoRegister = (patientId: number, hospitalCode: string) =>
   get<HospitalCard>('/dld-hospital/autoRegister', { patientId, hospitalCode }, { noLoading: true, silent: true })
+
+/** The QR code of a patient's electronic health card, as the health-card platform draws it (`jkt/photoUrl`). */
+export const getHealthCardQr = (patientId: number, hospitalCode: string) =>
+  get<HealthCardQrCode>('/dld-hospital/jkt/photoUrl', { patientId, hospitalCode }, { noLoading: true, silent: true })
 
 // Delivery addresses (spec §7 "Hospital, address"): the caller's own; the list masks names and mobiles.
 export const listAddresses = () => get<Address[]>('/dld-hospital/addressList', undefined, { noLoading: true })

@@ -2,7 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import Taro from '@tarojs/taro'
 import platform from '@/platform'
 import * as palm from '@/services/palm'
-import { autoRegister } from '@/services/hospital'
+import { autoRegister, getHealthCardQr } from '@/services/hospital'
 import { uploadFile } from '@/services/auth'
 import { SESSION, session } from '@/services/storage'
 import { Loadable } from './base/Loadable'
@@ -13,6 +13,7 @@ import type {
   BindNeonateInput,
   BindPatientInput,
   CompletePatientInput,
+  HealthCardQrCode,
   HospitalCard,
   IdCardOcrResult,
   Patient,
@@ -37,6 +38,11 @@ type Bind = Omit<BindPatientInput, 'hospitalCode'>
 export interface PatientCard {
   patient: Patient
   record: PatientRecordInfo
+  /**
+   * A patient bound with an electronic health card: the card's QR code, read again each time the card is read (the
+   * platform's code is dynamic); null when the platform did not answer, which leaves the rest of the card as it is.
+   */
+  healthCard: HealthCardQrCode | null
 }
 
 /** A person whose name and identity number a form starts with (the insurance sandbox's test person). */
@@ -71,7 +77,8 @@ export class PatientStore {
   readonly card = new Loadable(
     async (patientId: number, hospitalCode: string): Promise<PatientCard> => {
       const [patient, record] = await Promise.all([palm.getPatientInfo(patientId, hospitalCode), palm.getPatientRecordInfo(patientId, hospitalCode)])
-      return { patient, record }
+      const healthCard = patient.source === 'eHealth' ? await getHealthCardQr(patientId, hospitalCode).catch(() => null) : null
+      return { patient, record, healthCard }
     },
   )
   /** 申领就诊卡: one at a time, its button shows it. */

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { readFileSync } from 'node:fs'
 import { WAIT_MS, bindMobile, bindPatient, confirmModal, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { assertAccessible } from './axe'
 
 const LIST = '/h5/pages/patient/index'
 const ADD = '/h5/pages/addPatient/index'
@@ -183,6 +184,7 @@ describe('patients in the browser', () => {
     await visible(page.locator('.nut-dialog-footer-ok', { hasText: '完善就诊人信息' })).last().click()
     // 10388 completes patients on its own page (spec §2 customer-specific pages)
     await waitForPath(page, '/h5/custom/10388/addPatient/index', (q) => q.get('business') === 'edit' && /^\d+$/.test(q.get('id') ?? ''))
+    const patientId = new URL(page.url()).searchParams.get('id')
     await seeText(page, '请补充就诊人的以下信息后再继续办理业务。')
     // the identity number came from the card: shown whole here, where the patient edits, and not editable
     await seeText(page, '510107199002140041')
@@ -200,6 +202,16 @@ describe('patients in the browser', () => {
     await waitForPath(page, ESCORTS)
     await seeText(page, '就诊人')
     await shot(page, 'patient-2-completed')
+
+    // her card shows the health card's own QR code, drawn by the health-card platform (jkt/photoUrl)
+    const drawn = page.waitForResponse((r) => new URL(r.url()).pathname === '/dld-hospital/jkt/photoUrl')
+    await page.goto(`/h5/pages/healthPatient/index?id=${patientId}`)
+    assert.equal(((await (await drawn).json()) as { code: number }).code, 200)
+    const qr = visible(page.getByAltText('电子健康卡二维码')).first()
+    await qr.waitFor()
+    assert.match((await qr.getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/)
+    await assertAccessible(page, 'health card')
+    await shot(page, 'patient-2-health-card-qr')
   })
 
   test('3. an identity-card photo fills the form; an escort is edited and unbound', async () => {

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { calls, testing } from './doubles/taro'
 import { RootStore } from '../../src/stores/RootStore'
 import { PatientStore } from '../../src/stores/PatientStore'
@@ -61,8 +61,12 @@ interface Person {
   mobile: string
   cardNo: string
   filedAt: string | null
+  /** Bound with an electronic health card. */
+  healthCard?: boolean
 }
 let people: Person[] = []
+/** The health-card platform does not answer. */
+let healthCardDown = false
 const PERSON_ID = '110101199003074514'
 
 function patientDto(p: Person, hospitalCode?: string): Patient {
@@ -76,7 +80,7 @@ function patientDto(p: Person, hospitalCode?: string): Patient {
     birthday: '1990-03-07',
     age: 36,
     relation: p.id === 1 ? '本人' : '子女',
-    source: 'idCard',
+    source: p.healthCard ? 'eHealth' : 'idCard',
     neonate: false,
     isDefault: p.id === 1,
     hisMedCardNo: hospitalCode ? p.cardNo : '',
@@ -142,6 +146,12 @@ function handle({ url, method, data }: { url: string; method: string; data: unkn
       if (!existed) Object.assign(person!, { cardNo: `10392${String(person!.id).padStart(8, '0')}`, filedAt: '2026-11-24T03:00:00.000Z' })
       return ok({ patientId: person!.id, hospitalCode: FIRST.hospitalCode, hospitalName: FIRST.hospitalName, hisMedCardNo: person!.cardNo, existed })
     }
+    if (path === '/dld-hospital/jkt/photoUrl') {
+      if (!person) return refuse(2999, '暂无权限')
+      if (!person.healthCard) return refuse(400, '该就诊人未绑定电子健康卡')
+      if (healthCardDown) return refuse(500, '健康卡平台暂不可用')
+      return ok({ patientId: person.id, url: `data:image/svg+xml;base64,${Buffer.from(`<svg>${person.id}</svg>`).toString('base64')}`, text: `HC${person.id}:x` })
+    }
     if (path.startsWith('/dld-palm/api/patient/') || path === '/dld-hospital/autoRegister') {
       if (!person) return refuse(2999, '暂无权限')
       if (path === '/dld-palm/api/patient/info') return ok(patientDto(person, query.hospitalCode))
@@ -175,6 +185,7 @@ beforeEach(() => {
   identity = null
   settings = []
   publicSettings = {}
+  healthCardDown = false
   people = [
     { id: 1, name: '张三', idCard: PERSON_ID, mobile: '13812345678', cardNo: '1039200000001', filedAt: '2026-11-20T01:00:00.000Z' },
     { id: 2, name: '李小明', idCard: '110101201501011234', mobile: '13812345678', cardNo: '', filedAt: null },
@@ -454,6 +465,33 @@ describe('电子就诊卡 /pages/healthPatient/index?id=', () => {
     expect(sent('/dld-palm/api/patient/info')[0]!.data).toEqual({ id: 1, hospitalCode: '10392' })
     expect(sent('/dld-palm/api/patient/hospital/patient/record-info')[0]!.data).toEqual({ id: 1, hospitalCode: '10392' })
     expect(screen.queryByText('申领电子就诊卡')).toBeNull()
+  })
+
+  test('a patient bound with a health card also shows the platform’s QR code of it; a patient without one asks for none', async () => {
+    people[0]!.healthCard = true
+    testing.setRouter('/pages/healthPatient/index', { id: '1' })
+    render(<HealthPatient />)
+    const qr = await screen.findByAltText('电子健康卡二维码')
+    expect(qr.getAttribute('src')).toBe(`data:image/svg+xml;base64,${Buffer.from('<svg>1</svg>').toString('base64')}`)
+    expect(screen.getByRole('group', { name: '电子健康卡' })).toBeTruthy()
+    expect(screen.getByAltText('就诊卡号1039200000001的二维码')).toBeTruthy()
+    expect(sent('/dld-hospital/jkt/photoUrl')[0]!.data).toEqual({ patientId: 1, hospitalCode: '10392' })
+    cleanup()
+    testing.setRouter('/pages/healthPatient/index', { id: '2' })
+    render(<HealthPatient />)
+    expect(await screen.findByText('尚未在示范市第一人民医院建档')).toBeTruthy()
+    expect(screen.queryByRole('group', { name: '电子健康卡' })).toBeNull()
+    expect(sent('/dld-hospital/jkt/photoUrl')).toHaveLength(1)
+  })
+
+  test('when the health-card platform does not answer, the rest of the card still shows', async () => {
+    people[0]!.healthCard = true
+    healthCardDown = true
+    testing.setRouter('/pages/healthPatient/index', { id: '1' })
+    render(<HealthPatient />)
+    expect(await screen.findByText('电子健康卡二维码暂时无法获取，请稍后再打开')).toBeTruthy()
+    expect(screen.getByAltText('就诊卡号1039200000001的二维码')).toBeTruthy()
+    expect(screen.queryByAltText('电子健康卡二维码')).toBeNull()
   })
 
   test('a patient not filed here asks for the card, which is then shown', async () => {

@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm'
 import { accompanies, healthCardCodes, patientCards, patients } from '../../server/src/db/schema'
 import { DEMO_CARDS_DIR } from '../../server/src/routes/sandbox/healthCard'
 import { SANDBOX_HEALTH_CARD_HOLDERS } from '../../server/src/plugins/providers/healthCard'
+import { renderSVG } from 'uqr'
 import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
 
 /** Collects what the server logs. */
@@ -667,6 +668,38 @@ describe('POST /dld-palm/api/patient/bind/eHealth', () => {
     const again = await call('POST', `${P}/bind/eHealth`, { caller: u, body: { healthCode: await healthCode('王小明', u), relation: '其他' } })
     assert.equal(again.code, 409)
     assert.equal(again.msg, '该就诊人已绑定')
+  })
+})
+
+describe('GET /dld-hospital/jkt/photoUrl', () => {
+  const QR = '/dld-hospital/jkt/photoUrl'
+
+  it('answers 401 and 403', async () => {
+    await assertUnauthorised('GET', QR, { query: { patientId: '1', hospitalCode: DEMO.both.code } })
+  })
+
+  it('refuses bad input, someone else’s patient, and a patient bound without a health card', async () => {
+    const u = await freshUser()
+    const env = await call<PatientView>('POST', `${P}/bind/eHealth`, { caller: u, body: { healthCode: await healthCode('王小明', u), relation: '本人' } })
+    assert.equal(env.code, 200, env.msg)
+    assertBadInput(await call('GET', QR, { caller: u, query: { patientId: 'x', hospitalCode: DEMO.both.code } }))
+    assertBadInput(await call('GET', QR, { caller: u, query: { patientId: String(env.data.id), hospitalCode: 'x'.repeat(40) } }), /^参数错误：hospitalCode/)
+    assertForbidden(await call('GET', QR, { caller: owner, query: { patientId: String(env.data.id), hospitalCode: DEMO.both.code } }))
+    const typed = await bindOk({}, u)
+    assertBadInput(await call('GET', QR, { caller: u, query: { patientId: String(typed.id), hospitalCode: DEMO.both.code } }), '该就诊人未绑定电子健康卡')
+  })
+
+  it('draws the card’s dynamic code: the picture is the QR code of its text, which is new on every call', async () => {
+    const u = await freshUser()
+    const env = await call<PatientView>('POST', `${P}/bind/eHealth`, { caller: u, body: { healthCode: await healthCode('王小明', u), relation: '本人' } })
+    const ask = () => call<{ patientId: number; url: string; text: string }>('GET', QR, { caller: u, query: { patientId: String(env.data.id), hospitalCode: DEMO.both.code } })
+    const first = await ask()
+    assert.equal(first.code, 200, first.msg)
+    assert.equal(first.data.patientId, env.data.id)
+    assert.ok(first.data.text.startsWith(`${SANDBOX_HEALTH_CARD_HOLDERS[0]!.healthCardId}:`), first.data.text)
+    const svg = Buffer.from(first.data.url.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8')
+    assert.equal(svg, renderSVG(first.data.text, { border: 1 }))
+    assert.notEqual((await ask()).data.text, first.data.text)
   })
 })
 

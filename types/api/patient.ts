@@ -118,6 +118,16 @@ export interface PatientRecordInfo {
   filedAt: string | null
 }
 
+/**
+ * GET /dld-hospital/jkt/photoUrl?patientId&hospitalCode: the QR code of a patient's electronic health card, as the
+ * health-card platform draws it (`url`, a data URL) and the text it encodes. Dynamic: asked for each time it is shown.
+ */
+export interface HealthCardQrCode {
+  patientId: number
+  url: string
+  text: string
+}
+
 /** POST /patient/hospital/patient/ocr: what was read off an identity-card photo (the patient's own, so whole). */
 export interface IdCardOcrResult {
   name: string

@@ -6,6 +6,7 @@ import type {
   BindNeonateInput,
   BindPatientInput,
   CompletePatientInput,
+  HealthCardQrCode,
   HospitalCard,
   IdCardOcrResult,
   Patient,
@@ -325,6 +326,29 @@ export async function patientRecordInfo(
     hisMedCardNo: card ? cipher.decrypt(card.cardNoEnc) : (known ?? ''),
     filedAt: card ? card.createdAt.toISOString() : null,
   }
+}
+
+export const NO_HEALTH_CARD = '该就诊人未绑定电子健康卡'
+
+/**
+ * GET /jkt/photoUrl: the QR code of a patient's electronic health card (电子健康卡) at a hospital, as the health-card
+ * platform draws it, for the hospital's scanners. Only for a patient of the caller's bound with a health card.
+ */
+export async function healthCardQr(
+  db: Db,
+  cipher: FieldCipher,
+  provider: HealthCardProvider,
+  userId: number,
+  patientId: number,
+  hospitalCode: string,
+): Promise<HealthCardQrCode> {
+  const patient = await requireOwnPatient(db, userId, patientId)
+  const hospital = await requireHospitalByCode(db, hospitalCode)
+  const healthCardId = open(cipher, patient.healthCardEnc)
+  const idCard = open(cipher, patient.idCardEnc)
+  if (!healthCardId || !idCard) throw badInput(NO_HEALTH_CARD)
+  const qr = await provider.qrCode({ hospitalCode: hospital.code, healthCardId, idCard })
+  return { patientId, url: qr.image, text: qr.text }
 }
 
 // ---- binding --------------------------------------------------------------------------------------------------

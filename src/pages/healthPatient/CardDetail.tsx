@@ -63,6 +63,19 @@ function CardDetail({ patientId }: { patientId: number }) {
         </Text>
         <Text className='card-detail__line'>{p.idCard ? maskIdCard(p.idCard) : '无身份证（儿童）'}</Text>
       </View>
+      {p.source === 'eHealth' && (
+        <View className='card-detail__qr' role='group' aria-label='电子健康卡'>
+          <Text className='card-detail__heading'>电子健康卡</Text>
+          {card.healthCard ? (
+            <>
+              <Image className='card-detail__qr-image' src={card.healthCard.url} nativeProps={{ alt: '电子健康卡二维码' }} />
+              <Text className='card-detail__tip'>在接入电子健康卡的医院出示此码即可就诊；每次打开都会刷新</Text>
+            </>
+          ) : (
+            <Text className='card-detail__tip'>电子健康卡二维码暂时无法获取，请稍后再打开</Text>
+          )}
+        </View>
+      )}
       {record.filed ? (
         <>
           <View className='card-detail__qr'>

@@ -7,6 +7,7 @@ import { healthCardCodes } from '../../db/schema'
 import { type FieldCipher, randomToken, sha256 } from '../../crypto'
 import { badInput } from '../../errors'
 import { parseIdCard } from '@/utils/idCard'
+import { renderSVG } from 'uqr'
 
 /** The holder of an electronic health card, as the provider answers it. */
 export interface HealthCardHolder {
@@ -19,6 +20,12 @@ export interface HealthCardHolder {
   mobile: string | null
 }
 
+/** A card's QR code as the platform draws it: the picture (a data URL) and the text it encodes. */
+export interface HealthCardQr {
+  image: string
+  text: string
+}
+
 /** Tencent electronic health card (电子健康卡): an authorisation redirect that returns a one-time healthCode. */
 export interface HealthCardProvider {
   readonly kind: 'sandbox' | 'real' | 'disabled'
@@ -26,7 +33,15 @@ export interface HealthCardProvider {
   authorizeUrl(input: { hospitalCode: string; redirect: string }): Promise<string>
   /** Exchanges a one-time code for the card holder; a used or expired code fails. */
   redeem(healthCode: string): Promise<HealthCardHolder>
+  /**
+   * The card's QR code for a hospital's scanners (`jkt/photoUrl`). The platform's code is dynamic: it changes, so the
+   * app asks for it each time the card is shown and never keeps it.
+   */
+  qrCode(card: { hospitalCode: string; healthCardId: string; idCard: string }): Promise<HealthCardQr>
 }
+
+/** A QR code's text drawn as an SVG data URL (uqr, as the app draws its own card numbers). */
+const qrImage = (text: string) => `data:image/svg+xml;base64,${Buffer.from(renderSVG(text, { border: 1 })).toString('base64')}`
 
 /** One-time health codes live 5 minutes, like the OAuth codes they stand in for. */
 export const HEALTH_CODE_TTL_MS = 5 * 60 * 1000
@@ -71,6 +86,11 @@ export function sandboxHealthCard(db: Db, cipher: FieldCipher): HealthCardProvid
       if (!row) throw badInput(HEALTH_CODE_REFUSED)
       return JSON.parse(cipher.decrypt(row.holderEnc)) as HealthCardHolder
     },
+    async qrCode({ healthCardId }) {
+      // like the platform's dynamic code: a new text on every call, which only the card's own holder is shown
+      const text = `${healthCardId}:${randomToken(8)}`
+      return { image: qrImage(text), text }
+    },
   }
 }
 
@@ -82,6 +102,9 @@ export function disabledHealthCard(): HealthCardProvider {
       throw badInput(HEALTH_CARD_OFF)
     },
     async redeem() {
+      throw badInput(HEALTH_CARD_OFF)
+    },
+    async qrCode() {
       throw badInput(HEALTH_CARD_OFF)
     },
   }
@@ -193,6 +216,18 @@ export function tencentHealthCard(cfg: NonNullable<Config['healthCard']>, public
         birthday: parsed.birthday,
         mobile: card.phone1?.trim() || null,
       }
+    },
+    async qrCode({ hospitalCode, healthCardId, idCard }) {
+      if (!cfg.hospitalIds[hospitalCode]) throw badInput(HEALTH_CARD_OFF)
+      // codeType 0: the dynamic code; the platform answers its text and, usually, its picture (base64 PNG)
+      const rsp = await call<{ qrCodeText?: string; qrCodeImg?: string }>('/HealthOpenPlatform/ISVOpenObj/getDynamicQRCode', await appToken(), {
+        healthCardId,
+        idType: '01',
+        idNumber: idCard,
+        codeType: '0',
+      })
+      if (!rsp.qrCodeText) throw new Error('health card platform answered no QR code')
+      return { image: rsp.qrCodeImg ? `data:image/png;base64,${rsp.qrCodeImg}` : qrImage(rsp.qrCodeText), text: rsp.qrCodeText }
     },
   }
 }

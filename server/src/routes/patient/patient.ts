@@ -280,6 +280,17 @@ export async function patientRoutes(app: FastifyInstance) {
   })
 
   route(app, {
+    method: 'GET',
+    url: '/dld-hospital/jkt/photoUrl',
+    summary: 'The QR code of a patient’s electronic health card at a hospital, as the health-card platform draws it',
+    audit: 'patient',
+    auth: 'user',
+    query: z.object({ patientId: id, hospitalCode }),
+    data: z.object({ patientId: z.number(), url: z.string(), text: z.string() }),
+    handler: async ({ query, auth }) => patient.healthCardQr(db(), cipher, providers.healthCard, auth.userId, query.patientId, query.hospitalCode),
+  })
+
+  route(app, {
     method: 'POST',
     url: `${P}/hospital/patient/ocr`,
     summary: 'Read the front of an identity card from a picture the caller uploaded (url from /dld-file/files-upload)',
