@@ -117,7 +117,7 @@ export const GUIDANCE_URL = '/internet/guidance/index'
  * - 10387 and 10388: /addPatient/index each, their own variant of adding and completing a patient;
  * - 10412: a page to choose the card type, then /addPatient/index;
  * - aixin: /doctorList/index.
- * 10392's nucleic pages are opened from its own pages (`nucleicUrls`); aixin's home menu names its doctor list itself.
+ * 10392's home menu names its own nucleic pages (`nucleicUrls` links them to each other), as aixin's names its doctor list.
  * What the variants of the add-patient page differ in is data too: `addPatientVariant` in utils/hospitalVariants.
  */
 const GENERAL_PAGES = {

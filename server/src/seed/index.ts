@@ -62,6 +62,8 @@ const internetMenus: MenuEntry[] = [
   { name: '化验单解读', icon: 'inspectRead', url: '/internet/inspectRead/inspect-read', role: 'internet', group: '健康工具' },
 ]
 
+/** 10392 sells its nucleic-acid tests on its own pages (spec §2 customer-specific /nucleic/index, /purchase, …). */
+const bothMenus: MenuEntry[] = [...palmMenus.map((m) => (m.url === '/palm/nucleic/index' ? { ...m, url: '/custom/10392/nucleic/index' } : m)), ...internetMenus]
 /** aixin finds its doctors on its own page (spec §2 /custom/aixin/doctorList/index). */
 const AIXIN_DOCTOR_LIST_URL = '/custom/aixin/doctorList/index'
 const aixinMenus: MenuEntry[] = internetMenus.map((m) => (m.url === '/internet/doctorList/index' ? { ...m, url: AIXIN_DOCTOR_LIST_URL } : m))
@@ -164,7 +166,7 @@ async function seedHospitals(db: Db, cipher: FieldCipher) {
         phone: '0571-88880001',
         isInternet: true,
         isPalm: true,
-        menus: [...palmMenus, ...internetMenus],
+        menus: bothMenus,
         notice: '门诊时间：周一至周日 8:00-17:00，急诊24小时开放。',
       },
       {
