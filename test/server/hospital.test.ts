@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { eq, isNotNull } from 'drizzle-orm'
 import { ads, articles, consultations, doctors, hospitals } from '../../server/src/db/schema'
 import { startTestApp, signInWechat, signInUser, envelopeOf, DEMO, type TestApp } from './harness'
+import { isBuiltPage } from '../../src/routes'
 
 let t: TestApp
 before(async () => {
@@ -215,6 +216,15 @@ describe('GET /dld-hospital/common/homePageConfig', () => {
     assert.ok(menus.every((m) => m.role === 'palm' || m.role === 'all'))
     assert.ok(menus.some((m) => m.url === '/palm/register/index'))
     assert.equal(typeof env.data.notice, 'string')
+  })
+
+  it('every entry of every demo hospital opens a page of the app: none says 该服务暂未开放', async () => {
+    for (const code of [DEMO.both.code, DEMO.palm.code, DEMO.internet.code, DEMO.maternity.code, DEMO.aixin.code, undefined]) {
+      const env = await get('/dld-hospital/common/homePageConfig', code ? { hospitalCode: code } : undefined)
+      assert.equal(env.code, 200, env.msg)
+      const unbuilt = (env.data.menus as Menu[]).filter((m) => !isBuiltPage(m.url)).map((m) => `${code ?? 'main'} ${m.name} ${m.url}`)
+      assert.deepEqual(unbuilt, [])
+    }
   })
 
   it('an internet-only hospital shows internet entries only', async () => {
