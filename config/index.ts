@@ -2,6 +2,7 @@ import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import path from 'node:path'
 import devConfig from './dev'
 import prodConfig from './prod'
+import { BundleStatsPlugin } from './bundleStats'
 
 /**
  * The server's origin that the app's calls go to. H5 leaves it empty (the page's own origin); a mini-program has no
@@ -104,6 +105,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         // terser's quoted keys would turn their private class fields into invalid code
         const minimizers = (chain.optimization as unknown as { minimizers: { has(name: string): boolean } }).minimizers
         if (minimizers.has('terserPlugin')) chain.optimization.minimizer('terserPlugin').tap(([options]) => [{ ...options, exclude: /\.mjs$/ }])
+        // what each script is made of, for the bench's list of the first load's largest modules
+        if (process.env.NODE_ENV !== 'development') chain.plugin('bundleStats').use(BundleStatsPlugin, [`${buildRoot}/h5-bundle-stats.json`])
       },
     },
   }

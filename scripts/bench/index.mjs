@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: prints figures, asserts nothing.
-//  1. H5 first load: the JS and CSS the browser fetches to show the home page of /h5/, gzip bytes.
+//  1. H5 first load: the JS and CSS the browser fetches to show the home page of /h5/, gzip bytes, and the largest
+//     packages and files in it.
 //  2. Server: requests per second and latency percentiles of the home-page config call beside a bare route,
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
@@ -18,7 +19,7 @@
 //     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
@@ -164,7 +165,22 @@ async function firstLoad(port) {
     if (path.endsWith('.js')) js += bytes
     else css += bytes
   }
-  return { files: assets.size, js, css }
+  return { files: assets.size, js, css, largest: largestModules([...assets]) }
+}
+
+/**
+ * The packages and project files the first load's scripts are made of, largest first, with their sizes before
+ * minification (config/bundleStats.ts writes them at each H5 production build).
+ */
+function largestModules(assets, count = 15) {
+  const statsFile = join(buildRoot, 'h5-bundle-stats.json')
+  if (!existsSync(statsFile)) return []
+  const stats = JSON.parse(readFileSync(statsFile, 'utf8'))
+  const sizes = new Map()
+  for (const path of assets) {
+    for (const [name, size] of Object.entries(stats[path.replace(/^\/h5\//, '')] ?? {})) sizes.set(name, (sizes.get(name) ?? 0) + size)
+  }
+  return [...sizes].sort((a, b) => b[1] - a[1]).slice(0, count)
 }
 
 async function load(port, path) {
@@ -371,6 +387,7 @@ for (const [i, run] of runs.entries()) {
     if (i === 0) {
       const fl = await firstLoad(server.port)
       console.log(`H5 first load of /h5/ (home of 10392): ${fl.files} files, JS ${kb(fl.js)} + CSS ${kb(fl.css)} = ${kb(fl.js + fl.css)} gzip`)
+      if (fl.largest.length) console.log(`  largest in it (before minification): ${fl.largest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')}`)
     }
     console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of [
