@@ -187,6 +187,29 @@ describe('长辈模式 (elder mode) in the browser', () => {
     ])
   })
 
+  test('each hospital’s own pages in both modes: add-patient variants, 10412’s card type, aixin’s doctor list', { timeout: 300_000 }, async () => {
+    const own: [hospitalCode: string, pages: Checked[]][] = [
+      [
+        '10412',
+        [
+          ['10412-card-type', '/custom/10412/cardType/index', /请选择就诊人使用的证件/],
+          ['10412-social-card', '/custom/10412/addPatient/index?cardType=socialCard', /社保卡号/],
+        ],
+      ],
+      ['10392', [['10392-add-patient', '/custom/10392/addPatient/index', /本院核酸检测、医保结算均需实名/]]],
+      ['10387', [['10387-add-patient', '/custom/10387/addPatient/index', /本院暂未接入电子健康卡/]]],
+      ['aixin', [['aixin-doctors', '/custom/aixin/doctorList/index', /示范爱心医院/]]],
+    ]
+    for (const [code, pages] of own) {
+      const { page } = await newPhone()
+      await page.goto(`/h5/pages/sys/user/index?hospitalCode=${code}`)
+      await visible(page.getByText('绑定手机号，使用全部服务 ›')).first().click()
+      await bindMobile(page, uniqueMobile())
+      await waitForPath(page, '/h5/pages/sys/user/index')
+      await compareModes(page, pages)
+    }
+  })
+
   test('registration and payment in both modes: confirm, hold, paid detail', { timeout: 300_000 }, async () => {
     const { page } = await newPhone()
     await page.goto(`/h5/palm/register/index?hospitalCode=${HOSPITAL}`)
