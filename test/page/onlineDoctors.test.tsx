@@ -7,6 +7,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { runInAction } from 'mobx'
 import { calls, testing } from './doubles/taro'
+import { patient } from './doubles/patients'
 import platform from '../../src/platform/index.h5'
 import { RootStore } from '../../src/stores/RootStore'
 import { LOCAL, local } from '../../src/services/storage'
@@ -20,7 +21,6 @@ import RenewalPage from '../../src/internet/inquiry/useMedicine'
 import type { Inquiry, InquiryKind, InquiryStatus } from '../../types/api/inquiry'
 import type { InternetCity, OnlineDept, OnlineDoctor, OnlineDoctorInfo } from '../../types/api/internet'
 import type { DiseaseCode } from '../../types/api/medical'
-import type { Patient } from '../../types/api/patient'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -86,24 +86,6 @@ const DISEASES: DiseaseCode[] = [
   { code: '102', name: '高血压心脏病', deptName: '心血管内科' },
   { code: '201', name: '2型糖尿病', deptName: '内分泌科' },
 ]
-
-const patientDto = (id: number, name: string): Patient => ({
-  id,
-  name,
-  idCard: '110101********4514',
-  mobile: '138****5678',
-  sex: 1,
-  sexText: '男',
-  birthday: '1990-03-07',
-  age: 36,
-  relation: '本人',
-  source: 'idCard',
-  neonate: false,
-  isDefault: true,
-  hisMedCardNo: `A10000${id}`,
-  complete: true,
-  missing: [],
-})
 
 const STATUS_TEXT: Record<InquiryStatus, string> = {
   unpaid: '待支付',
@@ -181,7 +163,7 @@ function serve() {
     if (path === '/dld-hospital/common/ad') return ok([])
     if (path === '/dld-hospital/common/isSupervision') return ok({ supervised: false, platformName: '' })
     if (path === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: query.imAccount, userSig: 's', expire: 1 })
-    if (path === '/dld-palm/api/patient/list') return ok([patientDto(1, '张三')])
+    if (path === '/dld-palm/api/patient/list') return ok([patient(1, '张三', '本人')])
 
     if (path === '/dld-hospital/index/hotService') {
       const mine = DOCTORS.filter((d) => d.online && (!query.hospitalCode || d.hospitalCode === query.hospitalCode))
