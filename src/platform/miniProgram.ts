@@ -23,34 +23,75 @@ function alipayTradePay(tradeNo: string): Promise<PayOutcome> {
   )
 }
 
+const randomId = () => Array.from({ length: 24 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('')
+
 /** A random id standing for "the WeChat / Alipay user of this phone" towards a sandbox server, kept on the phone. */
 const DEVICE_KEY = 'sandboxDevice'
 function deviceId(): string {
   const kept = Taro.getStorageSync(DEVICE_KEY) as string
   if (kept) return kept
-  const id = Array.from({ length: 24 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('')
+  const id = randomId()
   Taro.setStorageSync(DEVICE_KEY, id)
   return id
 }
 
-/** Whether the server is a sandbox, learnt from its first answer (it serves the stand-in for the codes, a real one does not). */
-let sandboxServer: boolean | undefined
+/** A sandbox server's answer for the codes: a code, none (a login page not confirmed), or that this phone must sign in on its login page first. */
+type SandboxAnswer = { code: string | null; needsLogin?: boolean }
+
+/** Opens a page of the server in the web-view page, and resolves when the patient has come back from it. */
+function openServerPage(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    Taro.eventCenter.once(WEBVIEW_CLOSED, () => resolve())
+    void Taro.navigateTo({ url: webviewUrl(`${API_BASE}${path}`) })
+  })
+}
 
 /**
  * A sandbox server cannot redeem WeChat's or Alipay's real codes; it hands out its own, one-time like theirs, for
  * this phone's device id (server/src/routes/sandbox/authorize.ts). A real server answers 404: ask WeChat / Alipay.
  */
-async function sandboxCode(provider: 'wechat' | 'alipay', appId: string, what: 'mini-code' | 'phone-code' = 'mini-code'): Promise<string | null> {
-  if (sandboxServer === false) return null
-  const res = await Taro.request<{ code?: string }>({
-    url: `${API_BASE}/sandbox/${provider}/${what}`,
-    method: 'POST',
-    data: { appId, device: deviceId() },
-    header: { 'content-type': 'application/json' },
-  })
-  const code = res.statusCode === 200 && typeof res.data?.code === 'string' ? res.data.code : null
-  sandboxServer = code !== null
-  return code
+function sandboxCodes(provider: 'wechat' | 'alipay') {
+  /** Whether the server is a sandbox, learnt from its first answer (it serves the stand-in for the codes, a real one does not). */
+  let sandboxServer: boolean | undefined
+
+  async function ask(what: 'mini-code' | 'phone-code', data: Record<string, string>): Promise<SandboxAnswer | null> {
+    if (sandboxServer === false) return null
+    const res = await Taro.request<SandboxAnswer>({
+      url: `${API_BASE}/sandbox/${provider}/${what}`,
+      method: 'POST',
+      data: { ...data, device: deviceId() },
+      header: { 'content-type': 'application/json' },
+    })
+    const answer = res.statusCode === 200 && res.data && typeof res.data === 'object' ? res.data : null
+    const code = typeof answer?.code === 'string' ? answer.code : null
+    // an envelope's numeric code (a refused call) is no answer of the sandbox
+    sandboxServer = code !== null || answer?.code === null
+    return sandboxServer ? { code, needsLogin: answer?.needsLogin === true } : null
+  }
+
+  return {
+    /**
+     * The first time a phone signs in, the tester confirms on the sandbox's login page (it stands in for WeChat's /
+     * Alipay's sign-in) in the web-view, and the code confirmed there is collected with the page's nonce; later
+     * sign-ins are silent, as wx.login is. Null from a real server.
+     */
+    async signIn(appId: string): Promise<string | null> {
+      const silent = await ask('mini-code', { appId })
+      if (!silent?.needsLogin) return silent?.code ?? null
+      for (;;) {
+        const nonce = randomId()
+        // (the mini-programs' JavaScript has no URLSearchParams)
+        const query = Object.entries({ appId, device: deviceId(), nonce }).map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+        await openServerPage(`/sandbox/${provider}/mini-login?${query.join('&')}`)
+        const collected = await ask('mini-code', { appId, nonce })
+        if (collected?.code) return collected.code
+        const { confirm } = await Taro.showModal({ title: '提示', content: '登录未完成：请在登录页点击“确认登录”后返回', confirmText: '重试', cancelText: '取消' })
+        if (!confirm) throw new Error('登录未完成')
+      }
+    },
+    /** What WeChat's phone-number button stands for on a sandbox server; null from a real one. */
+    phone: async (appId: string) => (await ask('phone-code', { appId }))?.code ?? null,
+  }
 }
 
 /**
@@ -104,13 +145,14 @@ function measureNavBar(): Frame {
  * web cashier need a browser.
  */
 export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alipay'): Platform {
+  const sandbox = sandboxCodes(provider)
   return {
     name,
     authProvider: () => provider,
     fixedAppId: () => DEFAULT_APP_ID,
     async signInCode(appId) {
-      const sandbox = await sandboxCode(provider, appId)
-      if (sandbox) return sandbox
+      const code = await sandbox.signIn(appId)
+      if (code) return code
       if (name === 'weapp') return (await Taro.login()).code
       return new Promise<string>((resolve, reject) => my.getAuthCode({ scopes: 'auth_base', success: (r) => resolve(r.authCode), fail: reject }))
     },
@@ -138,10 +180,8 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
           void Taro.showModal({ title: '提示', content: '请在浏览器中打开完成支付', showCancel: false })
           return 'failed'
         }
-        return new Promise<PayOutcome>((resolve) => {
-          Taro.eventCenter.once(WEBVIEW_CLOSED, () => resolve('paid'))
-          void Taro.navigateTo({ url: webviewUrl(`${API_BASE}${action.url}`) })
-        })
+        await openServerPage(action.url)
+        return 'paid'
       }
       if (action.kind === 'tradePay') return alipayTradePay(action.tradeNo)
       const { timeStamp, nonceStr, package: pkg, signType, paySign } = action.params
@@ -178,7 +218,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     async phoneNumberCode(appId, eventCode) {
       // declined in WeChat's sheet: no code; on a sandbox server the sheet's code means nothing to it
       if (!eventCode) return null
-      return (await sandboxCode(provider, appId, 'phone-code')) ?? eventCode
+      return (await sandbox.phone(appId)) ?? eventCode
     },
     navBarFrame: () => (frame ??= measureNavBar()),
     markDocument() {},

@@ -97,6 +97,8 @@ export interface MiniProgram {
   open(route: string, query?: Record<string, string>): Promise<void>
   /** Waits until no request, navigation, callback or short timer is pending. */
   settle(timeoutMs?: number): Promise<void>
+  /** The patient goes back (the navigation bar's back arrow, the system's back gesture): navigateBack, then settle(). */
+  back(): Promise<void>
   /** The text values of the current page's rendered tree, in order, trimmed, empty ones left out. */
   text(): string[]
   /** Navigations follow (default) or are only recorded. */
@@ -577,6 +579,10 @@ export function loadMiniProgram(platform: MiniPlatform, answer: Answer): MiniPro
       await settle()
     },
     settle,
+    async back() {
+      navigate('navigateBack', {})
+      await settle()
+    },
     text: () => textsOf(harness.current()?.data.root),
   }
   return harness

@@ -2,8 +2,8 @@
  * Do the WeChat and Alipay builds run? Loads dist/weapp and dist/alipay (scripts/test.mjs builds both, with
  * TARO_APP_API_BASE=https://api.hospital.example, first) in ./harness.ts, which stands in for the `wx` / `my` API and the
  * mini-program framework, and a small fake server below. Checks, for each platform: every page of app.json loads and
- * renders; the first page signs in as src/platform/miniProgram.ts says (a sandbox server's own code, else wx.login /
- * my.getAuthCode), with absolute request URLs only; and the home page then shows the patient the hospital's services.
+ * renders; the first page signs in as src/platform/miniProgram.ts says (a sandbox server's own code, through its login
+ * page in the web-view the first time, else wx.login / my.getAuthCode), with absolute request URLs only; and the home page then shows the patient the hospital's services.
  */
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
@@ -49,14 +49,28 @@ const USER: UserInfo = { id: 7, nickname: '王小明', wechatAvatar: '', mobile:
 const ok = (data: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data } })
 const NOT_FOUND = { statusCode: 404, data: { code: 404, msg: 'Not Found' } }
 
+/** What the sandbox's login page does for the test: whether the tester has tapped 确认登录 on it. */
+interface LoginPage {
+  confirmed: boolean
+}
+
 /**
  * The server, as server/src/routes answers: a sandbox one hands out its own sign-in codes, a real one answers 404
- * there. `chosen` is the hospital the phone chose before (its code in storage), else the app runs in main mode.
+ * there. On a sandbox server the phone has confirmed the sandbox login page before (its code comes silently), unless
+ * `loginPage` is given: then it is the phone's first sign-in, and the code comes for the page's nonce once the tester
+ * has confirmed there. `chosen` is the hospital the phone chose before (its code in storage), else the app runs in
+ * main mode.
  */
-function server({ sandbox, chosen }: { sandbox: boolean; chosen?: Hospital }): Answer {
+function server({ sandbox, chosen, loginPage }: { sandbox: boolean; chosen?: Hospital; loginPage?: LoginPage }): Answer {
   return (req) => {
     const { pathname } = new URL(req.url)
-    if (/^\/sandbox\/(wechat|alipay)\/mini-code$/.test(pathname)) return sandbox ? { statusCode: 200, data: { code: SANDBOX_CODE } } : NOT_FOUND
+    if (/^\/sandbox\/(wechat|alipay)\/mini-code$/.test(pathname)) {
+      if (!sandbox) return NOT_FOUND
+      if (!loginPage) return { statusCode: 200, data: { code: SANDBOX_CODE } }
+      const { nonce } = req.data as { nonce?: string }
+      if (!nonce) return { statusCode: 200, data: { code: null, needsLogin: true } }
+      return { statusCode: 200, data: { code: loginPage.confirmed ? SANDBOX_CODE : null } }
+    }
     switch (pathname) {
       case '/dld-auth/token/weapp':
       case '/dld-auth/token/alipay/mini':
@@ -167,6 +181,30 @@ for (const platform of PLATFORMS) {
       const signIn = requestTo(mp, platform.signIn)
       assert.equal(header(signIn, 'content-type'), 'application/x-www-form-urlencoded')
       assert.deepEqual(Object.fromEntries(new URLSearchParams(signIn.data as string)), { [platform.codeField]: SANDBOX_CODE, appId: APP_ID })
+      assert.deepEqual(mp.calls.filter((c) => c.api === 'login' || c.api === 'getAuthCode'), [])
+      assertSound(mp)
+    })
+
+    test("sandbox server, a phone's first sign-in: the login page in the web-view, then signed in when the tester comes back", async () => {
+      const loginPage: LoginPage = { confirmed: false }
+      const mp = load(server({ sandbox: true, loginPage }))
+      await mp.open(ENTRY)
+      assert.deepEqual(mp.pages().map((p) => p.route), [ENTRY, 'pages/webview/index'])
+      const shown = new URL(decodeURIComponent(mp.current()!.options.url!))
+      const device = mp.storage.get('sandboxDevice') as string
+      const nonce = shown.searchParams.get('nonce')
+      assert.equal(`${shown.origin}${shown.pathname}`, `${API}/sandbox/${platform.provider}/mini-login`)
+      assert.deepEqual(Object.fromEntries(shown.searchParams), { appId: APP_ID, device, nonce })
+      assert.ok(!mp.requests.some((r) => r.url === `${API}${platform.signIn}`), 'signed in before the login page was confirmed')
+
+      loginPage.confirmed = true
+      await mp.back()
+      const collect = mp.requests.filter((r) => r.url === `${API}/sandbox/${platform.provider}/mini-code`)
+      assert.deepEqual(collect.map((r) => r.data), [{ appId: APP_ID, device }, { appId: APP_ID, nonce, device }])
+      const signIn = requestTo(mp, platform.signIn)
+      assert.deepEqual(Object.fromEntries(new URLSearchParams(signIn.data as string)), { [platform.codeField]: SANDBOX_CODE, appId: APP_ID })
+      assert.deepEqual(mp.pages().map((p) => p.route), ['pages/sys/merge/index'])
+      assert.ok(mp.text().includes('智慧医疗服务平台'), `the home page is not shown: ${mp.text().join(' | ')}`)
       assert.deepEqual(mp.calls.filter((c) => c.api === 'login' || c.api === 'getAuthCode'), [])
       assertSound(mp)
     })

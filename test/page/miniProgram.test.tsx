@@ -1,11 +1,14 @@
 /**
  * The WeChat and Alipay mini-programs (the stores, the platform file and the navigation bar, under the mini-program
  * doubles). Signing in: no browser to leave, so startup signs in where it is, with wx.login / my.getAuthCode or, on
- * a sandbox server, its stand-in; every request goes to the absolute API origin; choosing a hospital keeps the
- * sign-in. The navigation bar sits under the status bar and clear of the capsule menu button.
+ * a sandbox server, its stand-in (the first time on a phone, through the sandbox's login page in the web-view); every
+ * request goes to the absolute API origin; choosing a hospital keeps the sign-in. The navigation bar sits under the
+ * status bar and clear of the capsule menu button.
  */
 import { render, screen } from '@testing-library/react'
+import Taro from '@tarojs/taro'
 import { calls, testing } from './doubles/taro'
+import { WEBVIEW_CLOSED } from '../../src/pageUrls'
 import NavBar from '../../src/components/NavBar'
 import { AddressStore } from '../../src/stores/AddressStore'
 import type { Platform } from '../../src/platform'
@@ -25,6 +28,26 @@ const MINI_APP_ID = 'wxdemo0000000000' // DEFAULT_APP_ID under jest: the build's
 const g = globalThis as unknown as { API_BASE: string; my?: unknown }
 let sandbox = true
 let signIns: { url: string; data: Record<string, string> }[] = []
+/**
+ * The sandbox server's memory of phones: with `everyPhoneConfirmed`, every phone has confirmed its login page before
+ * (its code call is silent); otherwise only those in `confirmedPhones`, and a nonce's code only once the tester has
+ * tapped 确认登录 on the page opened with it (`confirmedNonces`).
+ */
+let everyPhoneConfirmed = true
+const confirmedPhones = new Set<string>()
+const confirmedNonces = new Set<string>()
+
+/** The sandbox's stand-in for the codes, as server/src/routes/sandbox/authorize.ts answers. */
+function sandboxCode({ device, nonce }: Record<string, string>) {
+  if (!sandbox) return { statusCode: 404, data: { code: 404, msg: 'Not Found', data: null } }
+  if (nonce) {
+    const confirmed = confirmedNonces.delete(nonce)
+    if (confirmed) confirmedPhones.add(device!)
+    return { statusCode: 200, data: { code: confirmed ? `sbx-${device}` : null } }
+  }
+  const known = everyPhoneConfirmed || confirmedPhones.has(device!)
+  return { statusCode: 200, data: known ? { code: `sbx-${device}` } : { code: null, needsLogin: true } }
+}
 
 /** The server: a sandbox one (its stand-in for the codes answers) or a real one (404 there). */
 function serve(userId: number) {
@@ -33,7 +56,7 @@ function serve(userId: number) {
     const path = url.slice(ORIGIN.length)
     // POST bodies go form-encoded (spec §7), GET queries as an object
     const q = (typeof data === 'string' ? Object.fromEntries(new URLSearchParams(data)) : (data ?? {})) as Record<string, string>
-    if (path === '/sandbox/wechat/mini-code' || path === '/sandbox/alipay/mini-code') return sandbox ? { statusCode: 200, data: { code: `sbx-${q.device}` } } : { statusCode: 404, data: { code: 404, msg: 'Not Found', data: null } }
+    if (path === '/sandbox/wechat/mini-code' || path === '/sandbox/alipay/mini-code') return sandboxCode(q)
     if (path === '/dld-auth/token/weapp' || path === '/dld-auth/token/alipay/mini') {
       signIns.push({ url: path, data: q })
       return ok({ token: `tok-${signIns.length}`, refreshToken: 'r', expireTime: Date.now() + 7_200_000, appId: q.appId, userId })
@@ -58,6 +81,79 @@ beforeEach(() => {
   testing.reset()
   window.sessionStorage.clear()
   signIns = []
+  everyPhoneConfirmed = true
+  confirmedPhones.clear()
+  confirmedNonces.clear()
+})
+
+/** Waits until the app has opened `count` pages with navigateTo in all, and answers the last one. */
+async function opened(count: number) {
+  for (let i = 0; i < 100 && calls.navigations.filter((n) => n.kind === 'navigateTo').length < count; i++) await new Promise((r) => setTimeout(r, 0))
+  const pages = calls.navigations.filter((n) => n.kind === 'navigateTo')
+  expect(pages).toHaveLength(count)
+  return pages.at(-1)!.url
+}
+
+/** The server page a navigateTo opened in the web-view page (`/pages/webview/index?url=`). */
+function webPage(url: string): URL {
+  const [path, query] = url.split('?')
+  expect(path).toBe('/pages/webview/index')
+  return new URL(new URLSearchParams(query).get('url')!)
+}
+
+describe.each([
+  { name: 'weapp', provider: 'wechat', signIn: '/dld-auth/token/weapp', field: 'code' },
+  { name: 'alipay', provider: 'alipay', signIn: '/dld-auth/token/alipay/mini', field: 'authCode' },
+] as const)('the sandbox login page ($name)', ({ name, provider, signIn, field }) => {
+  beforeEach(() => {
+    holder.current = miniProgram(name, provider)
+    sandbox = true
+    everyPhoneConfirmed = false
+    serve(0)
+  })
+
+  test('a phone\'s first sign-in opens the login page in the web-view, and signs in once it closes; the next sign-in opens none', async () => {
+    const started = new RootStore().startup({})
+    const page = webPage(await opened(1))
+    expect(`${page.origin}${page.pathname}`).toBe(`${ORIGIN}/sandbox/${provider}/mini-login`)
+    const device = Taro.getStorageSync('sandboxDevice') as string
+    const nonce = page.searchParams.get('nonce')!
+    expect(Object.fromEntries(page.searchParams)).toEqual({ appId: MINI_APP_ID, device, nonce })
+    expect(nonce).toMatch(/^[a-z0-9]{24}$/)
+    // not signed in while the page is open
+    expect(signIns).toEqual([])
+
+    // the tester taps 确认登录 and comes back
+    confirmedNonces.add(nonce)
+    Taro.eventCenter.trigger(WEBVIEW_CLOSED)
+    await expect(started).resolves.toBe('ready')
+    expect(signIns).toEqual([{ url: signIn, data: { [field]: `sbx-${device}`, appId: MINI_APP_ID } }])
+    expect(calls.requests.filter((r) => r.url.endsWith('/mini-code')).map((r) => r.data)).toEqual([
+      { appId: MINI_APP_ID, device },
+      { appId: MINI_APP_ID, device, nonce },
+    ])
+    expect(calls.modals).toEqual([])
+
+    // signed out (its login expired): the phone signs in again silently, as wx.login does
+    local.remove(LOCAL.lifeData)
+    await expect(new RootStore().startup({})).resolves.toBe('ready')
+    expect(calls.navigations.filter((n) => n.kind === 'navigateTo')).toHaveLength(1)
+    expect(signIns[1]).toEqual({ url: signIn, data: { [field]: `sbx-${device}`, appId: MINI_APP_ID } })
+  })
+
+  test('coming back without 确认登录 says 登录未完成 and retries with a new login page', async () => {
+    const started = new RootStore().startup({})
+    const first = webPage(await opened(1)).searchParams.get('nonce')!
+    Taro.eventCenter.trigger(WEBVIEW_CLOSED)
+    const second = webPage(await opened(2)).searchParams.get('nonce')!
+    expect(calls.modals).toEqual(['登录未完成：请在登录页点击“确认登录”后返回'])
+    expect(second).not.toBe(first)
+    expect(signIns).toEqual([])
+    confirmedNonces.add(second)
+    Taro.eventCenter.trigger(WEBVIEW_CLOSED)
+    await expect(started).resolves.toBe('ready')
+    expect(signIns).toHaveLength(1)
+  })
 })
 
 describe('the WeChat mini-program', () => {

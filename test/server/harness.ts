@@ -171,6 +171,30 @@ export async function signInWechat(app: FastifyInstance, opts: { appId?: string;
   return { ...data, browser, appId, code, ip, headers: { authorization: `Bearer ${data.token}` } }
 }
 
+/** The sandbox login page a mini-program opens in its web-view, as that web-view loads it: the form's fields and its cookie. */
+export async function openMiniLoginPage(app: FastifyInstance, provider: 'wechat' | 'alipay', query: { appId: string; device: string; nonce: string; fresh?: '1' }) {
+  const res = await app.inject({ method: 'GET', url: `/sandbox/${provider}/mini-login`, query })
+  assert.equal(res.statusCode, 200, res.body)
+  const field = (name: string) => res.body.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? ''
+  const cookie = String(res.headers['set-cookie'] ?? '').split(';')[0]!
+  return { html: res.body, cookie, form: { appId: field('appId'), device: field('device'), nonce: field('nonce'), account: field('account'), token: field('token') } }
+}
+
+/**
+ * A mini-program's sign-in code on a sandbox server the first time its phone signs in: the login page opened with a
+ * nonce, 确认登录 as the tester taps it, then the code collected with that nonce.
+ */
+export async function miniCodeThroughLoginPage(app: FastifyInstance, provider: 'wechat' | 'alipay', appId: string, device: string): Promise<string> {
+  const nonce = randomBytes(16).toString('base64url')
+  const opened = await openMiniLoginPage(app, provider, { appId, device, nonce })
+  const confirmed = await app.inject({ method: 'POST', url: `/sandbox/${provider}/mini-login`, payload: new URLSearchParams(opened.form).toString(), headers: { cookie: opened.cookie, 'content-type': 'application/x-www-form-urlencoded' } })
+  assert.equal(confirmed.statusCode, 200, confirmed.body)
+  const collected = await app.inject({ method: 'POST', url: `/sandbox/${provider}/mini-code`, payload: { appId, device, nonce } })
+  const code = (collected.json() as { code: string | null }).code
+  assert.ok(code, collected.body)
+  return code
+}
+
 /** Signs in and binds a mobile through the SMS code, giving a user with a non-zero id. */
 export async function signInUser(app: FastifyInstance, mobile = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`) {
   const s = await signInWechat(app)

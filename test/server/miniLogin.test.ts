@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { realWechat, MINI_CODE_USED, PHONE_CODE_USED, WECHAT_SIGN_IN_OFF } from '../../server/src/plugins/providers/oauth'
 import { bindWechatPhone } from '../../server/src/domain/auth'
 import { AppError, Code } from '../../server/src/errors'
-import { startTestApp, signInUser, envelopeOf, randomIp, type TestApp } from './harness'
+import { startTestApp, signInUser, envelopeOf, randomIp, miniCodeThroughLoginPage, openMiniLoginPage, type TestApp } from './harness'
 
 let t: TestApp
 before(async () => {
@@ -26,11 +26,15 @@ type Provider = 'wechat' | 'alipay'
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers, remoteAddress: randomIp() })
 
-/** What wx.login / my.getAuthCode give the mini-program on a sandbox server. */
+/**
+ * What wx.login / my.getAuthCode give the mini-program on a sandbox server: silently for a phone that confirmed the
+ * sandbox login page before, through that page the first time.
+ */
 async function miniCode(provider: Provider, appId: string, device = newDevice()) {
   const res = await post(`/sandbox/${provider}/mini-code`, { appId, device })
   assert.equal(res.statusCode, 200, res.body)
-  return (res.json() as { code: string }).code
+  const { code } = res.json() as { code: string | null }
+  return code ?? miniCodeThroughLoginPage(t.app, provider, appId, device)
 }
 
 const signInWeapp = (code: string, appId = WEAPP_ID) => post('/dld-auth/token/weapp', { code, appId }).then(envelopeOf)
@@ -193,6 +197,163 @@ describe('the sandbox stand-in for wx.login / my.getAuthCode', () => {
       const env = envelopeOf(await post('/sandbox/wechat/mini-code', body))
       assert.equal(env.code, 400)
       assert.match(env.msg, /参数错误：(device|appId)/)
+    }
+  })
+})
+
+describe('the sandbox login page a mini-program opens the first time its phone signs in', () => {
+  const newNonce = () => randomBytes(16).toString('base64url')
+  const silent = (provider: Provider, appId: string, device: string) => post(`/sandbox/${provider}/mini-code`, { appId, device }).then((r) => r.json() as { code: string | null; needsLogin?: boolean })
+  const collect = (provider: Provider, appId: string, device: string, nonce: string) =>
+    post(`/sandbox/${provider}/mini-code`, { appId, device, nonce }).then((r) => r.json() as { code: string | null })
+  /** Binds a new mobile to the session's identity by SMS code: the account's id. */
+  const bindNewMobile = async (token: string) => {
+    const headers = { authorization: `Bearer ${token}` }
+    const mobile = `137${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`
+    const sms = envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, headers))
+    const bound = envelopeOf(await post('/dld-hospital/bind', { mobile, code: sms.data.devCode, sourceType: 8 }, headers))
+    assert.ok(bound.data?.userId > 0, JSON.stringify(bound))
+    return bound.data.userId as number
+  }
+  const confirm = (provider: Provider, form: Record<string, string>, cookie?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/sandbox/${provider}/mini-login`,
+      payload: new URLSearchParams(form).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+    })
+
+  for (const [provider, appId, title, exchange] of [
+    ['wechat', WEAPP_ID, '沙箱微信登录', signInWeapp],
+    ['alipay', ALIPAY_MINI_ID, '沙箱支付宝登录', signInAlipayMini],
+  ] as const) {
+    it(`${provider}: a new phone is sent to the login page, whose 确认登录 gives one code that signs in; later sign-ins are silent`, async () => {
+      const device = newDevice()
+      assert.deepEqual(await silent(provider, appId, device), { code: null, needsLogin: true })
+
+      const nonce = newNonce()
+      const opened = await openMiniLoginPage(t.app, provider, { appId, device, nonce })
+      assert.match(opened.html, new RegExp(`<h1>${title}</h1>`))
+      assert.match(opened.html, new RegExp(`代替${provider === 'wechat' ? '微信' : '支付宝'}登录`))
+      assert.match(opened.html, /本机首次登录/)
+      assert.match(opened.html, />确认登录</)
+      assert.match(opened.html, /换一个新的测试账号/)
+      assert.match(opened.cookie, /^sandbox_mini_login=/)
+      assert.equal(opened.form.account, device)
+      // nothing to collect before the tester confirms
+      assert.deepEqual(await collect(provider, appId, device, nonce), { code: null })
+
+      const confirmed = await confirm(provider, opened.form, opened.cookie)
+      assert.equal(confirmed.statusCode, 200, confirmed.body)
+      assert.match(confirmed.body, /已确认登录/)
+      assert.match(confirmed.body, /返回小程序/)
+
+      const { code } = await collect(provider, appId, device, nonce)
+      assert.ok(code)
+      // the code is handed out once
+      assert.deepEqual(await collect(provider, appId, device, nonce), { code: null })
+      const first = await exchange(code)
+      assert.equal(first.code, 200, JSON.stringify(first))
+      // and is good once at the exchange
+      const replay = await exchange(code)
+      assert.equal(replay.code, 401)
+      assert.equal(replay.msg, CODE_REFUSED)
+
+      // this phone confirmed once: from now on wx.login's stand-in is silent, the same person each time
+      const later = await silent(provider, appId, device)
+      assert.ok(later.code)
+      // the same person: the account bound in the first session is found again
+      const userId = await bindNewMobile(first.data.token)
+      const again = await exchange(later.code)
+      assert.equal(again.code, 200)
+      assert.equal(again.data.userId, userId)
+    })
+  }
+
+  it('the phone on the login page is the person of the same id in a browser (unionid), until the tester switches to a new test account', async () => {
+    const h5 = await signInUser(t.app)
+    const nonce = newNonce()
+    const opened = await openMiniLoginPage(t.app, 'wechat', { appId: WEAPP_ID, device: h5.browser, nonce })
+    assert.equal((await confirm('wechat', opened.form, opened.cookie)).statusCode, 200)
+    const mine = await signInWeapp((await collect('wechat', WEAPP_ID, h5.browser, nonce)).code!)
+    assert.equal(mine.data.userId, h5.userId)
+
+    // 换一个新的测试账号: a fresh person for this phone, with no account yet
+    const switched = await openMiniLoginPage(t.app, 'wechat', { appId: WEAPP_ID, device: h5.browser, nonce: newNonce(), fresh: '1' })
+    assert.match(switched.html, /新的测试账号/)
+    assert.notEqual(switched.form.account, h5.browser)
+    assert.equal((await confirm('wechat', switched.form, switched.cookie)).statusCode, 200)
+    const other = await signInWeapp((await collect('wechat', WEAPP_ID, h5.browser, switched.form.nonce)).code!)
+    assert.equal(other.data.userId, 0)
+    // and the silent sign-ins that follow are the new person's
+    const silentAfter = await signInWeapp((await silent('wechat', WEAPP_ID, h5.browser)).code!)
+    assert.equal(silentAfter.data.userId, 0)
+    // the page shows the phone's account now, not its first one
+    const reopened = await openMiniLoginPage(t.app, 'wechat', { appId: WEAPP_ID, device: h5.browser, nonce: newNonce() })
+    assert.equal(reopened.form.account, switched.form.account)
+    assert.match(reopened.html, /本机的测试账号/)
+  })
+
+  it('refuses 确认登录 without the form token or its cookie, or with a forged one, and records nothing', async () => {
+    const device = newDevice()
+    const nonce = newNonce()
+    const opened = await openMiniLoginPage(t.app, 'wechat', { appId: WEAPP_ID, device, nonce })
+    const { token: _token, ...withoutToken } = opened.form
+    const forged = opened.form.token.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))
+    const otherCookie = `sandbox_mini_login=${randomBytes(16).toString('base64url')}`
+    for (const [form, cookie] of [
+      [withoutToken, opened.cookie], // a form posted without the token
+      [opened.form, undefined], // from another site: the SameSite=Strict cookie stays behind
+      [opened.form, otherCookie], // the token of another browser
+      [{ ...opened.form, token: forged }, opened.cookie],
+      [{ ...opened.form, account: newDevice() }, opened.cookie], // another account than the page showed
+    ] as const) {
+      const res = await confirm('wechat', form, cookie)
+      assert.equal(res.statusCode, 403, res.body)
+      assert.match(res.body, /登录失败/)
+    }
+    assert.deepEqual(await collect('wechat', WEAPP_ID, device, nonce), { code: null })
+    assert.deepEqual(await silent('wechat', WEAPP_ID, device), { code: null, needsLogin: true })
+  })
+
+  it('a nonce never confirmed, one confirmed for another app or phone, or a made-up one, gives no code', async () => {
+    const device = newDevice()
+    const nonce = newNonce()
+    const opened = await openMiniLoginPage(t.app, 'wechat', { appId: WEAPP_ID, device, nonce })
+    assert.equal((await confirm('wechat', opened.form, opened.cookie)).statusCode, 200)
+    assert.deepEqual(await collect('wechat', WEAPP_ID, device, newNonce()), { code: null })
+    assert.deepEqual(await collect('wechat', 'wxmini0000000002', device, nonce), { code: null })
+    assert.deepEqual(await collect('wechat', WEAPP_ID, newDevice(), nonce), { code: null })
+    assert.deepEqual(await collect('alipay', WEAPP_ID, device, nonce), { code: null })
+    const env = envelopeOf(await post('/sandbox/wechat/mini-code', { appId: WEAPP_ID, device, nonce: 'short' }))
+    assert.equal(env.code, 400)
+    // the right one still works, once
+    assert.ok((await collect('wechat', WEAPP_ID, device, nonce)).code)
+  })
+
+  it('the page refuses a phone id or nonce that is not one', async () => {
+    for (const query of [{ appId: WEAPP_ID, device: 'short', nonce: newNonce() }, { appId: WEAPP_ID, device: newDevice(), nonce: '<script>' }]) {
+      const res = await t.app.inject({ method: 'GET', url: '/sandbox/wechat/mini-login', query })
+      assert.equal(envelopeOf(res).code, 400)
+    }
+  })
+
+  it('is not served in production without DEMO=1; DEMO=1 serves it', async () => {
+    const device = newDevice()
+    const query = { appId: WEAPP_ID, device, nonce: newNonce() }
+    const production = await startTestApp({ config: { mode: 'production', demo: false, paySandbox: false } })
+    try {
+      assert.equal((await production.app.inject({ method: 'GET', url: '/sandbox/wechat/mini-login', query })).statusCode, 404)
+      assert.equal((await production.app.inject({ method: 'POST', url: '/sandbox/wechat/mini-login', payload: { ...query, account: device, token: 'x' } })).statusCode, 404)
+      assert.equal((await production.app.inject({ method: 'POST', url: '/sandbox/alipay/mini-code', payload: query })).statusCode, 404)
+    } finally {
+      await production.close()
+    }
+    const demo = await startTestApp({ config: { mode: 'production', demo: true, paySandbox: false } })
+    try {
+      assert.equal((await demo.app.inject({ method: 'GET', url: '/sandbox/wechat/mini-login', query })).statusCode, 200)
+    } finally {
+      await demo.close()
     }
   })
 })

@@ -32,7 +32,7 @@ import { alipaySignContent, rawJsonValue } from '../../server/src/plugins/provid
 import { rsaSign } from '../../server/src/plugins/providers/rsa'
 import { fenToYuan } from '../../src/utils/number'
 import type { PayAction, PayOrder } from '../../types/api/payment'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, DEMO, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, miniCodeThroughLoginPage, DEMO, type Envelope, type TestApp } from './harness'
 import type { Db } from '../../server/src/db'
 import { paidBody } from './fixtures'
 
@@ -1251,9 +1251,9 @@ describe('Alipay', () => {
       /** An Alipay user signed in under `appId` (the sandbox's stand-in for my.getAuthCode) with a bound mobile. */
       const alipayUser = async (appId: string) => {
         const device = randomBytes(16).toString('base64url')
-        const minted = await d.app.inject({ method: 'POST', url: '/sandbox/alipay/mini-code', payload: { appId, device } })
+        const authCode = await miniCodeThroughLoginPage(d.app, 'alipay', appId, device)
         const signed = envelopeOf<{ token: string }>(
-          await d.app.inject({ method: 'POST', url: '/dld-auth/token/alipay/mini', payload: { authCode: minted.json().code, appId }, remoteAddress: randomIp() }),
+          await d.app.inject({ method: 'POST', url: '/dld-auth/token/alipay/mini', payload: { authCode, appId }, remoteAddress: randomIp() }),
         )
         const headers = { authorization: `Bearer ${signed.data.token}` }
         const mobile = `136${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`

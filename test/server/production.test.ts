@@ -63,6 +63,7 @@ function productionEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 const SANDBOX_PAGES = [
   `/sandbox/wechat/authorize?appid=${DEMO.both.appId}&redirect_uri=%2Fh5%2Fpages%2Flogin%2Flogin&scope=snsapi_base&state=s`,
   `/sandbox/alipay/authorize?app_id=${DEMO.both.appId}&redirect_uri=%2Fh5%2Fpages%2Flogin%2Flogin&scope=auth_base&state=s`,
+  '/sandbox/wechat/mini-login?appId=wxdemo0000000000&device=aaaaaaaaaaaaaaaa&nonce=bbbbbbbbbbbbbbbb',
   '/sandbox/pay/cashier?orderNo=P1&returnUrl=%2Fpages%2Forder%2Fregister%2Findex&sign=x',
   `/sandbox/insurance/authorize?channel=wechat&hospitalCode=${DEMO.both.code}&redirect=%2Fpalm%2FchsPayment%2Findex`,
   `/sandbox/ehealth/authorize?hospitalCode=${DEMO.both.code}&redirect=%2Fpages%2FaddPatient%2Findex`,

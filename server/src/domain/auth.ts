@@ -84,7 +84,7 @@ export async function resolveToken(db: Db, token: string, now = new Date()): Pro
 }
 
 /** Records a one-time code handed out by a sandbox authorisation page. */
-export async function createOAuthCode(db: Db, profile: OAuthProfile & { provider: 'wechat' | 'alipay'; appId: string }) {
+export async function createOAuthCode(db: Tx, profile: OAuthProfile & { provider: 'wechat' | 'alipay'; appId: string }) {
   const code = randomToken(16)
   await db.insert(oauthCodes).values({
     codeHash: sha256(code),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import type { MenuEntry } from '../../../../types/api/hospital'
 
 export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -172,6 +172,36 @@ export const sessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('sessions_access_key').on(t.accessHash), uniqueIndex('sessions_refresh_key').on(t.refreshHash)],
+)
+
+/**
+ * The sandbox's WeChat / Alipay user of a mini-program phone (its device id), chosen on the sandbox login page:
+ * `person` stands in for the account (the device id itself at first, a fresh one when the tester switches). A phone
+ * with a row signs in silently, as wx.login does; one without opens the login page first.
+ */
+export const sandboxMiniDevices = pgTable(
+  'sandbox_mini_devices',
+  {
+    provider: text('provider').$type<'wechat' | 'alipay'>().notNull(),
+    device: text('device').notNull(),
+    person: text('person').notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.device] })],
+)
+
+/** A sign-in confirmed on the sandbox login page, collected once by the mini-program with the nonce it opened the page with. */
+export const sandboxMiniLogins = pgTable(
+  'sandbox_mini_logins',
+  {
+    provider: text('provider').$type<'wechat' | 'alipay'>().notNull(),
+    device: text('device').notNull(),
+    nonce: text('nonce').notNull(),
+    appId: text('app_id').notNull(),
+    person: text('person').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.device, t.nonce] })],
 )
 
 /** One-time authorisation codes issued by the sandbox WeChat / Alipay authorisation pages. */
