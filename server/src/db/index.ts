@@ -75,21 +75,23 @@ export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
 
 /** The advisory lock every server process takes to migrate (any fixed number nothing else locks on: "h5mg"). */
 export const MIGRATION_LOCK_KEY = 0x68356d67
+/** The advisory lock under which a starting server seeds ("h5sd"). */
+export const SEED_LOCK_KEY = 0x68357364
 
 /**
- * Runs `migrate` under a PostgreSQL advisory lock held on a connection of its own: processes starting together on
- * one empty database would otherwise race to create drizzle's schema and table (one of them fails) and apply a
- * migration twice. The others wait, then find everything applied.
+ * Runs `work` under a PostgreSQL advisory lock held on a connection of its own: processes starting together on one
+ * database take turns (two migrating at once race to create drizzle's table and apply a migration twice; two seeding
+ * an empty database at once would seed it twice). The others wait, then find the work done.
  */
-async function migrateLocked(url: string, migrate: () => Promise<void>): Promise<void> {
+export async function withAdvisoryLock<T>(url: string, key: number, work: () => Promise<T>): Promise<T> {
   const lock = new pg.Client({ connectionString: url })
   await lock.connect()
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-    await migrate()
+    await lock.query('SELECT pg_advisory_lock($1)', [key])
+    return await work()
   } finally {
     // ending the session releases the lock too; unlocking first frees the next process without waiting for that
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined)
+    await lock.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined)
     await lock.end().catch(() => undefined)
   }
 }
@@ -102,7 +104,7 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    await migrateLocked(opts.url, () => migratePg(db as never, { migrationsFolder }))
+    await withAdvisoryLock(opts.url, MIGRATION_LOCK_KEY, () => migratePg(db as never, { migrationsFolder }))
     const url = opts.url
     return {
       db,
