@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import WebSocket from 'ws'
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import { FieldCipher } from '../../server/src/crypto'
-import { openDatabase, scratchDatabase, type Database } from '../../server/src/db'
+import { SWEEP_LOCK_KEY, openDatabase, scratchDatabase, type Database } from '../../server/src/db'
 import { doctors, hospitals, inquiries, ledgerEntries, orders, patients, scheduleSlots, schedules } from '../../server/src/db/schema'
 import { SMS_CODE_EXPIRED } from '../../server/src/domain/auth'
 import { doctorImAccount } from '../../server/src/domain/internetDoctors'
@@ -289,22 +289,60 @@ describe('two server processes on one database', () => {
       })
     const patientSocket = await open(a, sig.userSig)
     const doctorSocket = await open(b, localSig(secret, account, Math.floor(Date.now() / 1000) + 3600))
-    try {
-      const arrived = new Promise<string>((resolve) =>
-        doctorSocket.on('message', (raw) => {
+    /** The next frame of `op` on a socket; fails the test instead of waiting for ever. */
+    const next = (ws: WebSocket, op: ChatServerFrame['op']) =>
+      new Promise<ChatServerFrame>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${op} frame within 10 s`)), 10_000)
+        ws.on('message', (raw) => {
           const f = JSON.parse(String(raw)) as ChatServerFrame
-          if (f.op === 'message') resolve(f.message.payload)
-        }),
-      )
+          if (f.op === op) {
+            clearTimeout(timer)
+            resolve(f)
+          }
+        })
+      })
+    try {
+      // a connection is admitted once its signature is checked: a reply to its first request says it has been
+      const admitted = next(doctorSocket, 'reply')
+      doctorSocket.send(JSON.stringify({ op: 'conversations', id: 'c1' }))
+      await admitted
+      const arrived = next(doctorSocket, 'message')
+      const replied = next(patientSocket, 'reply')
       const words = `另一个进程上的医生 ${key}`
-      const replied = new Promise<ChatServerFrame>((resolve) => patientSocket.on('message', (raw) => resolve(JSON.parse(String(raw)) as ChatServerFrame)))
       patientSocket.send(JSON.stringify({ op: 'send', id: 'r1', message: { clientId: key, to: account, type: 'text', payload: words } }))
       const reply = await replied
       assert.equal(reply.op === 'reply' && reply.ok, true, JSON.stringify(reply))
-      assert.equal(await arrived, words)
+      const message = await arrived
+      assert.equal(message.op === 'message' && message.message.payload, words)
     } finally {
       patientSocket.close()
       doctorSocket.close()
+    }
+  })
+})
+
+describe('timers every process runs (jobs.ts)', () => {
+  it('a round of work under a key runs in one process at a time: the other skips it, then runs the next', async () => {
+    const other = await openDatabase({ url: scratch.url, dataDir })
+    try {
+      let release!: () => void
+      const held = new Promise<void>((resolve) => (release = resolve))
+      let started!: () => void
+      const running = new Promise<void>((resolve) => (started = resolve))
+      const first = database.unlessRunningElsewhere(SWEEP_LOCK_KEY, async () => {
+        started()
+        await held
+        return 'first'
+      })
+      await running
+      let ranMeanwhile = false
+      assert.equal(await other.unlessRunningElsewhere(SWEEP_LOCK_KEY, async () => (ranMeanwhile = true)), null)
+      assert.equal(ranMeanwhile, false)
+      release()
+      assert.equal(await first, 'first')
+      assert.equal(await other.unlessRunningElsewhere(SWEEP_LOCK_KEY, async () => 'next'), 'next')
+    } finally {
+      await other.close()
     }
   })
 })

@@ -24,6 +24,12 @@ export interface Database {
    * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Runs `work` unless another process on this database is running work under the same key (a PostgreSQL advisory
+   * lock on a pooled connection, taken without waiting), answering null when it did not run. PGlite has one process:
+   * it always runs. For the timers every server process runs: one of them does each round's work.
+   */
+  unlessRunningElsewhere<T>(key: number, work: () => Promise<T>): Promise<T | null>
   /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
   poolStats?(): { total: number; idle: number; waiting: number }
   close(): Promise<void>
@@ -77,6 +83,9 @@ export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
 export const MIGRATION_LOCK_KEY = 0x68356d67
 /** The advisory lock under which a starting server seeds ("h5sd"). */
 export const SEED_LOCK_KEY = 0x68357364
+/** The advisory locks of the timers (jobs.ts): the order sweep ("h5sw") and closing overdue consultations ("h5oc"). */
+export const SWEEP_LOCK_KEY = 0x68357377
+export const OVERDUE_LOCK_KEY = 0x68356f63
 
 /**
  * Runs `work` under a PostgreSQL advisory lock held on a connection of its own: processes starting together on one
@@ -111,6 +120,22 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
       kind: 'postgres',
       url,
       listen: (channel, handler) => pgListen(url, channel, handler),
+      async unlessRunningElsewhere(key, work) {
+        const client = await pool.connect()
+        // a connection that failed to unlock leaves the pool: ending it is what releases its lock
+        let broken: Error | undefined
+        try {
+          const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [key])
+          if (!rows[0]?.ok) return null
+          try {
+            return await work()
+          } finally {
+            await client.query('SELECT pg_advisory_unlock($1)', [key]).catch((err: Error) => (broken = err))
+          }
+        } finally {
+          client.release(broken)
+        }
+      },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     }
@@ -133,6 +158,7 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
       const stop = await pglite.listen(channel, handler)
       return async () => stop()
     },
+    unlessRunningElsewhere: (_key, work) => work(),
     close: async () => (owned ? pglite.close() : undefined),
   }
 }
