@@ -62,6 +62,8 @@ async function jest() {
 }
 
 const serverTests = readdirSync(join(root, 'test/server')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/server/${f}`)
+/** Tests of several server processes on one database, which PGlite (one process's database) cannot run. */
+const postgresOnlyTests = ['test/server/processes.test.ts']
 const e2eTests = readdirSync(join(root, 'test/e2e')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/${f}`)
 const nodeTest = (files, extra = []) => ['--import', 'tsx', '--test', '--test-reporter=tap', ...extra, ...files]
 
@@ -72,9 +74,9 @@ await run('lint (eslint.config.mjs, no warnings)', 'npx', ['eslint', '--max-warn
 await jest()
 // each server test file starts its apps on a database of its own (test/server/harness.ts), so two files run at once:
 // node:test would otherwise run one at a time on a 2-core machine (its default is the core count less one)
-const serverArgs = nodeTest(serverTests, ['--test-concurrency=2'])
-await run('server tests on PGlite', process.execPath, serverArgs, { TEST_DATABASE_URL: '' })
-if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, serverArgs)
+const pgliteTests = serverTests.filter((f) => !postgresOnlyTests.includes(f))
+await run('server tests on PGlite', process.execPath, nodeTest(pgliteTests, ['--test-concurrency=2']), { TEST_DATABASE_URL: '' })
+if (process.env.TEST_DATABASE_URL) await run('server tests on PostgreSQL', process.execPath, nodeTest(serverTests, ['--test-concurrency=2']))
 // a mini-program build refuses to go on without the server's https origin (config/index.ts): a test one stands in
 const miniEnv = { TARO_APP_API_BASE: 'https://api.hospital.example' }
 await run('WeChat mini-program build', 'npx', ['taro', 'build', '--type', 'weapp'], miniEnv)

@@ -18,37 +18,15 @@
 //     heap per idle connection; delivery p50/p99 (sending to arrival on the doctor's connection) at a steady
 //     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
-import { spawn } from 'node:child_process'
+//  8. Processes (BENCH_DATABASE_URL only): the home-page config and registration bookings with one server process and
+//     with two on the same PostgreSQL database (scripts/bench/processes.mjs).
 import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import autocannon from 'autocannon'
 import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
-
-const root = join(import.meta.dirname, '..', '..')
-/** The H5 build measured and served (config/index.ts puts it under BUILD_ROOT, dist by default). */
-const buildRoot = resolve(root, process.env.BUILD_ROOT ?? 'dist')
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
-/** CALLER_LIMITS.order.max of server/src/domain/limits.ts: the bookings one account may make in an hour. */
-const ORDERS_PER_ACCOUNT = 100
-
-function startServer(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    const read = (chunk) => {
-      out += chunk
-      const end = out.indexOf('\n')
-      if (end < 0) return
-      child.stdout.off('data', read)
-      resolve({ child, ...JSON.parse(out.slice(0, end)) })
-    }
-    child.stdout.on('data', read)
-    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
-  })
-}
+import { CONNECTIONS, ORDERS_PER_ACCOUNT, SECONDS, bookings, buildRoot, load, startServer } from './lib.mjs'
+import { benchProcesses } from './processes.mjs'
 
 const memory = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/memory`)).json()
 
@@ -181,67 +159,6 @@ function largestModules(assets, count = 15) {
     for (const [name, size] of Object.entries(stats[path.replace(/^\/h5\//, '')] ?? {})) sizes.set(name, (sizes.get(name) ?? 0) + size)
   }
   return [...sizes].sort((a, b) => b[1] - a[1]).slice(0, count)
-}
-
-async function load(port, path) {
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: SECONDS })
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
-}
-
-/**
- * Books free places as fast as `CONNECTIONS` clients can for `SECONDS`: each request a different patient on a place
- * that patient may take (one per department, day and segment). Answers bookings per second and latency percentiles.
- */
-async function bookings(port, bookers, places) {
-  // patients taken account by account in turn (the first patient of every account, then the second ...), so that the
-  // bookings spread over all accounts and none reaches the per-account order limit in the run
-  const perBooker = Math.max(...bookers.map((b) => b.patientIds.length))
-  const patients = []
-  for (let p = 0; p < perBooker; p++) for (const b of bookers) if (p < b.patientIds.length) patients.push({ id: b.patientIds[p], token: b.token })
-  const ordersOf = new Map()
-  // pair places with patients so that no patient takes two places of one department, day and segment
-  const nextPatient = new Map()
-  const jobs = []
-  for (const [scheduleId, timeRange, group] of places) {
-    const n = nextPatient.get(group) ?? 0
-    if (n >= patients.length) continue
-    const patient = patients[n]
-    if ((ordersOf.get(patient.token) ?? 0) >= ORDERS_PER_ACCOUNT) continue
-    nextPatient.set(group, n + 1)
-    ordersOf.set(patient.token, (ordersOf.get(patient.token) ?? 0) + 1)
-    jobs.push({ scheduleId, timeRange, patient })
-  }
-  const latencies = []
-  let booked = 0
-  let refused = 0
-  const reasons = new Map()
-  let next = 0
-  const until = Date.now() + SECONDS * 1000
-  const started = Date.now()
-  async function client() {
-    while (Date.now() < until && next < jobs.length) {
-      const job = jobs[next++]
-      const body = JSON.stringify({ scheduleId: job.scheduleId, patientId: job.patient.id, timeRange: job.timeRange, idempotencyKey: `bench-${String(next).padStart(8, '0')}` })
-      const t0 = performance.now()
-      const res = await fetch(`http://127.0.0.1:${port}/dld-palm/api/register`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${job.patient.token}`, 'content-type': 'application/json' },
-        body,
-      })
-      const env = await res.json()
-      latencies.push(performance.now() - t0)
-      if (env.code === 200) booked++
-      else {
-        refused++
-        reasons.set(env.msg, (reasons.get(env.msg) ?? 0) + 1)
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: CONNECTIONS }, client))
-  const elapsed = (Date.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
-  return { rps: Math.round(booked / elapsed), booked, refused, reasons, p50: at(0.5), p99: at(0.99), exhausted: next >= jobs.length }
 }
 
 /** Percentiles of a list of latencies (ms), sorted in place. */
@@ -424,3 +341,5 @@ for (const [i, run] of runs.entries()) {
     })
   }
 }
+
+if (process.env.BENCH_DATABASE_URL) await benchProcesses(process.env.BENCH_DATABASE_URL)

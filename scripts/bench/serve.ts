@@ -3,15 +3,18 @@
 // with unpaid bills in the sandbox HIS; for the pharmacy benchmark, a shop medicine its pharmacy has plenty of.
 //
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
-// benchmark never leaves tables behind in a database someone uses.
+// benchmark never leaves tables behind in a database someone uses. With BENCH_WORKERS=N (N > 1, DATABASE_URL only) N
+// server processes answer on the port, as WORKERS runs them, while this process prepares the data.
+import cluster from 'node:cluster'
 import { mkdtempSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import { buildApp } from '../../server/src/app'
-import { loadConfig } from '../../server/src/config'
-import { openDatabase, scratchDatabase, type Db } from '../../server/src/db'
+import { loadConfig, type Config } from '../../server/src/config'
+import { openDatabase, scratchDatabase, type Database, type Db } from '../../server/src/db'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
@@ -27,6 +30,15 @@ const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 100)
 const PATIENTS_PER_BOOKER = 5
 /** Catalogue items ordered for each bill payer (one bill per place they are dispensed or performed at). */
 const BILLS_PER_PAYER = 3
+
+/** A port nobody listens on now, for the workers to share. */
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
 
 /** Valid identity numbers (checksum right) for made-up people born in 1990. */
 function idCard(n: number): string {
@@ -188,6 +200,27 @@ async function chatClients(db: Db, cipher: FieldCipher, secret: string) {
   }
 }
 
+/** The app with the benchmark's own routes beside the real ones, listening on `port` (0: any). */
+async function serveApp(config: Config, database: Database, port: number) {
+  const app = await buildApp(config, database)
+  app.get('/bench/bare', async () => ({ code: 200, msg: 'success', data: null }))
+  // the chat benchmark reads the server's memory before and after opening its idle connections
+  app.get('/bench/memory', async () => {
+    ;(globalThis as { gc?: () => void }).gc?.()
+    return process.memoryUsage()
+  })
+  await app.listen({ host: '127.0.0.1', port })
+  return app
+}
+
+/** BENCH_WORKERS > 1: each worker of the cluster serves the primary's database on the primary's port. */
+async function worker() {
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DEMO: '1', LOG_LEVEL: 'warn' })
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
+  const app = await serveApp(config, database, config.port)
+  process.once('SIGTERM', () => void app.close().then(() => database.close()).then(() => process.exit(0)))
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
@@ -196,29 +229,37 @@ async function main() {
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
-  const app = await buildApp(config, database)
-  app.get('/bench/bare', async () => ({ code: 200, msg: 'success', data: null }))
-  // the chat benchmark reads the server's memory before and after opening its idle connections
-  app.get('/bench/memory', async () => {
-    ;(globalThis as { gc?: () => void }).gc?.()
-    return process.memoryUsage()
-  })
-  await app.listen({ host: '127.0.0.1', port: 0 })
+  const workers = Number(process.env.BENCH_WORKERS ?? 1)
+  let port: number
+  let close: () => Promise<unknown>
+  if (workers > 1) {
+    if (!own) throw new Error('BENCH_WORKERS > 1 needs DATABASE_URL: PGlite opens in one process only')
+    // as WORKERS does (server/src/server.ts): the workers share one port through node:cluster, and the keys through DATA_DIR
+    port = await freePort()
+    const env = { DATABASE_URL: own.url, DATA_DIR: dataDir, PORT: String(port) }
+    const forked = Array.from({ length: workers }, () => cluster.fork(env))
+    await Promise.all(forked.map((w) => new Promise((resolve, reject) => w.once('listening', resolve).once('exit', reject))))
+    close = () => Promise.all(forked.map((w) => new Promise((resolve) => w.once('exit', resolve).process.kill('SIGTERM'))))
+  } else {
+    const app = await serveApp(config, database, 0)
+    const address = app.server.address()
+    port = typeof address === 'object' && address ? address.port : 0
+    close = () => app.close()
+  }
   const stop = async () => {
-    await app.close()
+    await close()
     await database.close()
     await own?.drop()
     process.exit(0)
   }
   process.once('SIGTERM', () => void stop())
   process.once('SIGINT', () => void stop())
-  const address = app.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
   const accounts = await bookers(database.db, cipher)
   console.log(
     JSON.stringify({
       port,
       database: database.kind,
+      workers,
       bookers: accounts,
       places: await freePlaces(database.db),
       billPayers: await billPayers(database.db, cipher, accounts),
@@ -229,7 +270,7 @@ async function main() {
   )
 }
 
-main().catch((err) => {
+(cluster.isPrimary ? main() : worker()).catch((err) => {
   console.error(err)
   process.exit(1)
 })

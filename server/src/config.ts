@@ -90,6 +90,8 @@ export interface Config {
   staffDemoPassword: string | null
   /** How long a SIGTERM drain may take (requests in flight, chat sockets, the database) before the process exits anyway. */
   shutdownGraceMs: number
+  /** How many server processes `server.ts` runs on the port (node:cluster); more than one needs DATABASE_URL. */
+  workers: number
   /** The bearer token that opens `GET /metrics` (Prometheus); without it there are no metrics to read. */
   metricsToken: string | null
   logLevel: string
@@ -181,6 +183,14 @@ function parseJson<T>(name: string, raw: string | undefined): T | null {
   }
 }
 
+/** WORKERS: a whole number of processes from 1; anything else is a mistake worth refusing to start on. */
+function workersOf(value: string | undefined): number {
+  if (!value) return 1
+  const n = Number(value)
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`WORKERS must be a whole number from 1, not ${JSON.stringify(value)}`)
+  return n
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as Config['mode']
   const dataDir = resolve(env.DATA_DIR ?? 'data')
@@ -229,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     staffDemoPassword: staffDemoPasswordOf(env),
     shutdownGraceMs: (Number(env.SHUTDOWN_GRACE_SECONDS) > 0 ? Number(env.SHUTDOWN_GRACE_SECONDS) : 10) * 1000,
+    workers: workersOf(env.WORKERS),
     metricsToken: env.METRICS_TOKEN || null,
   }
   return { ...base, ...overrides }

@@ -51,26 +51,38 @@ export async function drain(app: FastifyInstance, database: Database, opts: Drai
   return outcome
 }
 
+/** What the primary of WORKERS > 1 sends each server process to drain it (server.ts). */
+export const DRAIN_MESSAGE = 'hospital-h5:drain'
+
 /**
- * Drains on the first SIGTERM or SIGINT; a second signal while draining (Ctrl-C again) exits at once.
- * Answers how to remove the handlers.
+ * Drains on the first SIGTERM or SIGINT, or DRAIN_MESSAGE from the cluster's primary; a second signal while draining
+ * (Ctrl-C again) exits at once. The primary's message after a Ctrl-C, which reaches every process of the terminal
+ * anyway, is not a second signal. Answers how to remove the handlers.
  */
 export function drainOnSignals(app: FastifyInstance, database: Database, opts: DrainOptions): () => void {
   const exit = opts.exit ?? ((code: number) => process.exit(code))
   let draining = false
+  const start = (signal: NodeJS.Signals | 'primary') => {
+    draining = true
+    app.log.info({ signal, graceSeconds: opts.graceMs / 1000 }, 'draining: no new connections, finishing the requests in flight')
+    void drain(app, database, { ...opts, exit })
+  }
   const onSignal = (signal: NodeJS.Signals) => {
     if (draining) {
       app.log.warn({ signal }, 'second signal while draining: exiting now')
       return exit(1)
     }
-    draining = true
-    app.log.info({ signal, graceSeconds: opts.graceMs / 1000 }, 'draining: no new connections, finishing the requests in flight')
-    void drain(app, database, { ...opts, exit })
+    start(signal)
+  }
+  const onMessage = (message: unknown) => {
+    if (message === DRAIN_MESSAGE && !draining) start('primary')
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
+  process.on('message', onMessage)
   return () => {
     process.off('SIGTERM', onSignal)
     process.off('SIGINT', onSignal)
+    process.off('message', onMessage)
   }
 }

@@ -7,7 +7,8 @@
  * - overdue consultations (each minute): a consultation whose service window ran out closes, refunded when never
  *   accepted (checking one closes it on the spot too);
  * - the schedule window (each hour): the rolling window of bookable days moves on with the hospital's date.
- * The last two do not run in tests, which call them directly.
+ * The last two do not run in tests, which call them directly. With several server processes on one database, each
+ * round of the first two runs in one of them (an advisory lock); the schedule window's insert skips what exists.
  */
 import type { FastifyInstance } from 'fastify'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
@@ -16,6 +17,7 @@ import { hospitalToday } from './domain/register'
 import { pruneLoginFailures } from './domain/staff'
 import { pruneRateCounters } from './domain/limits'
 import { ensureSchedules } from './seed/register'
+import { OVERDUE_LOCK_KEY, SWEEP_LOCK_KEY } from './db'
 
 const OVERDUE_INQUIRIES_MS = 60 * 1000
 const SCHEDULE_WINDOW_MS = 60 * 60 * 1000
@@ -29,29 +31,38 @@ export function startJobs(app: FastifyInstance): void {
     timer.unref()
     timers.push(timer)
   }
+  /**
+   * Every server process on the database runs these timers; one of them does each round's work, the others skip it
+   * (two sweeps at once would ask the payment provider for the same refunds and deliver the sandbox cashier's
+   * notifications twice). Answers null when skipped.
+   */
+  const once = <T>(key: number, work: () => Promise<T>) => app.ctx.database.unlessRunningElsewhere(key, work)
   /** The order sweep under way, which closing waits for. */
   let sweeping: Promise<unknown> | null = null
 
   app.addHook('onReady', async () => {
     // what the sandbox cashier still owes this server (a crash between taking the money and telling it), not awaited:
     // its deliveries go through this app, which is ready only once this hook returns
-    if (providers.pay.sandbox) void providers.pay.sandbox.deliverOwed().catch((err) => app.log.error({ err }, 'sandbox notifications failed'))
+    const { sandbox } = providers.pay
+    if (sandbox) void once(SWEEP_LOCK_KEY, () => sandbox.deliverOwed()).catch((err) => app.log.error({ err }, 'sandbox notifications failed'))
 
     if (config.orderSweepMs > 0) {
       every(config.orderSweepMs, () => {
         if (sweeping) return
-        sweeping = Promise.all([
-          closeExpiredOrders(db(), new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')).then((n) =>
-            metrics.ordersClosed.inc(n),
-          ),
-          retryPendingRefunds(db(), providers, new Date(), undefined, (orderId) =>
-            app.log.error({ orderId }, 'a refund the patient is owed was refused again and again: staff must return the money'),
-          ).then((n) => metrics.refundsRetried.inc(n)),
-          pruneLoginFailures(db()),
-          pruneRateCounters(db()),
-          providers.pay.sandbox?.deliverOwed(),
-        ])
-          .then(() => metrics.orderSweeps.inc({ outcome: 'ok' }))
+        sweeping = once(SWEEP_LOCK_KEY, () =>
+          Promise.all([
+            closeExpiredOrders(db(), new Date(), (orderId, err) => app.log.error({ err, orderId }, 'closing an expired order failed')).then((n) =>
+              metrics.ordersClosed.inc(n),
+            ),
+            retryPendingRefunds(db(), providers, new Date(), undefined, (orderId) =>
+              app.log.error({ orderId }, 'a refund the patient is owed was refused again and again: staff must return the money'),
+            ).then((n) => metrics.refundsRetried.inc(n)),
+            pruneLoginFailures(db()),
+            pruneRateCounters(db()),
+            providers.pay.sandbox?.deliverOwed(),
+          ]),
+        )
+          .then((ran) => metrics.orderSweeps.inc({ outcome: ran ? 'ok' : 'elsewhere' }))
           .catch((err) => {
             metrics.orderSweeps.inc({ outcome: 'failed' })
             app.log.error({ err }, 'order sweep failed')
@@ -62,9 +73,9 @@ export function startJobs(app: FastifyInstance): void {
 
     if (config.mode === 'test') return
     every(OVERDUE_INQUIRIES_MS, () => {
-      closeOverdueInquiries(db(), providers, new Date(), (inquiryId, err) => app.log.error({ err, inquiryId }, 'closing an overdue inquiry failed')).catch((err) =>
-        app.log.error({ err }, 'closing overdue inquiries failed'),
-      )
+      once(OVERDUE_LOCK_KEY, () =>
+        closeOverdueInquiries(db(), providers, new Date(), (inquiryId, err) => app.log.error({ err, inquiryId }, 'closing an overdue inquiry failed')),
+      ).catch((err) => app.log.error({ err }, 'closing overdue inquiries failed'))
     })
     // the sandbox HIS's schedules: seeding fills the window at start; from then on it moves when the date does (a real
     // HIS keeps its own)

@@ -24,6 +24,12 @@ export interface Database {
    * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Runs `work` unless another process on this database is running work under the same key (a PostgreSQL advisory
+   * lock on a pooled connection, taken without waiting), answering null when it did not run. PGlite has one process:
+   * it always runs. For the timers every server process runs: one of them does each round's work.
+   */
+  unlessRunningElsewhere<T>(key: number, work: () => Promise<T>): Promise<T | null>
   /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
   poolStats?(): { total: number; idle: number; waiting: number }
   close(): Promise<void>
@@ -75,21 +81,26 @@ export const migrationsFolder = join(__dirname, '..', '..', 'drizzle')
 
 /** The advisory lock every server process takes to migrate (any fixed number nothing else locks on: "h5mg"). */
 export const MIGRATION_LOCK_KEY = 0x68356d67
+/** The advisory lock under which a starting server seeds ("h5sd"). */
+export const SEED_LOCK_KEY = 0x68357364
+/** The advisory locks of the timers (jobs.ts): the order sweep ("h5sw") and closing overdue consultations ("h5oc"). */
+export const SWEEP_LOCK_KEY = 0x68357377
+export const OVERDUE_LOCK_KEY = 0x68356f63
 
 /**
- * Runs `migrate` under a PostgreSQL advisory lock held on a connection of its own: processes starting together on
- * one empty database would otherwise race to create drizzle's schema and table (one of them fails) and apply a
- * migration twice. The others wait, then find everything applied.
+ * Runs `work` under a PostgreSQL advisory lock held on a connection of its own: processes starting together on one
+ * database take turns (two migrating at once race to create drizzle's table and apply a migration twice; two seeding
+ * an empty database at once would seed it twice). The others wait, then find the work done.
  */
-async function migrateLocked(url: string, migrate: () => Promise<void>): Promise<void> {
+export async function withAdvisoryLock<T>(url: string, key: number, work: () => Promise<T>): Promise<T> {
   const lock = new pg.Client({ connectionString: url })
   await lock.connect()
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-    await migrate()
+    await lock.query('SELECT pg_advisory_lock($1)', [key])
+    return await work()
   } finally {
     // ending the session releases the lock too; unlocking first frees the next process without waiting for that
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined)
+    await lock.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined)
     await lock.end().catch(() => undefined)
   }
 }
@@ -102,13 +113,29 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    await migrateLocked(opts.url, () => migratePg(db as never, { migrationsFolder }))
+    await withAdvisoryLock(opts.url, MIGRATION_LOCK_KEY, () => migratePg(db as never, { migrationsFolder }))
     const url = opts.url
     return {
       db,
       kind: 'postgres',
       url,
       listen: (channel, handler) => pgListen(url, channel, handler),
+      async unlessRunningElsewhere(key, work) {
+        const client = await pool.connect()
+        // a connection that failed to unlock leaves the pool: ending it is what releases its lock
+        let broken: Error | undefined
+        try {
+          const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [key])
+          if (!rows[0]?.ok) return null
+          try {
+            return await work()
+          } finally {
+            await client.query('SELECT pg_advisory_unlock($1)', [key]).catch((err: Error) => (broken = err))
+          }
+        } finally {
+          client.release(broken)
+        }
+      },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     }
@@ -131,6 +158,7 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
       const stop = await pglite.listen(channel, handler)
       return async () => stop()
     },
+    unlessRunningElsewhere: (_key, work) => work(),
     close: async () => (owned ? pglite.close() : undefined),
   }
 }

@@ -1,0 +1,91 @@
+// What the benchmarks share: the seeded bench server (serve.ts) and the loads run against it.
+import { spawn } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import autocannon from 'autocannon'
+
+export const root = join(import.meta.dirname, '..', '..')
+/** The H5 build measured and served (config/index.ts puts it under BUILD_ROOT, dist by default). */
+export const buildRoot = resolve(root, process.env.BUILD_ROOT ?? 'dist')
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+/** CALLER_LIMITS.order.max of server/src/domain/limits.ts: the bookings one account may make in an hour. */
+export const ORDERS_PER_ACCOUNT = 100
+
+/** Starts scripts/bench/serve.ts with `env` and answers what it prints once ready (its port and prepared data) and the child. */
+export function startServer(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    const read = (chunk) => {
+      out += chunk
+      const end = out.indexOf('\n')
+      if (end < 0) return
+      child.stdout.off('data', read)
+      resolve({ child, ...JSON.parse(out.slice(0, end)) })
+    }
+    child.stdout.on('data', read)
+    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
+  })
+}
+
+export async function load(port, path) {
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: SECONDS })
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
+}
+
+/**
+ * Books free places as fast as `CONNECTIONS` clients can for `SECONDS`: each request a different patient on a place
+ * that patient may take (one per department, day and segment). Answers bookings per second and latency percentiles.
+ */
+export async function bookings(port, bookers, places) {
+  // patients taken account by account in turn (the first patient of every account, then the second ...), so that the
+  // bookings spread over all accounts and none reaches the per-account order limit in the run
+  const perBooker = Math.max(...bookers.map((b) => b.patientIds.length))
+  const patients = []
+  for (let p = 0; p < perBooker; p++) for (const b of bookers) if (p < b.patientIds.length) patients.push({ id: b.patientIds[p], token: b.token })
+  const ordersOf = new Map()
+  // pair places with patients so that no patient takes two places of one department, day and segment
+  const nextPatient = new Map()
+  const jobs = []
+  for (const [scheduleId, timeRange, group] of places) {
+    const n = nextPatient.get(group) ?? 0
+    if (n >= patients.length) continue
+    const patient = patients[n]
+    if ((ordersOf.get(patient.token) ?? 0) >= ORDERS_PER_ACCOUNT) continue
+    nextPatient.set(group, n + 1)
+    ordersOf.set(patient.token, (ordersOf.get(patient.token) ?? 0) + 1)
+    jobs.push({ scheduleId, timeRange, patient })
+  }
+  const latencies = []
+  let booked = 0
+  let refused = 0
+  const reasons = new Map()
+  let next = 0
+  const until = Date.now() + SECONDS * 1000
+  const started = Date.now()
+  async function client() {
+    while (Date.now() < until && next < jobs.length) {
+      const job = jobs[next++]
+      const body = JSON.stringify({ scheduleId: job.scheduleId, patientId: job.patient.id, timeRange: job.timeRange, idempotencyKey: `bench-${String(next).padStart(8, '0')}` })
+      const t0 = performance.now()
+      const res = await fetch(`http://127.0.0.1:${port}/dld-palm/api/register`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${job.patient.token}`, 'content-type': 'application/json' },
+        body,
+      })
+      const env = await res.json()
+      latencies.push(performance.now() - t0)
+      if (env.code === 200) booked++
+      else {
+        refused++
+        reasons.set(env.msg, (reasons.get(env.msg) ?? 0) + 1)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, client))
+  const elapsed = (Date.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
+  return { rps: Math.round(booked / elapsed), booked, refused, reasons, p50: at(0.5), p99: at(0.99), exhausted: next >= jobs.length }
+}
+
