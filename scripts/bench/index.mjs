@@ -18,37 +18,19 @@
 //     heap per idle connection; delivery p50/p99 (sending to arrival on the doctor's connection) at a steady
 //     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+//  8. Large hospital (BENCH_DATABASE_URL and BENCH_LARGE=1; seeding takes minutes): the patient's list and detail calls
+//     on the large seed of scripts/seed-large.ts beside a small one, p50/p99 and their ratio (large.mjs).
+import { readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
+import { api, buildRoot, CONNECTIONS, percentiles, readLoop, SECONDS, startServer } from './lib.mjs'
+import { large } from './large.mjs'
 
-const root = join(import.meta.dirname, '..', '..')
-/** The H5 build measured and served (config/index.ts puts it under BUILD_ROOT, dist by default). */
-const buildRoot = resolve(root, process.env.BUILD_ROOT ?? 'dist')
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 /** CALLER_LIMITS.order.max of server/src/domain/limits.ts: the bookings one account may make in an hour. */
 const ORDERS_PER_ACCOUNT = 100
-
-function startServer(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    const read = (chunk) => {
-      out += chunk
-      const end = out.indexOf('\n')
-      if (end < 0) return
-      child.stdout.off('data', read)
-      resolve({ child, ...JSON.parse(out.slice(0, end)) })
-    }
-    child.stdout.on('data', read)
-    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
-  })
-}
 
 const memory = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/memory`)).json()
 
@@ -244,22 +226,6 @@ async function bookings(port, bookers, places) {
   return { rps: Math.round(booked / elapsed), booked, refused, reasons, p50: at(0.5), p99: at(0.99), exhausted: next >= jobs.length }
 }
 
-/** Percentiles of a list of latencies (ms), sorted in place. */
-function percentiles(latencies) {
-  latencies.sort((a, b) => a - b)
-  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
-  return { p50: at(0.5), p99: at(0.99) }
-}
-
-const api = async (port, token, path, body, form = false) => {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
-    body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
-  })
-  return form ? { code: res.ok ? 200 : res.status } : res.json()
-}
-
 /**
  * Outpatient bills: the unpaid list as fast as CONNECTIONS clients can for SECONDS (each request one of the payers),
  * then each payer's bills paid as one order (init, then the sandbox cashier's confirm), CONNECTIONS in flight.
@@ -325,29 +291,6 @@ async function bills(port, payers) {
   )
   const elapsed = (Date.now() - started) / 1000
   return { list: listFigures, pay: { rps: Math.round(paid / elapsed), paid, of: jobs.length, ...percentiles(latencies), reasons } }
-}
-
-/** Reads as fast as CONNECTIONS clients can for SECONDS, each request the next of `jobs`; answers rate and percentiles. */
-async function readLoop(jobs, call) {
-  const latencies = []
-  let ok = 0
-  let errors = 0
-  let next = 0
-  const started = Date.now()
-  const until = started + SECONDS * 1000
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < until) {
-        const job = jobs[next++ % jobs.length]
-        const t0 = performance.now()
-        const env = await call(job)
-        latencies.push(performance.now() - t0)
-        if (env.code === 200) ok++
-        else errors++
-      }
-    }),
-  )
-  return { rps: Math.round(ok / ((Date.now() - started) / 1000)), ...percentiles(latencies), errors }
 }
 
 /** Reports: each reader's lab report list, then one lab report's detail (both audited, as every read of one is). */
@@ -424,3 +367,5 @@ for (const [i, run] of runs.entries()) {
     })
   }
 }
+
+if (process.env.BENCH_DATABASE_URL && process.env.BENCH_LARGE === '1') await large(process.env.BENCH_DATABASE_URL)
