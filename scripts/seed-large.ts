@@ -26,6 +26,8 @@ export interface LargeSize {
   messagesPerConsultation: number
   /** Sandbox HIS reports (not orders: what 报告查询 lists). */
   reports: number
+  /** Rows of the audit log: the patients' reads of their records. */
+  audits: number
 }
 
 /** The hospital of issue 21: 1,000,000 orders and 1,000,000 messages. `scale` shrinks every count alike. */
@@ -40,6 +42,7 @@ export function largeSize(scale = 1): LargeSize {
     consultations: n(200_000),
     messagesPerConsultation: 5,
     reports: n(300_000),
+    audits: n(1_000_000),
   }
 }
 
@@ -268,6 +271,16 @@ export async function seedLarge(url: string, cipher: FieldCipher, opts: { scale?
       ),
     )
     step(`${size.reports} HIS reports`)
+
+    // -- the audit log: each account reading its patients' records ---------------------------------------------------
+    await batches(size.audits, (from, to) =>
+      client.query(
+        `insert into audit_log (at, actor_kind, actor_id, action, subject, route, patient_id, address, request_id)
+         select at, 'patient', user_id, 'read', 'registration', 'GET /dld-palm/api/register/list', patient_id, '10.0.0.1', 'large-${tag}-' || g from (${src()}) x`,
+        [from, to],
+      ),
+    )
+    step(`${size.audits} audit log rows`)
     await client.query('analyze')
     step('analyze')
     return (Date.now() - started) / 1000
@@ -295,7 +308,7 @@ async function main() {
   const seconds = await seedLarge(url, cipher, { scale, force: args.includes('--force'), log: (line) => console.log(line) })
   const size = largeSize(scale)
   const orders = size.registrations + size.billPayments + size.pharmacyOrders + size.consultations
-  console.log(`seeded ${size.patients} patients of ${size.users} accounts, ${orders} orders, ${size.consultations * size.messagesPerConsultation} chat messages and ${size.reports} reports in ${seconds.toFixed(1)} s`)
+  console.log(`seeded ${size.patients} patients of ${size.users} accounts, ${orders} orders, ${size.consultations * size.messagesPerConsultation} chat messages ${size.reports} reports and ${size.audits} audit log rows in ${seconds.toFixed(1)} s`)
 }
 
 if (require.main === module) {

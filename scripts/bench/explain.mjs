@@ -29,6 +29,7 @@ const peer = `d_${inquiry.doctor_id}`
 const pair = me < peer ? `${me}|${peer}` : `${peer}|${me}`
 const hisKey = (await one(`select patient_key from his_reports r join report_refs f on f.report_no = r.report_no where f.patient_id = $1 limit 1`, [who.patient_id]))?.patient_key
 const anyKey = hisKey ?? (await one(`select patient_key from his_reports order by id limit 1`)).patient_key
+const report = await one(`select report_no from his_reports where hospital_code = $1 and patient_key = $2 limit 1`, [palm.code, anyKey])
 
 const QUERIES = [
   ['patients of a user (patient.ts listPatients)', `select * from patients where user_id = $1 and unbound_at is null order by is_default desc, created_at, id`, [who.user_id]],
@@ -44,7 +45,8 @@ const QUERIES = [
   ['unpaid orders past their time (order sweep)', `select id from orders where status in ('created', 'paying') and expires_at <= now() limit 100`, []],
   ['lab reports in the HIS (reports list)', `select * from his_reports where hospital_code = $1 and patient_key = $2 and kind = 'lab' order by reported_at desc`, [palm.code, anyKey]],
   ['report refs of a patient', `select * from report_refs where hospital_id = $1 and patient_id = $2`, [palm.id, who.patient_id]],
-  ['report items (lab detail)', `select * from his_report_items where report_id = (select id from his_reports where patient_key = $1 limit 1) order by sort`, [anyKey]],
+  ['lab report detail (hisSandbox report)', `select * from his_reports where hospital_code = $1 and report_no = $2`, [palm.code, report.report_no]],
+  ['report items (lab detail)', `select * from his_report_items where report_id = (select max(id) from his_reports where hospital_code = $1 and patient_key = $2) order by sort`, [palm.code, anyKey]],
   ['consultation list: page (inquiry.ts listInquiries)', `select * from inquiries where user_id = $1 order by created_at desc, id desc limit 10`, [who.user_id]],
   ['past consultations (consultationHistory)', `select * from inquiries where user_id = $1 and paid_at is not null and status in ('finished', 'cancelled', 'closed') order by created_at desc, id desc limit 10`, [who.user_id]],
   ['my consultations tab (hospital.ts)', `select * from consultations c join hospitals h on h.id = c.hospital_id left join inquiries i on i.inquiry_no = c.order_no and i.user_id = c.user_id where c.user_id = $1 order by c.updated_at desc, c.id desc`, [who.user_id]],
@@ -52,15 +54,17 @@ const QUERIES = [
   ['chat record of a consultation (chatRecord)', `select * from chat_messages where order_no = $1 and (from_account = $2 or to_account = $2) order by id`, [inquiry.inquiry_no, me]],
   ['chat conversations (chat.ts conversations)', `select distinct on (pair_key) * from chat_messages where from_account = $1 or to_account = $1 order by pair_key, id desc`, [me]],
   ['chat unread total', `select count(*) from chat_messages m left join chat_reads r on r.account = $1 and r.peer = m.from_account where m.to_account = $1 and m.id > coalesce(r.last_read_id, 0)`, [me]],
-  ['doctor: unread total', `select count(*) from chat_messages m left join chat_reads r on r.account = $1 and r.peer = m.from_account where m.to_account = $1 and m.id > coalesce(r.last_read_id, 0)`, [`d_${busiest.doctor_id}`]],
   ['pharmacy orders: page (pharmacy/orders.ts)', `select * from pharmacy_orders o join pharmacy_stores s on s.id = o.store_id where o.user_id = $1 order by o.created_at desc, o.id desc limit 10`, [who.user_id]],
   ['pharmacy order lines', `select * from pharmacy_order_lines where pharmacy_order_id = (select max(id) from pharmacy_orders where user_id = $1)`, [who.user_id]],
   ['prescriptions of a user', `select * from prescriptions where user_id = $1 order by created_at desc, id desc limit 10`, [who.user_id]],
   ['audit log of a patient (audit.ts)', `select * from audit_log where patient_id = $1 order by at desc, id desc limit 20`, [who.patient_id]],
-  ['audit log of an account (access log)', `select * from audit_log where actor_kind = 'patient' and actor_id = $1 order by at desc, id desc limit 20`, [who.user_id]],
+  ['audit log, newest (admin search, no filter)', `select * from audit_log order by at desc, id desc limit 20`, []],
+  ['audit log of an actor (admin search)', `select * from audit_log where actor_kind = 'patient' and actor_id = $1 order by at desc, id desc limit 20`, [who.user_id]],
+  ['access records of an account (audit.ts accessRecords)', `select * from audit_log where actor_kind in ('staff', 'admin') and (patient_id in (select id from patients where user_id = $1) or user_id = $1) order by at desc, id desc limit 20`, [who.user_id]],
   ['workbench: doctor waiting queue (doctorDesk)', `select * from inquiries where doctor_id = $1 and paid_at is not null and status in ('waiting') order by paid_at, id limit 10`, [busiest.doctor_id]],
   ['workbench: doctor finished tab', `select * from inquiries where doctor_id = $1 and paid_at is not null and status in ('finished', 'cancelled', 'closed') order by paid_at desc, id desc limit 10`, [busiest.doctor_id]],
   ['workbench: doctor tab count', `select count(*) from inquiries where doctor_id = $1 and paid_at is not null and status in ('inProgress')`, [busiest.doctor_id]],
+  ['workbench: doctor finished count', `select count(*) from inquiries where doctor_id = $1 and paid_at is not null and status in ('finished', 'cancelled', 'closed')`, [busiest.doctor_id]],
   ['workbench: assistant waiting queue', `select * from inquiries where hospital_id = $1 and paid_at is not null and status in ('waiting') order by paid_at, id limit 10`, [busiest.hospital_id]],
   ['workbench: pharmacist orders (pharmacy/console.ts)', `select id from pharmacy_orders where hospital_id = $1 order by created_at desc, id desc limit 200`, [store.hospital_id]],
   ['workbench: pharmacist orders to ship', `select id from pharmacy_orders where hospital_id = $1 and status = 'paid' order by created_at desc, id desc limit 200`, [store.hospital_id]],
