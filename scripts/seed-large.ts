@@ -58,6 +58,9 @@ export function largeIdCard(n: number): string {
   return body + idCardCheckChar(body)
 }
 
+/** The mobile of the large seed's account n (147 and eight digits). */
+export const largeMobile = (n: number) => `147${String(n).padStart(8, '0')}`
+
 /** How a large seed's patient n is known: to the app (its account's patients) and to the sandbox HIS. */
 export const largePatient = (cipher: FieldCipher, n: number) => {
   const idCard = largeIdCard(n)
@@ -67,7 +70,7 @@ export const largePatient = (cipher: FieldCipher, n: number) => {
 async function refuseUnlessEmpty(client: pg.Client, force: boolean) {
   if (force) return
   const { rows } = await client.query<{ signedIn: boolean; large: boolean }>(
-    `select exists(select 1 from sessions) as "signedIn", exists(select 1 from users where mobile_index like 'large:%') as large`,
+    `select exists(select 1 from sessions) as "signedIn", exists(select 1 from users where nickname like 'large:%') as large`,
   )
   if (rows[0]!.signedIn) throw new Error('the database holds more than the demo seed (someone has signed in); seed:large is for benchmark databases only (--force to seed it anyway)')
   if (rows[0]!.large) throw new Error('the database holds a large seed already (--force to add another)')
@@ -98,7 +101,6 @@ export async function seedLarge(url: string, cipher: FieldCipher, opts: { scale?
     // time of a batch; anyone else has them checked
     await client.query('set session_replication_role = replica').catch(() => undefined)
     const pool = (values: string[]) => values.map((v) => cipher.encrypt(v))
-    const mobiles = pool(Array.from({ length: 16 }, (_, i) => `139${String(i).padStart(8, '0')}`))
     const names = pool(['王芳', '李娜', '张伟', '刘洋', '陈静', '杨磊', '赵敏', '黄勇', '周杰', '吴霞', '徐强', '孙丽', '马超', '朱琳', '胡军', '郭敏'])
     const texts = pool(['咳嗽三天，有痰', '头痛伴低热', '血压偏高，想咨询用药', '胃部不适，饭后胀气', '复查结果想请医生看看', '好的，谢谢医生'])
     const items = pool([JSON.stringify([{ name: '阿莫西林胶囊', spec: '0.25g*24粒', unit: '盒', quantity: 1, unitPriceFen: 1850, amountFen: 1850 }])])
@@ -118,14 +120,22 @@ export async function seedLarge(url: string, cipher: FieldCipher, opts: { scale?
     if (!docs.length || !sched.length || !online.length || !shelf.length) throw new Error('the demo seed is incomplete: no doctors, schedules, online doctors or shop medicines')
 
     // -- accounts and patients ------------------------------------------------------------------------------------
-    await client.query(
-      `insert into users (nickname, mobile_enc, mobile_index, source_type, created_at)
-       select '', ($1::text[])[1 + g % 16], 'large:${tag}:' || g, 0, now() - ((g * 7919) % ${DAYS}) * interval '1 day'
-         from generate_series(0, $2::int - 1) g`,
-      [mobiles, size.users],
-    )
-    await client.query(`create temp table lu as select split_part(mobile_index, ':', 3)::int as n, id from users where mobile_index like 'large:${tag}:%'`)
-    await client.query('create unique index on lu (n)')
+    // each account its own mobile (147 and its number), found by the blind index like any other; the nickname marks
+    // the accounts of this seed. The account holder (本人) has the account's mobile, so their reports need no code.
+    await client.query('create temp table lu (n int primary key, id int not null)')
+    for (let from = 0; from < size.users; from += 10_000) {
+      const ns = Array.from({ length: Math.min(size.users, from + 10_000) - from }, (_, i) => from + i)
+      const phones = ns.map(largeMobile)
+      await client.query(
+        `with src as (select * from unnest($1::int[], $2::text[], $3::text[]) as s(n, mobile_enc, mobile_index)),
+              ins as (
+                insert into users (nickname, mobile_enc, mobile_index, source_type, created_at)
+                select 'large:${tag}:' || n, mobile_enc, mobile_index, 0, now() - ((n * 7919) % ${DAYS}) * interval '1 day' from src
+                returning id, nickname)
+         insert into lu select split_part(nickname, ':', 3)::int, id from ins`,
+        [ns, phones.map((m) => cipher.encrypt(m)), phones.map((m) => cipher.blindIndex(m))],
+      )
+    }
     step(`${size.users} accounts`)
     // patient n belongs to account n mod users: the first patient of each account is its holder (本人)
     await client.query('create temp table lp (n int primary key, id int not null, user_id int not null, his_key text not null)')
@@ -133,17 +143,19 @@ export async function seedLarge(url: string, cipher: FieldCipher, opts: { scale?
       const to = Math.min(size.patients, from + 10_000)
       const ns = Array.from({ length: to - from }, (_, i) => from + i)
       const people = ns.map((n) => largePatient(cipher, n))
+      // a relative has a mobile of their own (its number after every account's)
+      const mobileEncs = ns.map((n) => cipher.encrypt(largeMobile(n < size.users ? n : size.users + n)))
       await client.query(
-        `with src as (select * from unnest($1::int[], $2::text[], $3::text[], $4::text[]) as s(n, person_index, id_card_enc, his_key)),
+        `with src as (select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $8::text[]) as s(n, person_index, id_card_enc, his_key, mobile_enc)),
               ins as (
                 insert into patients (user_id, hospital_id, name_enc, id_card_enc, person_index, mobile_enc, sex, birthday, relation, source, is_default, created_at)
-                select lu.id, $5, ($6::text[])[1 + src.n % 16], src.id_card_enc, src.person_index, ($7::text[])[1 + src.n % 16], 1 + src.n % 2,
+                select lu.id, $5, ($6::text[])[1 + src.n % 16], src.id_card_enc, src.person_index, src.mobile_enc, 1 + src.n % 2,
                        (1940 + src.n % 70) || '-' || lpad((1 + src.n % 12)::text, 2, '0') || '-' || lpad((1 + src.n % 28)::text, 2, '0'),
-                       case when src.n < $8 then '本人' else '子女' end, 'idCard', src.n < $8, now() - ((src.n * 7919) % ${DAYS}) * interval '1 day'
-                  from src join lu on lu.n = src.n % $8
+                       case when src.n < $7 then '本人' else '子女' end, 'idCard', src.n < $7, now() - ((src.n * 7919) % ${DAYS}) * interval '1 day'
+                  from src join lu on lu.n = src.n % $7
                 returning id, user_id, person_index)
          insert into lp select src.n, ins.id, ins.user_id, src.his_key from ins join src on src.person_index = ins.person_index`,
-        [ns, people.map((p) => p.personIndex), people.map((p) => cipher.encrypt(p.idCard)), people.map((p) => p.hisKey), palm.id, names, mobiles, size.users],
+        [ns, people.map((p) => p.personIndex), people.map((p) => cipher.encrypt(p.idCard)), people.map((p) => p.hisKey), palm.id, names, size.users, mobileEncs],
       )
     }
     step(`${size.patients} patients`)
@@ -185,7 +197,7 @@ export async function seedLarge(url: string, cipher: FieldCipher, opts: { scale?
          h as (
            insert into his_bills (hospital_code, bill_no, patient_key, patient_name_enc, visit_no, visit_date, dept_name, doctor_name, title, category, place,
                                   amount_fen, status, order_no, paid_at, performed_at, ordered_at)
-           select $3, 'LB${tag}' || g, his_key, $4, 'MZL${tag}' || g, to_char(at at time zone 'Asia/Shanghai', 'YYYY-MM-DD'), '呼吸内科', '门诊医生', '西药费', '西药', '门诊西药房',
+           select $3, 'LB${tag}' || g, his_key, $4, 'MZL${tag}' || g, to_char(at at time zone 'Asia/Shanghai', 'YYYY-MM-DD'), '呼吸内科', '门诊医生', '西药费', 'drug', '门诊西药房',
                   1850, 'paid', 'LO${tag}' || g, at, at + interval '1 hour', at - interval '1 hour' from s),
          o as (
            insert into orders (id, order_no, user_id, hospital_id, business, business_id, subject, amount_fen, status, channel, trade_no, expires_at, paid_at, idempotency_key, created_at)
@@ -194,7 +206,7 @@ export async function seedLarge(url: string, cipher: FieldCipher, opts: { scale?
            insert into outpatient_payments (id, user_id, patient_id, hospital_id, order_id, his_kind, amount_fen, idempotency_key, created_at)
            select pid, user_id, patient_id, $5, oid, 'sandbox', 1850, 'large-o-' || g, at from s)
          insert into outpatient_bills (payment_id, hospital_id, bill_no, visit_no, visit_date, dept_name, doctor_name, title, category, place, amount_fen, items_enc, ordered_at, status, created_at)
-         select pid, $5, 'LB${tag}' || g, 'MZL${tag}' || g, to_char(at at time zone 'Asia/Shanghai', 'YYYY-MM-DD'), '呼吸内科', '门诊医生', '西药费', '西药', '门诊西药房', 1850, $6,
+         select pid, $5, 'LB${tag}' || g, 'MZL${tag}' || g, to_char(at at time zone 'Asia/Shanghai', 'YYYY-MM-DD'), '呼吸内科', '门诊医生', '西药费', 'drug', '门诊西药房', 1850, $6,
                 at - interval '1 hour', 'paid', at from s`,
         [from, to, palm.code, names[0], palm.id, items[0]],
       ),

@@ -17,7 +17,7 @@ const who = await one(`
          (select max(id) from inquiries i where i.user_id = u.id) as inquiry_id,
          (select max(id) from registrations r where r.user_id = u.id) as registration_id
     from users u join patients p on p.user_id = u.id and p.relation = '本人'
-   where u.mobile_index like 'large:%' and exists (select 1 from inquiries i where i.user_id = u.id)
+   where u.nickname like 'large:%' and exists (select 1 from inquiries i where i.user_id = u.id)
    order by u.id limit 1`)
 if (!who) throw new Error('no account of the large seed here: run npm run seed:large first')
 const inquiry = await one(`select inquiry_no, doctor_id, hospital_id from inquiries where id = $1`, [who.inquiry_id])

@@ -206,7 +206,7 @@ async function largeReaders(db: Db) {
            (select r.id from registrations r where r.user_id = u.id order by r.id desc limit 1) as registration_id,
            (select i.id from inquiries i where i.user_id = u.id order by i.id desc limit 1) as inquiry_id
       from users u
-     where u.mobile_index like 'large:%'
+     where u.nickname like 'large:%'
      order by md5(u.id::text)
      limit ${count}`))
   const out: { token: string; userId: number; patientId: number; registrationId: number | null; inquiryId: number | null }[] = []
@@ -223,7 +223,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   // production's code paths on the demo platform, with its sandboxes: DEMO=1, as a training server would run
-  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
+  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
