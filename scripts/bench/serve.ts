@@ -223,7 +223,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   // production's code paths on the demo platform, with its sandboxes: DEMO=1, as a training server would run
-  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
+  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
