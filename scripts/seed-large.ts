@@ -320,7 +320,7 @@ async function main() {
   const seconds = await seedLarge(url, cipher, { scale, force: args.includes('--force'), log: (line) => console.log(line) })
   const size = largeSize(scale)
   const orders = size.registrations + size.billPayments + size.pharmacyOrders + size.consultations
-  console.log(`seeded ${size.patients} patients of ${size.users} accounts, ${orders} orders, ${size.consultations * size.messagesPerConsultation} chat messages ${size.reports} reports and ${size.audits} audit log rows in ${seconds.toFixed(1)} s`)
+  console.log(`seeded ${size.patients} patients of ${size.users} accounts, ${orders} orders, ${size.consultations * size.messagesPerConsultation} chat messages, ${size.reports} reports and ${size.audits} audit log rows in ${seconds.toFixed(1)} s`)
 }
 
 if (require.main === module) {
