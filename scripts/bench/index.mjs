@@ -20,13 +20,16 @@
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
 //  8. Processes (BENCH_DATABASE_URL only): the home-page config and registration bookings with one server process and
 //     with two on the same PostgreSQL database (scripts/bench/processes.mjs).
-import { existsSync, readFileSync } from 'node:fs'
+//  9. Large hospital (BENCH_DATABASE_URL and BENCH_LARGE=1; seeding takes minutes): the patient's list and detail calls
+//     on the large seed of scripts/seed-large.ts beside a small one, p50/p99 and their ratio (large.mjs).
+import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
-import { CONNECTIONS, ORDERS_PER_ACCOUNT, SECONDS, bookings, buildRoot, load, startServer } from './lib.mjs'
+import { api, bookings, buildRoot, CONNECTIONS, load, ORDERS_PER_ACCOUNT, percentiles, readLoop, SECONDS, startServer } from './lib.mjs'
 import { benchProcesses } from './processes.mjs'
+import { large } from './large.mjs'
 
 const memory = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/memory`)).json()
 
@@ -161,22 +164,6 @@ function largestModules(assets, count = 15) {
   return [...sizes].sort((a, b) => b[1] - a[1]).slice(0, count)
 }
 
-/** Percentiles of a list of latencies (ms), sorted in place. */
-function percentiles(latencies) {
-  latencies.sort((a, b) => a - b)
-  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
-  return { p50: at(0.5), p99: at(0.99) }
-}
-
-const api = async (port, token, path, body, form = false) => {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
-    body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
-  })
-  return form ? { code: res.ok ? 200 : res.status } : res.json()
-}
-
 /**
  * Outpatient bills: the unpaid list as fast as CONNECTIONS clients can for SECONDS (each request one of the payers),
  * then each payer's bills paid as one order (init, then the sandbox cashier's confirm), CONNECTIONS in flight.
@@ -242,29 +229,6 @@ async function bills(port, payers) {
   )
   const elapsed = (Date.now() - started) / 1000
   return { list: listFigures, pay: { rps: Math.round(paid / elapsed), paid, of: jobs.length, ...percentiles(latencies), reasons } }
-}
-
-/** Reads as fast as CONNECTIONS clients can for SECONDS, each request the next of `jobs`; answers rate and percentiles. */
-async function readLoop(jobs, call) {
-  const latencies = []
-  let ok = 0
-  let errors = 0
-  let next = 0
-  const started = Date.now()
-  const until = started + SECONDS * 1000
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < until) {
-        const job = jobs[next++ % jobs.length]
-        const t0 = performance.now()
-        const env = await call(job)
-        latencies.push(performance.now() - t0)
-        if (env.code === 200) ok++
-        else errors++
-      }
-    }),
-  )
-  return { rps: Math.round(ok / ((Date.now() - started) / 1000)), ...percentiles(latencies), errors }
 }
 
 /** Reports: each reader's lab report list, then one lab report's detail (both audited, as every read of one is). */
@@ -343,3 +307,4 @@ for (const [i, run] of runs.entries()) {
 }
 
 if (process.env.BENCH_DATABASE_URL) await benchProcesses(process.env.BENCH_DATABASE_URL)
+if (process.env.BENCH_DATABASE_URL && process.env.BENCH_LARGE === '1') await large(process.env.BENCH_DATABASE_URL)

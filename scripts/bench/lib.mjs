@@ -1,4 +1,4 @@
-// What the benchmarks share: the seeded bench server (serve.ts) and the loads run against it.
+// What the benchmarks share: the seeded bench server (serve.ts), the loads run against it, calls to it, and latency figures.
 import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
@@ -84,8 +84,45 @@ export async function bookings(port, bookers, places) {
   }
   await Promise.all(Array.from({ length: CONNECTIONS }, client))
   const elapsed = (Date.now() - started) / 1000
+  return { rps: Math.round(booked / elapsed), booked, refused, reasons, ...percentiles(latencies), exhausted: next >= jobs.length }
+}
+
+/** Percentiles of a list of latencies (ms), sorted in place. */
+export function percentiles(latencies) {
   latencies.sort((a, b) => a - b)
   const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
-  return { rps: Math.round(booked / elapsed), booked, refused, reasons, p50: at(0.5), p99: at(0.99), exhausted: next >= jobs.length }
+  return { p50: at(0.5), p99: at(0.99) }
+}
+
+export const api = async (port, token, path, body, form = false) => {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+    body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
+  })
+  return form ? { code: res.ok ? 200 : res.status } : res.json()
+}
+
+/** Reads as fast as CONNECTIONS clients can for SECONDS, each request the next of `jobs`; answers rate and percentiles. */
+export async function readLoop(jobs, call) {
+  const latencies = []
+  let ok = 0
+  let errors = 0
+  let next = 0
+  const started = Date.now()
+  const until = started + SECONDS * 1000
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        const job = jobs[next++ % jobs.length]
+        const t0 = performance.now()
+        const env = await call(job)
+        latencies.push(performance.now() - t0)
+        if (env.code === 200) ok++
+        else errors++
+      }
+    }),
+  )
+  return { rps: Math.round(ok / ((Date.now() - started) / 1000)), ...percentiles(latencies), errors }
 }
 

@@ -2,6 +2,9 @@
 // for the booking benchmark, signed-in bookers and the free places they can take; for the bill benchmark, patients
 // with unpaid bills in the sandbox HIS; for the pharmacy benchmark, a shop medicine its pharmacy has plenty of.
 //
+// With BENCH_LARGE_SCALE (and DATABASE_URL) it seeds the large hospital of scripts/seed-large.ts at that scale on top of
+// the demo seed instead, and prints only its port, the seed's time and signed-in readers of the large seed's accounts.
+//
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
 // benchmark never leaves tables behind in a database someone uses. With BENCH_WORKERS=N (N > 1, DATABASE_URL only) N
 // server processes answer on the port, as WORKERS runs them, while this process prepares the data.
@@ -11,15 +14,16 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { buildApp } from '../../server/src/app'
 import { loadConfig, type Config } from '../../server/src/config'
-import { openDatabase, scratchDatabase, type Database, type Db } from '../../server/src/db'
+import { openDatabase, rowsOf, scratchDatabase, type Database, type Db } from '../../server/src/db'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
 import { bindMobile, createSmsCode, resolveToken, signIn } from '../../server/src/domain/auth'
 import { bindPatient } from '../../server/src/domain/patient'
-import { doctors, drugs, hospitals, inquiries, patients, pharmacyStores, scheduleSlots, schedules, storeStock, users } from '../../server/src/db/schema'
+import { seedLarge } from '../seed-large'
+import { doctors, drugs, hospitals, identities, inquiries, patients, pharmacyStores, scheduleSlots, schedules, storeStock, users } from '../../server/src/db/schema'
 import { localSig } from '../../server/src/plugins/providers/im'
 import { idCardCheckChar } from '../../src/utils/idCard'
 import { sandboxHis } from '../../server/src/plugins/providers/hisSandbox'
@@ -221,6 +225,33 @@ async function worker() {
   process.once('SIGTERM', () => void app.close().then(() => database.close()).then(() => process.exit(0)))
 }
 
+/**
+ * For the large benchmark: BENCH_READERS (100) accounts of the large seed, picked at random, each signed in with a new
+ * identity of its own, with its holder (本人), one registration and one consultation of theirs: accounts with the
+ * history a typical account of that seed has.
+ */
+async function largeReaders(db: Db) {
+  const count = Number(process.env.BENCH_READERS ?? 100)
+  type Row = { user_id: number; patient_id: number; registration_id: number | null; inquiry_id: number | null }
+  const picked = rowsOf<Row>(await db.execute(sql`
+    select u.id as user_id,
+           (select p.id from patients p where p.user_id = u.id and p.relation = '本人') as patient_id,
+           (select r.id from registrations r where r.user_id = u.id order by r.id desc limit 1) as registration_id,
+           (select i.id from inquiries i where i.user_id = u.id order by i.id desc limit 1) as inquiry_id
+      from users u
+     where u.nickname like 'large:%'
+     order by md5(u.id::text)
+     limit ${count}`))
+  const out: { token: string; userId: number; patientId: number; registrationId: number | null; inquiryId: number | null }[] = []
+  for (const r of picked) {
+    const session = await signIn(db, 'wechat', DEMO.both.appId, { subject: `bench-${randomBytes(8).toString('hex')}`, scope: 'snsapi_base' })
+    const auth = (await resolveToken(db, session.token))!
+    await db.update(identities).set({ userId: r.user_id }).where(eq(identities.id, auth.identityId))
+    out.push({ token: session.token, userId: r.user_id, patientId: r.patient_id, registrationId: r.registration_id, inquiryId: r.inquiry_id })
+  }
+  return out
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
@@ -229,6 +260,9 @@ async function main() {
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
+  const largeScale = process.env.BENCH_LARGE_SCALE ? Number(process.env.BENCH_LARGE_SCALE) : null
+  if (largeScale !== null && !own) throw new Error('BENCH_LARGE_SCALE needs DATABASE_URL: the large seed is for PostgreSQL')
+  const seedSeconds = largeScale !== null ? await seedLarge(own!.url, cipher, { scale: largeScale }) : null
   const workers = Number(process.env.BENCH_WORKERS ?? 1)
   let port: number
   let close: () => Promise<unknown>
@@ -254,6 +288,10 @@ async function main() {
   }
   process.once('SIGTERM', () => void stop())
   process.once('SIGINT', () => void stop())
+  if (largeScale !== null) {
+    console.log(JSON.stringify({ port, database: database.kind, seedSeconds, readers: await largeReaders(database.db) }))
+    return
+  }
   const accounts = await bookers(database.db, cipher)
   console.log(
     JSON.stringify({

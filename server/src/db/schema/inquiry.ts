@@ -47,7 +47,12 @@ export const inquiries = pgTable(
     uniqueIndex('inquiries_inquiry_no_key').on(t.inquiryNo),
     uniqueIndex('inquiries_idempotency_key').on(t.userId, t.idempotencyKey),
     index('inquiries_user_idx').on(t.userId, t.createdAt),
-    index('inquiries_doctor_idx').on(t.doctorId),
+    // the workbench's 已结束 tab (doctorDesk.ts listDeskInquiries): a doctor's consultations newest paid first, read
+    // backwards until a page of finished ones, and the tab's count from the index alone (status last); the waiting and
+    // in-progress tabs take inquiries_service_ends_idx
+    index('inquiries_doctor_desk_idx').on(t.doctorId, t.paidAt, t.status),
+    // the same tab for a physician assistant, who sees the hospital's
+    index('inquiries_hospital_desk_idx').on(t.hospitalId, t.paidAt, t.status),
     index('inquiries_service_ends_idx').on(t.serviceEndsAt).where(sql`${t.status} in ('waiting', 'inProgress')`),
   ],
 )

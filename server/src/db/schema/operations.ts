@@ -44,6 +44,8 @@ export const auditLog = pgTable(
     index('audit_log_patient_idx').on(t.patientId, t.at),
     index('audit_log_user_idx').on(t.userId, t.at),
     index('audit_log_actor_idx').on(t.actorKind, t.actorId, t.at),
+    // an administrator's search without a filter (audit.ts searchAudit): the newest page of a log that only grows
+    index('audit_log_at_idx').on(t.at),
   ],
 )
 

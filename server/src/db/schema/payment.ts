@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { createdAt, hospitals, users } from './core'
 
@@ -39,6 +40,8 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_key').on(t.userId, t.idempotencyKey),
     index('orders_business_idx').on(t.business, t.businessId),
     index('orders_user_idx').on(t.userId, t.createdAt),
+    // the order sweep (payment/orders.ts closeExpiredOrders): the few unpaid orders, not a scan of every order
+    index('orders_unpaid_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('created', 'paying')`),
   ],
 )
 

@@ -305,6 +305,9 @@ export const pharmacyOrders = pgTable(
     uniqueIndex('pharmacy_orders_idempotency_key').on(t.userId, t.idempotencyKey),
     index('pharmacy_orders_user_idx').on(t.userId, t.createdAt),
     index('pharmacy_orders_store_idx').on(t.storeId, t.status),
+    // the pharmacist's order list (pharmacy/console.ts consoleOrders): the hospital's newest orders (one status of
+    // them takes pharmacy_orders_store_idx)
+    index('pharmacy_orders_hospital_idx').on(t.hospitalId, t.createdAt),
     // one live order per prescription: a second one waits until the first is cancelled, closed or refunded, or (a
     // renewable prescription's repeat order, planOrder) completed
     uniqueIndex('pharmacy_orders_live_prescription_key')
