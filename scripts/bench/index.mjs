@@ -18,37 +18,15 @@
 //     heap per idle connection; delivery p50/p99 (sending to arrival on the doctor's connection) at a steady
 //     BENCH_CHAT_RATE (200) messages per second spread over the patients; then the most messages per second with
 //     every patient writing, one message in flight each (there the latency is mostly the queue).
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
-import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
+import { firstLoad, printFirstLoad } from './firstLoad.mjs'
+import { startServer, stopServer } from './server.mjs'
 
-const root = join(import.meta.dirname, '..', '..')
-/** The H5 build measured and served (config/index.ts puts it under BUILD_ROOT, dist by default). */
-const buildRoot = resolve(root, process.env.BUILD_ROOT ?? 'dist')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 /** CALLER_LIMITS.order.max of server/src/domain/limits.ts: the bookings one account may make in an hour. */
 const ORDERS_PER_ACCOUNT = 100
-
-function startServer(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    const read = (chunk) => {
-      out += chunk
-      const end = out.indexOf('\n')
-      if (end < 0) return
-      child.stdout.off('data', read)
-      resolve({ child, ...JSON.parse(out.slice(0, end)) })
-    }
-    child.stdout.on('data', read)
-    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
-  })
-}
 
 const memory = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/memory`)).json()
 
@@ -141,46 +119,6 @@ async function chat(port, { doctors, patients }) {
     p50: percentile(0.5),
     p99: percentile(0.99),
   }
-}
-
-async function firstLoad(port) {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
-  const assets = new Set()
-  page.on('request', (r) => {
-    const path = new URL(r.url()).pathname
-    if (/\.(js|css)$/.test(path)) assets.add(path)
-  })
-  await page.goto(`http://127.0.0.1:${port}/h5/?hospitalCode=10392`)
-  await page.waitForURL(/\/pages\/sys\/merge\/index/, { timeout: 30_000 })
-  await page.getByText('预约挂号').waitFor({ timeout: 30_000 })
-  await browser.close()
-  let js = 0
-  let css = 0
-  for (const path of assets) {
-    const bytes = gzipSync(readFileSync(join(buildRoot, path)), { level: 9 }).length
-    if (path.endsWith('.js')) js += bytes
-    else css += bytes
-  }
-  return { files: assets.size, js, css, largest: largestModules([...assets]) }
-}
-
-/**
- * The packages and project files the first load's scripts are made of, largest first, with their sizes before
- * minification (config/bundleStats.ts writes them at each H5 production build).
- */
-function largestModules(assets, count = 15) {
-  const statsFile = join(buildRoot, 'h5-bundle-stats.json')
-  if (!existsSync(statsFile)) return []
-  const stats = JSON.parse(readFileSync(statsFile, 'utf8'))
-  const sizes = new Map()
-  for (const path of assets) {
-    for (const [name, size] of Object.entries(stats[path.replace(/^\/h5\//, '')] ?? {})) sizes.set(name, (sizes.get(name) ?? 0) + size)
-  }
-  return [...sizes].sort((a, b) => b[1] - a[1]).slice(0, count)
 }
 
 async function load(port, path) {
@@ -377,7 +315,6 @@ async function pharmacyOrders(port, bookers, shelf) {
   )
 }
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
 
@@ -385,9 +322,7 @@ for (const [i, run] of runs.entries()) {
   const server = await startServer(run.env)
   try {
     if (i === 0) {
-      const fl = await firstLoad(server.port)
-      console.log(`H5 first load of /h5/ (home of 10392): ${fl.files} files, JS ${kb(fl.js)} + CSS ${kb(fl.css)} = ${kb(fl.js + fl.css)} gzip`)
-      if (fl.largest.length) console.log(`  largest in it (before minification): ${fl.largest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')}`)
+      printFirstLoad(await firstLoad(server.port))
     }
     console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of [
@@ -417,10 +352,6 @@ for (const [i, run] of runs.entries()) {
     console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)
     console.log(`  ${'  flat out'.padEnd(18)} ${String(c.mps).padStart(7)} messages/s   delivery p50 ${c.p50} ms   p99 ${c.p99} ms   (${c.arrived} delivered, ${c.failed} refused)`)
   } finally {
-    // the server drops its own database on the way out
-    await new Promise((resolve) => {
-      server.child.once('exit', resolve)
-      server.child.kill()
-    })
+    await stopServer(server)
   }
 }
