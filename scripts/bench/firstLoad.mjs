@@ -20,7 +20,7 @@ export async function firstLoad(port) {
   })
   await page.goto(`http://127.0.0.1:${port}/h5/?hospitalCode=10392`)
   await page.waitForURL(/\/pages\/sys\/merge\/index/, { timeout: 60_000 })
-  await page.getByText('预约挂号').waitFor({ timeout: 60_000 })
+  await page.getByText('预约挂号', { exact: true }).waitFor({ timeout: 60_000 })
   await browser.close()
   let js = 0
   let css = 0
