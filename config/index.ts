@@ -99,6 +99,9 @@ export default defineConfig<'webpack5'>(async (merge) => {
       webpackChain(chain) {
         // stack notes: 'initial' copies mobx/NutUI into every lazy page chunk
         chain.optimization.merge({ splitChunks: { chunks: 'all' } })
+        // Taro's H5 API brings fetch and AbortController polyfills into the first load; every browser of the
+        // browserslist (package.json) has both
+        chain.resolve.alias.set('whatwg-fetch', false).set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only', false)
         // spec §9: script chunk time-out 120 s
         chain.output.merge({ chunkLoadTimeout: 120_000 })
         // pdf.js's own minified ES modules (emitted as files for the report viewer) stay as Mozilla built them:
