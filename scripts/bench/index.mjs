@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: prints figures, asserts nothing.
 //  1. H5 first load: the JS and CSS the browser fetches to show the home page of /h5/, gzip bytes, and the largest
-//     packages and files in it.
+//     packages and files in it; then Lighthouse's mobile figures of the home, department list and my consultations.
 //  2. Server: requests per second and latency percentiles of the home-page config call beside a bare route,
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
@@ -21,6 +21,7 @@
 import autocannon from 'autocannon'
 import WebSocket from 'ws'
 import { firstLoad, printFirstLoad } from './firstLoad.mjs'
+import { lighthouseFigures, printLighthouse } from './lighthouse.mjs'
 import { startServer, stopServer } from './server.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -323,6 +324,7 @@ for (const [i, run] of runs.entries()) {
   try {
     if (i === 0) {
       printFirstLoad(await firstLoad(server.port))
+      printLighthouse(await lighthouseFigures(server.port))
     }
     console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of [
