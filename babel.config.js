@@ -1,4 +1,5 @@
-// NutUI per-component imports keep its CSS tree-shaken (stack notes); the same rule runs under Jest.
+// NutUI per-component imports keep its CSS tree-shaken (stack notes); the same rule runs under Jest. Icons are taken
+// one file each: through the package's index every icon the app uses anywhere rode along with the first page.
 module.exports = {
   presets: [['taro', { framework: 'react', ts: true, compiler: 'webpack5' }]],
   plugins: [
@@ -11,6 +12,15 @@ module.exports = {
         style: (name) => `${name}/style/css`,
       },
       'nutui-react-taro',
+    ],
+    [
+      'import',
+      {
+        libraryName: '@nutui/icons-react-taro',
+        camel2DashComponentName: false,
+        customName: (name) => `@nutui/icons-react-taro/dist/es/icons/${name}.js`,
+      },
+      'nutui-icons-react-taro',
     ],
   ],
 }

@@ -99,6 +99,11 @@ export default defineConfig<'webpack5'>(async (merge) => {
       webpackChain(chain) {
         // stack notes: 'initial' copies mobx/NutUI into every lazy page chunk
         chain.optimization.merge({ splitChunks: { chunks: 'all' } })
+        // Taro's H5 API brings fetch and AbortController polyfills into the first load; every browser of the
+        // browserslist (package.json) has both
+        // (false: webpack 5 leaves the module out; webpack-chain's types know only paths)
+        const noModule = false as unknown as string
+        chain.resolve.alias.set('whatwg-fetch', noModule).set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only', noModule)
         // spec §9: script chunk time-out 120 s
         chain.output.merge({ chunkLoadTimeout: 120_000 })
         // pdf.js's own minified ES modules (emitted as files for the report viewer) stay as Mozilla built them:

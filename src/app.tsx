@@ -5,7 +5,7 @@ import { rootStore } from './stores/RootStore'
 import { NOT_FOUND_URL } from './pageUrls'
 import './app.scss'
 
-/** The stores are built once (src/stores/RootStore.ts) and provided to every page; pages read them with useStores(). */
+/** The root store is built once (src/stores/RootStore.ts) and provided to every page; pages read it with useStores(), and their own stores with useXStore() (src/stores/base/pageStore.ts). */
 function App({ children }: PropsWithChildren) {
   // an address that is no page of this build (an old link, a typo) shows 页面不存在 with the way home, in H5 and the
   // mini-programs alike, instead of a loading placeholder that never ends

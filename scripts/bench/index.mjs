@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: prints figures, asserts nothing.
 //  1. H5 first load: the JS and CSS the browser fetches to show the home page of /h5/, gzip bytes, and the largest
-//     packages and files in it.
+//     packages and files in it; then Lighthouse's mobile figures of the home, department list and my consultations.
 //  2. Server: requests per second and latency percentiles of the home-page config call beside a bare route,
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
@@ -22,12 +22,10 @@
 //     with two on the same PostgreSQL database (scripts/bench/processes.mjs).
 //  9. Large hospital (BENCH_DATABASE_URL and BENCH_LARGE=1; seeding takes minutes): the patient's list and detail calls
 //     on the large seed of scripts/seed-large.ts beside a small one, p50/p99 and their ratio (large.mjs).
-import { readFileSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
-import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
-import { api, bookings, buildRoot, CONNECTIONS, load, ORDERS_PER_ACCOUNT, percentiles, readLoop, SECONDS, startServer } from './lib.mjs'
+import { firstLoad, printFirstLoad } from './firstLoad.mjs'
+import { api, bookings, CONNECTIONS, load, ORDERS_PER_ACCOUNT, percentiles, readLoop, SECONDS, startServer, stopServer } from './lib.mjs'
+import { lighthouseFigures, printLighthouse } from './lighthouse.mjs'
 import { benchProcesses } from './processes.mjs'
 import { large } from './large.mjs'
 
@@ -124,46 +122,6 @@ async function chat(port, { doctors, patients }) {
   }
 }
 
-async function firstLoad(port) {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
-  const assets = new Set()
-  page.on('request', (r) => {
-    const path = new URL(r.url()).pathname
-    if (/\.(js|css)$/.test(path)) assets.add(path)
-  })
-  await page.goto(`http://127.0.0.1:${port}/h5/?hospitalCode=10392`)
-  await page.waitForURL(/\/pages\/sys\/merge\/index/, { timeout: 30_000 })
-  await page.getByText('预约挂号').waitFor({ timeout: 30_000 })
-  await browser.close()
-  let js = 0
-  let css = 0
-  for (const path of assets) {
-    const bytes = gzipSync(readFileSync(join(buildRoot, path)), { level: 9 }).length
-    if (path.endsWith('.js')) js += bytes
-    else css += bytes
-  }
-  return { files: assets.size, js, css, largest: largestModules([...assets]) }
-}
-
-/**
- * The packages and project files the first load's scripts are made of, largest first, with their sizes before
- * minification (config/bundleStats.ts writes them at each H5 production build).
- */
-function largestModules(assets, count = 15) {
-  const statsFile = join(buildRoot, 'h5-bundle-stats.json')
-  if (!existsSync(statsFile)) return []
-  const stats = JSON.parse(readFileSync(statsFile, 'utf8'))
-  const sizes = new Map()
-  for (const path of assets) {
-    for (const [name, size] of Object.entries(stats[path.replace(/^\/h5\//, '')] ?? {})) sizes.set(name, (sizes.get(name) ?? 0) + size)
-  }
-  return [...sizes].sort((a, b) => b[1] - a[1]).slice(0, count)
-}
-
 /**
  * Outpatient bills: the unpaid list as fast as CONNECTIONS clients can for SECONDS (each request one of the payers),
  * then each payer's bills paid as one order (init, then the sandbox cashier's confirm), CONNECTIONS in flight.
@@ -258,7 +216,6 @@ async function pharmacyOrders(port, bookers, shelf) {
   )
 }
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
 
@@ -266,9 +223,8 @@ for (const [i, run] of runs.entries()) {
   const server = await startServer(run.env)
   try {
     if (i === 0) {
-      const fl = await firstLoad(server.port)
-      console.log(`H5 first load of /h5/ (home of 10392): ${fl.files} files, JS ${kb(fl.js)} + CSS ${kb(fl.css)} = ${kb(fl.js + fl.css)} gzip`)
-      if (fl.largest.length) console.log(`  largest in it (before minification): ${fl.largest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')}`)
+      printFirstLoad(await firstLoad(server.port))
+      printLighthouse(await lighthouseFigures(server.port))
     }
     console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of [
@@ -298,11 +254,7 @@ for (const [i, run] of runs.entries()) {
     console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)
     console.log(`  ${'  flat out'.padEnd(18)} ${String(c.mps).padStart(7)} messages/s   delivery p50 ${c.p50} ms   p99 ${c.p99} ms   (${c.arrived} delivered, ${c.failed} refused)`)
   } finally {
-    // the server drops its own database on the way out
-    await new Promise((resolve) => {
-      server.child.once('exit', resolve)
-      server.child.kill()
-    })
+    await stopServer(server)
   }
 }
 

@@ -3,7 +3,7 @@
 // account has the same history and only the tables differ), each in a fresh database of its own on the PostgreSQL
 // server of `url`, dropped at the end. Readers are accounts of the seed picked at random (serve.ts largeReaders).
 // Run by index.mjs when BENCH_DATABASE_URL and BENCH_LARGE=1 are set; seeding the large hospital takes minutes.
-import { api, CONNECTIONS, readLoop, SECONDS, startServer } from './lib.mjs'
+import { api, CONNECTIONS, readLoop, SECONDS, startServer, stopServer } from './lib.mjs'
 
 const SMALL_SCALE = 0.01
 const LARGE_SCALE = Number(process.env.BENCH_LARGE_SCALE ?? 1)
@@ -43,10 +43,7 @@ async function measure(url, scale) {
     return { seedSeconds: server.seedSeconds, readers: readers.length, figures }
   } finally {
     // the server drops its own database on the way out
-    await new Promise((resolve) => {
-      server.child.once('exit', resolve)
-      server.child.kill()
-    })
+    await stopServer(server)
   }
 }
 

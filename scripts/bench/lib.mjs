@@ -12,7 +12,7 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 export const ORDERS_PER_ACCOUNT = 100
 
 /** Starts scripts/bench/serve.ts with `env` and answers what it prints once ready (its port and prepared data) and the child. */
-export function startServer(env) {
+export function startServer(env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
@@ -85,6 +85,14 @@ export async function bookings(port, bookers, places) {
   await Promise.all(Array.from({ length: CONNECTIONS }, client))
   const elapsed = (Date.now() - started) / 1000
   return { rps: Math.round(booked / elapsed), booked, refused, reasons, ...percentiles(latencies), exhausted: next >= jobs.length }
+}
+
+/** Stops the bench server (it drops its own database on the way out). */
+export function stopServer(server) {
+  return new Promise((resolve) => {
+    server.child.once('exit', resolve)
+    server.child.kill()
+  })
 }
 
 /** Percentiles of a list of latencies (ms), sorted in place. */

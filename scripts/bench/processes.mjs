@@ -4,7 +4,7 @@
 // asserts nothing. Called by index.mjs when BENCH_DATABASE_URL is set; alone: BENCH_DATABASE_URL=... node this file.
 // Client, server processes and PostgreSQL share the machine: on two cores a second process has little to gain.
 import { pathToFileURL } from 'node:url'
-import { CONNECTIONS, SECONDS, bookings, load, startServer } from './lib.mjs'
+import { CONNECTIONS, SECONDS, bookings, load, startServer, stopServer } from './lib.mjs'
 
 const HOME_CONFIG = '/dld-hospital/common/homePageConfig?hospitalCode=10392'
 
@@ -22,10 +22,7 @@ export async function benchProcesses(databaseUrl) {
           `(${booked.booked} booked, ${booked.refused} refused${booked.exhausted ? ', ran out of free places' : ''})`,
       )
     } finally {
-      await new Promise((resolve) => {
-        server.child.once('exit', resolve)
-        server.child.kill()
-      })
+      await stopServer(server)
     }
   }
 }

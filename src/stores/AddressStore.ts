@@ -6,6 +6,7 @@ import { isMobile } from '@/utils/phoneCode'
 import { textLength } from '@/utils/text'
 import { DETAIL_MAX_LENGTH } from '@/utils/address'
 import type { Address, AddressInput, Location, Region } from '../../types/api/address'
+import { pageStore } from './base/pageStore'
 
 /** A receiver's name: at most 10 Chinese characters or 20 letters by the spec's text length (spec §5). */
 export const RECEIVER_MAX_LENGTH = 20
@@ -225,3 +226,6 @@ export class AddressStore {
   }
 
 }
+
+/** The address store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useAddressStore = pageStore(() => new AddressStore())

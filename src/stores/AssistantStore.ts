@@ -5,6 +5,7 @@ import { Loadable } from './base/Loadable'
 import { ASSISTANT_PREFIX } from '@/utils/chatRules'
 import type { PhysicianAssistant } from '../../types/api/internet'
 import type { ChatConversation, ChatMessage } from '../../types/api/chat'
+import { pageStore } from './base/pageStore'
 
 /**
  * The assistant chat of spec §3 (/internet/guidance/index): the hospital's physician assistants (医生助理) to choose
@@ -89,3 +90,6 @@ export class AssistantStore {
     if (this.chatting) this.chat!.closeChat()
   }
 }
+
+/** The assistant store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useAssistantStore = pageStore((root) => new AssistantStore(root.chat, () => root.hospital.hospital?.hospitalCode))

@@ -15,6 +15,8 @@ import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
 import type { BillDetail, BillPayStart, BillPayment, BillPaymentDetail, PriceItem, UnpaidBill, UnpaidVisit, WaitQueue } from '../../types/api/palm'
 import type { ReportBillInput } from '../../types/api/reportBill'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 export const PAYMENT_PAGE_SIZE = 10
 export const PRICE_PAGE_SIZE = 20
@@ -346,3 +348,6 @@ export class BillStore {
     await this.prices.reload()
   }
 }
+
+/** The bills store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useBillStore = pageStore((root) => new BillStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root)))

@@ -4,6 +4,7 @@ import { LOCAL, local } from '@/services/storage'
 import { Loadable } from './base/Loadable'
 import { PagedList } from './base/PagedList'
 import type { ShopDrug } from '../../types/api/pharmacy'
+import { pageStore } from './base/pageStore'
 
 /** One line of the cart: the product as the shop showed it, how many, and whether it goes to the next checkout. */
 export interface CartLine {
@@ -170,3 +171,6 @@ export class CartStore {
     local.set(LOCAL.shopping, this.carts)
   }
 }
+
+/** The cart store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useCartStore = pageStore((root) => new CartStore(() => root.hospital.hospital?.hospitalCode))

@@ -8,6 +8,7 @@ import type { Inquiry } from '../../types/api/inquiry'
 import { KeywordSearch } from './KeywordSearch'
 import { Loadable } from './base/Loadable'
 import { PagedList } from './base/PagedList'
+import { pageStore } from './base/pageStore'
 
 /** Doctors per page of the list; the next page loads when the patient reaches the bottom. */
 export const DOCTOR_PAGE_SIZE = 10
@@ -272,3 +273,6 @@ export class DoctorStore {
     return (this.hot.value ?? []).filter((d) => !shown.has(d.id)).slice(0, HOME_SECTION_SIZE)
   }
 }
+
+/** The doctor store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useDoctorStore = pageStore((root) => new DoctorStore(() => root.hospital.hospital?.hospitalCode))

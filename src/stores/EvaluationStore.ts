@@ -11,6 +11,7 @@ import { PagedList } from './base/PagedList'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { DoctorEvaluations, Evaluation, EvaluationAdded, EvaluationSummary } from '../../types/api/evaluation'
 import { SCORE_MAX, GOOD_SCORE, EVALUATION_CONTENT_MAX as CONTENT_MAX, GIFT_MESSAGE_MAX as MESSAGE_MAX, BAD_SCORE } from '@/utils/internetRules'
+import { pageStore } from './base/pageStore'
 
 /** The server's limits (server/src/domain/evaluation.ts, gift.ts). */
 export { SCORE_MAX, GOOD_SCORE, CONTENT_MAX, MESSAGE_MAX, BAD_SCORE }
@@ -193,3 +194,12 @@ export class EvaluationStore {
     await Promise.all([this.loadDoctor(doctorId), this.gifts.open(doctorId, inquiryId, returnedOrderNo)])
   }
 }
+
+/** The evaluation store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useEvaluationStore = pageStore(
+  (root) =>
+    // a rating made while the room shows that consultation: the room reloads it (已评价 instead of 评价医生)
+    new EvaluationStore((inquiryId) => {
+      if (root.chat.order.id === inquiryId) void root.chat.order.load()
+    }),
+)

@@ -6,6 +6,8 @@ import { Loadable } from './base/Loadable'
 import type { PatientStore } from './PatientStore'
 import type { Inquiry } from '../../types/api/inquiry'
 import type { OnlineDept } from '../../types/api/internet'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 /** The screening's temperature line (℃). */
 export const FEVER_LINE = 37.3
@@ -160,3 +162,6 @@ export class FeverStore {
     )
   }
 }
+
+/** The fever store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useFeverStore = pageStore((root) => new FeverStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root)))

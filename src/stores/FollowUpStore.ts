@@ -12,6 +12,8 @@ import type { PatientStore } from './PatientStore'
 import type { PrescriptionStore } from './PrescriptionStore'
 import type { Inquiry } from '../../types/api/inquiry'
 import { DOCTOR_LIST_URL } from '@/pageUrls'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 /** The server's limits and refusals for 复诊续方 (server/src/domain/consultationHistory.ts), verbatim. */
 export const DIAGNOSIS_MAX = 100
@@ -182,3 +184,6 @@ export class FollowUpStore {
     }
   }
 }
+
+/** The followUp store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useFollowUpStore = pageStore((root) => new FollowUpStore(usePatientStore.of(root)))

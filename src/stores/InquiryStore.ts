@@ -14,6 +14,8 @@ import type { Patient } from '../../types/api/patient'
 import type { Inquiry, InquiryIntakeInput, InquiryStatus } from '../../types/api/inquiry'
 import { WAIT_HOURS, SERVICE_HOURS, INQUIRY_PAY_MINUTES as PAY_MINUTES } from '@/utils/internetRules'
 import { INQUIRY_LIST_URL, inquiryDetailUrl, inquiryPayReturnUrl, roomUrl } from '@/pageUrls'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 export { CONSENT_TEXT, DESCRIPTION_MAX, NO_CONSENT, PICTURES_MAX, type InquiryPicture } from './InquiryForm'
 
@@ -271,3 +273,6 @@ export class InquiryStore {
     this.list.update((i) => (i.id === inquiry.id ? inquiry : i))
   }
 }
+
+/** The inquiry store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useInquiryStore = pageStore((root) => new InquiryStore(usePatientStore.of(root)))

@@ -6,6 +6,7 @@ import { ApiError } from '@/services/request'
 import { Latest } from './base/Latest'
 import { OneAtATime } from './base/OneAtATime'
 import type { InsuranceIdentity, InsuranceSplit, InsuranceTestUser } from '../../types/api/insurance'
+import { pageStore } from './base/pageStore'
 
 /**
  * 'checking' the authorisation; 'needAuth' the patient must authorise on the voucher page; 'uploading' the fees;
@@ -153,3 +154,6 @@ export class InsuranceStore {
     this.error = null
   }
 }
+
+/** The insurance store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useInsuranceStore = pageStore(() => new InsuranceStore())

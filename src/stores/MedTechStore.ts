@@ -5,6 +5,8 @@ import { Loadable } from './base/Loadable'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
 import { OneAtATime } from './base/OneAtATime'
 import type { PatientStore } from './PatientStore'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 /**
  * Examination appointments (医技预约, spec §2 /palm/inspectReserve/index, /pages/order/inspection/index,
@@ -136,3 +138,6 @@ export class MedTechStore {
     })
   }
 }
+
+/** The medTech store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useMedTechStore = pageStore((root) => new MedTechStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root)))

@@ -9,6 +9,8 @@ import { Loadable } from './base/Loadable'
 import { IdempotentAttempt } from './base/IdempotentAttempt'
 import { OneAtATime } from './base/OneAtATime'
 import type { PatientStore } from './PatientStore'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 /**
  * Nucleic-acid tests (核酸检测, spec §2 /palm/nucleic/*, /palm/report/nucleic/*, and the customer-specific nucleic
@@ -111,3 +113,6 @@ export class NucleicStore {
     })
   }
 }
+
+/** The nucleic store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useNucleicStore = pageStore((root) => new NucleicStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root)))

@@ -20,6 +20,7 @@ import type {
   PatientRecordInfo,
   UpdateAccompanyInput,
 } from '../../types/api/patient'
+import { pageStore } from './base/pageStore'
 
 /** WeChat health-card rule, enforced by the server too: at most 5 patients per account. */
 export const MAX_PATIENTS = 5
@@ -320,3 +321,6 @@ export class PatientStore {
     })
   }
 }
+
+/** The patient store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const usePatientStore = pageStore((root) => new PatientStore(() => root.hospital.hospital?.hospitalCode))

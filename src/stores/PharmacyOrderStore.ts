@@ -23,6 +23,10 @@ import type {
   PharmacyStoreBrief,
   Prescription,
 } from '../../types/api/pharmacy'
+import { pageStore } from './base/pageStore'
+import { useAddressStore } from './AddressStore'
+import { useCartStore } from './CartStore'
+import { usePatientStore } from './PatientStore'
 
 export const PHARMACY_ORDER_PAGE_SIZE = 10
 /** What the checkout says of an address the store does not deliver to. */
@@ -408,3 +412,6 @@ export class PharmacyOrderStore {
     this.list.update((o) => (o.id === order.id ? { ...o, status: order.status, statusText: order.statusText } : o))
   }
 }
+
+/** The pharmacyOrders store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const usePharmacyOrderStore = pageStore((root) => new PharmacyOrderStore(useCartStore.of(root), useAddressStore.of(root), usePatientStore.of(root)))

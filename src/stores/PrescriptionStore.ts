@@ -6,6 +6,8 @@ import type { PatientStore } from './PatientStore'
 import type { Prescription, PrescriptionSummary, UsedDrug } from '../../types/api/pharmacy'
 import { noStorePrescriptionUrl, sureOrderUrl } from '@/pageUrls'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX } from './FollowUpStore'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 export const PRESCRIPTION_PAGE_SIZE = 10
 
@@ -173,3 +175,6 @@ export class PrescriptionStore {
     return p.stores?.length ? sureOrderUrl(id) : noStorePrescriptionUrl(id)
   }
 }
+
+/** The prescription store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const usePrescriptionStore = pageStore((root) => new PrescriptionStore(usePatientStore.of(root)))

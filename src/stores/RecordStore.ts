@@ -9,6 +9,7 @@ import type { Inquiry } from '../../types/api/inquiry'
 import type { MedicalHistoryItem, MedicalRecord, MedicalRecordFieldKey } from '../../types/api/medical'
 import type { UserMessage } from '../../types/api/message'
 import type { AccessRecord } from '../../types/api/audit'
+import { pageStore } from './base/pageStore'
 
 export const MESSAGE_PAGE_SIZE = 10
 export const RECORD_PAGE_SIZE = 10
@@ -189,3 +190,6 @@ export class RecordStore {
     this.chosenCase = null
   }
 }
+
+/** The records store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useRecordStore = pageStore(() => new RecordStore())

@@ -2,6 +2,8 @@ import { RegisterBooking } from './RegisterBooking'
 import { RegisterCatalogue } from './RegisterCatalogue'
 import { RegisterRecords } from './RegisterRecords'
 import type { PatientStore } from './PatientStore'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 export { type ChosenDept } from './RegisterCatalogue'
 export { RECORD_TABS } from './RegisterRecords'
@@ -22,3 +24,6 @@ export class RegisterStore {
     this.booking = new RegisterBooking(this.catalogue, patients, this.records)
   }
 }
+
+/** The register store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useRegisterStore = pageStore((root) => new RegisterStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root)))

@@ -7,6 +7,8 @@ import { PagedList } from './base/PagedList'
 import type { PatientStore } from './PatientStore'
 import type { Page } from '../../types/api/hospital'
 import type { ReportKind, ReportPage, ReportSummary, ReportVerifyState } from '../../types/api/report'
+import { pageStore } from './base/pageStore'
+import { usePatientStore } from './PatientStore'
 
 export const REPORT_PAGE_SIZE = 10
 
@@ -145,3 +147,6 @@ export class ReportStore {
     return /^https?:\/\//.test(url) ? url : `${platform.webOrigin()}${url}`
   }
 }
+
+/** The reports store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useReportStore = pageStore((root) => new ReportStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root)))

@@ -6,6 +6,8 @@ import { type RecordStore } from './RecordStore'
 import type { ChatStore } from './ChatStore'
 import type { ChatMessage } from '../../types/api/chat'
 import { historyCasesUrl } from '@/pageUrls'
+import { pageStore } from './base/pageStore'
+import { useRecordStore } from './RecordStore'
 
 /** The server's limit on the note of a 续方申请 (server/src/routes/patient/medical.ts). */
 export const RENEWAL_NOTE_MAX = 200
@@ -132,3 +134,6 @@ export class RoomToolsStore {
     }
   }
 }
+
+/** The roomTools store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useRoomToolsStore = pageStore((root) => new RoomToolsStore(root.chat, useRecordStore.of(root)))

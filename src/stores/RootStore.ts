@@ -10,61 +10,20 @@ import { reportClientError } from '@/services/hospital'
 import { ChatStore } from './ChatStore'
 import { HospitalStore } from './HospitalStore'
 import { UserStore } from './UserStore'
-import { PatientStore } from './PatientStore'
-import { AssistantStore } from './AssistantStore'
-import { AddressStore } from './AddressStore'
-import { RegisterStore } from './RegisterStore'
-import { BillStore } from './BillStore'
-import { SelfServiceStore } from './SelfServiceStore'
-import { InsuranceStore } from './InsuranceStore'
-import { TriageStore } from './TriageStore'
-import { DoctorStore } from './DoctorStore'
-import { InquiryStore } from './InquiryStore'
-import { FollowUpStore } from './FollowUpStore'
-import { FeverStore } from './FeverStore'
-import { EvaluationStore } from './EvaluationStore'
-import { RecordStore } from './RecordStore'
-import { RoomToolsStore } from './RoomToolsStore'
 import { PreferencesStore } from './PreferencesStore'
 import { CONSENT_URL, loginUrl } from '@/pageUrls'
-import { ReportStore } from './ReportStore'
-import { MedTechStore } from './MedTechStore'
-import { NucleicStore } from './NucleicStore'
-import { PrescriptionStore } from './PrescriptionStore'
-import { CartStore } from './CartStore'
-import { PharmacyOrderStore } from './PharmacyOrderStore'
 
 export type StartupResult = 'ready' | 'redirecting'
 
+/**
+ * What every page and the startup need; a store of some pages only is made on its first use (base/pageStore.ts), so
+ * that its code goes with those pages, not into the first load.
+ */
 export class RootStore {
   preferences = new PreferencesStore()
   user = new UserStore()
   hospital = new HospitalStore()
   chat = new ChatStore()
-  assistant = new AssistantStore(this.chat, () => this.hospital.hospital?.hospitalCode)
-  patient = new PatientStore(() => this.hospital.hospital?.hospitalCode)
-  address = new AddressStore()
-  register = new RegisterStore(() => this.hospital.hospital?.hospitalCode, this.patient)
-  bills = new BillStore(() => this.hospital.hospital?.hospitalCode, this.patient)
-  selfService = new SelfServiceStore(() => this.hospital.hospital?.hospitalCode, this.patient, this.bills)
-  insurance = new InsuranceStore()
-  triage = new TriageStore(() => this.hospital.hospital?.hospitalCode)
-  doctor = new DoctorStore(() => this.hospital.hospital?.hospitalCode)
-  inquiry = new InquiryStore(this.patient)
-  followUp = new FollowUpStore(this.patient)
-  fever = new FeverStore(() => this.hospital.hospital?.hospitalCode, this.patient)
-  // a rating made while the room shows that consultation: the room reloads it (已评价 instead of 评价医生)
-  evaluation = new EvaluationStore((inquiryId) => {
-    if (this.chat.order.id === inquiryId) void this.chat.order.load()
-  })
-  records = new RecordStore()
-  roomTools = new RoomToolsStore(this.chat, this.records)
-  reports = new ReportStore(() => this.hospital.hospital?.hospitalCode, this.patient)
-  medTech = new MedTechStore(() => this.hospital.hospital?.hospitalCode, this.patient)
-  nucleic = new NucleicStore(() => this.hospital.hospital?.hospitalCode, this.patient)
-  prescription = new PrescriptionStore(this.patient)
-  cart = new CartStore(() => this.hospital.hospital?.hospitalCode)
-  pharmacyOrders = new PharmacyOrderStore(this.cart, this.address, this.patient)
   started = false
   private starting: Promise<StartupResult> | null = null
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */

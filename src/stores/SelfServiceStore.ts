@@ -6,6 +6,9 @@ import { OneAtATime } from './base/OneAtATime'
 import type { BillStore, PayResult } from './BillStore'
 import type { PatientStore } from './PatientStore'
 import type { SelfServiceItem } from '../../types/api/selfService'
+import { pageStore } from './base/pageStore'
+import { useBillStore } from './BillStore'
+import { usePatientStore } from './PatientStore'
 
 /**
  * Self-service tests (自助开单, spec §2 /palm/selfService/index and /confirm/index): the tests the current patient may
@@ -125,3 +128,6 @@ export class SelfServiceStore {
     })
   }
 }
+
+/** The selfService store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useSelfServiceStore = pageStore((root) => new SelfServiceStore(() => root.hospital.hospital?.hospitalCode, usePatientStore.of(root), useBillStore.of(root)))

@@ -1,6 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import * as api from '@/services/triage'
 import type { TriageAnswer } from '../../types/api/triage'
+import { pageStore } from './base/pageStore'
 
 /** The fixed line every answer comes with (the server sends the same with each answer). */
 export const TRIAGE_DISCLAIMER = 'AI导诊仅供参考，不能替代医生的诊断和治疗'
@@ -110,3 +111,6 @@ export class TriageStore {
     }
   }
 }
+
+/** The triage store, made when a page first asks for it (src/stores/base/pageStore.ts). */
+export const useTriageStore = pageStore((root) => new TriageStore(() => root.hospital.hospital?.hospitalCode))

@@ -45,7 +45,7 @@ async function measure(page: Page): Promise<{ median: number; spills: string[]; 
       // the bars fixed to the screen's edges keep their size at a large browser text size (tokens.scss)
       if (!el.closest('.nav-bar, .tab-bar, .demo-mark')) sizes.push(parseFloat(getComputedStyle(el).fontSize))
       // the navigation title may end in an ellipsis; a banner slide waits off screen in its carousel
-      if (el.closest('.nav-bar__title, taro-swiper-core')) continue
+      if (el.closest('.nav-bar__title, .banners__track')) continue
       if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') spills.push(`${el.className}: ${node.textContent.trim().slice(0, 20)}`)
       if (box.right > window.innerWidth + 1) spills.push(`${el.className} (off screen): ${node.textContent.trim().slice(0, 20)}`)
       // lines drawn on top of each other: a line height below the text's own size

@@ -10,6 +10,7 @@ import AddressList from '../../src/pages/address/list'
 import AddressAdd from '../../src/pages/address/add'
 import ChooseLocation from '../../src/pages/chooseLocation'
 import type { Address, Location, Region } from '../../types/api/address'
+import { useAddressStore } from '../../src/stores/AddressStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -333,7 +334,7 @@ describe('收货地址 /pages/address/list', () => {
     await openList({ select: '1' })
     expect(screen.getByText('选择收货地址')).toBeTruthy()
     fireEvent.click(screen.getByText('欧**娜'))
-    expect(mockRoot.address.chosen?.id).toBe(3)
+    expect(useAddressStore.of(mockRoot).chosen?.id).toBe(3)
     expect(calls.navigations).toEqual([{ kind: 'navigateBack', url: '' }])
   })
 })
@@ -393,7 +394,7 @@ describe('新增收货地址 /pages/address/add', () => {
     expect(sent('/updateAddress/')).toHaveLength(0)
     expect(rows.find((r) => r.name === '王五')).toMatchObject({ districtCode: 440305, isDefault: false, latitude: null })
     // the list reloads with it
-    expect(mockRoot.address.list.map((a) => a.name)).toEqual(['李*', '王*', '欧**娜', '张*丰'])
+    expect(useAddressStore.of(mockRoot).list.map((a) => a.name)).toEqual(['李*', '王*', '欧**娜', '张*丰'])
   })
 
   const good = { name: '王五', mobile: '13600003333', detail: '科技园科苑路16号' }

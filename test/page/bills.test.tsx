@@ -16,6 +16,7 @@ import { reportBillUrl } from '../../src/pageUrls'
 import type { Patient } from '../../types/api/patient'
 import type { BillDetail, BillPayment, BillPaymentDetail, PriceItem, UnpaidVisit, WaitQueue } from '../../types/api/palm'
 import type { PayOrder } from '../../types/api/payment'
+import { useBillStore } from '../../src/stores/BillStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -352,7 +353,7 @@ describe('确认缴费 /palm/payment/mergeList', () => {
     short.unmount()
 
     balanceFen = 10000
-    mockRoot.bills.balance.reset()
+    useBillStore.of(mockRoot).balance.reset()
     render(<MergeList />)
     await screen.findByText('余额¥100.00')
     fireEvent.click(screen.getByRole('radio', { name: /就诊卡余额/ }))

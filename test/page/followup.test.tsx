@@ -15,6 +15,8 @@ import type { ChatConversation, ChatEvent, ChatEvents, ChatMessage, ChatMessageP
 import type { Inquiry, InquiryDoctor, InquiryKind } from '../../types/api/inquiry'
 import type { OnlineDept, OnlineDoctorInfo, PhysicianAssistant } from '../../types/api/internet'
 import type { Patient } from '../../types/api/patient'
+import { useRecordStore } from '../../src/stores/RecordStore'
+import { useAssistantStore } from '../../src/stores/AssistantStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -375,7 +377,7 @@ describe('复诊续方 /internet/inquiry/useMedicine', () => {
     expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/internet/historyCases/index?patientId=1' }])
     // the history cases page stores the patient's choice, then goes back
     act(() =>
-      mockRoot.records.chooseCase(
+      useRecordStore.of(mockRoot).chooseCase(
         {
           inquiryId: 5,
           inquiryNo: 'I202611010000000005',
@@ -392,7 +394,7 @@ describe('复诊续方 /internet/inquiry/useMedicine', () => {
       ),
     )
     await waitFor(() => expect(diagnosisInput().value).toBe('原发性高血压2级、高脂血症'))
-    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).toBeNull()
   })
 
   test('the doctor’s home: 复诊续方 goes through 问诊须知, whose 我已阅读并同意 opens the form', async () => {
@@ -612,12 +614,12 @@ describe('医生助理 /internet/guidance/index', () => {
     fireEvent.click(within(items[0]!).getByRole('button'))
     expect(await screen.findByText('您好，我是陈助理，请问有什么可以帮您？')).toBeTruthy()
     expect(document.querySelector('.nav-bar__title')!.textContent).toBe('陈助理')
-    expect(mockRoot.assistant.currentAssistant?.imAccount).toBe('a_5')
+    expect(useAssistantStore.of(mockRoot).currentAssistant?.imAccount).toBe('a_5')
     expect(screen.queryByRole('status', { name: '问诊状态' })).toBeNull()
     expect(sent('/dld-hospital/inquiry/order/detail')).toHaveLength(0)
     expect(document.querySelector('.room-msg--theirs')).toBeTruthy()
     // read once shown
-    await waitFor(() => expect(mockRoot.assistant.assistantUnread).toBe(0))
+    await waitFor(() => expect(useAssistantStore.of(mockRoot).assistantUnread).toBe(0))
     expect(driver.read).toEqual(['C2Ca_5'])
   })
 

@@ -18,6 +18,8 @@ import AddPatient from '../../src/pages/addPatient'
 import TestPerson from '../../src/palm/chsPayment/TestPerson'
 import type { Hospital, HospitalSetting, MenuEntry } from '../../types/api/hospital'
 import type { Patient } from '../../types/api/patient'
+import { usePatientStore } from '../../src/stores/PatientStore'
+import { useInsuranceStore } from '../../src/stores/InsuranceStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -553,7 +555,7 @@ describe('the insurance sandbox’s test person on 医保支付', () => {
   test('named masked; a patient who is not them can add them as a patient, the form starting filled in', async () => {
     render(<TestPerson person={TEST} patientId={1} />)
     expect(screen.getByText('测试参保人：孙*国 320102********0034（职工基本医疗保险）')).toBeTruthy()
-    await waitFor(() => expect(mockRoot.patient.loaded).toBe(true))
+    await waitFor(() => expect(usePatientStore.of(mockRoot).loaded).toBe(true))
     expect(document.body.textContent).not.toContain(TEST.idCard)
     fireEvent.click(screen.getByText('添加测试参保人为就诊人 ›'))
     expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: '/pages/addPatient/index' }])
@@ -563,7 +565,7 @@ describe('the insurance sandbox’s test person on 医保支付', () => {
     expect(((await screen.findByPlaceholderText('请输入就诊人姓名')) as HTMLInputElement).value).toBe('孙建国')
     expect((screen.getByPlaceholderText('请输入身份证号') as HTMLInputElement).value).toBe(TEST.idCard)
     // once: the next form starts empty
-    expect(mockRoot.patient.draft).toBeNull()
+    expect(usePatientStore.of(mockRoot).draft).toBeNull()
   })
 
   test('when the booking’s patient is the test person, the page says so', async () => {
@@ -576,15 +578,15 @@ describe('the insurance sandbox’s test person on 医保支付', () => {
   test('the store asks once; a server with no test person answers no one, quietly', async () => {
     let answer = ok(TEST)
     testing.answer((opts) => (opts.url === '/dld-palm/api/yibao/getAuthTestUserInfo' ? answer : handle(opts)))
-    await mockRoot.insurance.loadTestUser()
-    await mockRoot.insurance.loadTestUser()
-    expect(mockRoot.insurance.testUser).toEqual(TEST)
+    await useInsuranceStore.of(mockRoot).loadTestUser()
+    await useInsuranceStore.of(mockRoot).loadTestUser()
+    expect(useInsuranceStore.of(mockRoot).testUser).toEqual(TEST)
     expect(sent('/dld-palm/api/yibao/getAuthTestUserInfo')).toHaveLength(1)
 
     answer = refuse(400, '仅医保测试环境提供测试人员')
     mockRoot = new RootStore()
-    await mockRoot.insurance.loadTestUser()
-    expect(mockRoot.insurance.testUser).toBeNull()
+    await useInsuranceStore.of(mockRoot).loadTestUser()
+    expect(useInsuranceStore.of(mockRoot).testUser).toBeNull()
     expect(toasts()).toEqual([])
   })
 })

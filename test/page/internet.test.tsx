@@ -8,6 +8,7 @@ import DoctorSearch from '../../src/internet/searchParams'
 import OnlineDoctorHome from '../../src/internet/doctor'
 import MyDoctors from '../../src/pages/doctor'
 import type { OnlineDept, OnlineDoctor, OnlineDoctorInfo } from '../../types/api/internet'
+import { useDoctorStore } from '../../src/stores/DoctorStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -252,7 +253,7 @@ describe('搜索医生 /internet/searchParams/index', () => {
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/internet/doctor/index?id=107' })
     fireEvent.click(screen.getByText('儿内科'))
     expect(calls.navigations.pop()).toEqual({ kind: 'navigateTo', url: '/internet/doctorList/index' })
-    expect(mockRoot.doctor.deptId).toBe(31)
+    expect(useDoctorStore.of(mockRoot).deptId).toBe(31)
   })
 
   test('nothing found says so', async () => {

@@ -21,6 +21,7 @@ jest.mock('@/platform', () => {
   return { __esModule: true, holder, default: new Proxy({}, { get: (_t, key) => holder.current[key] }) }
 })
 import { RootStore } from '../../src/stores/RootStore'
+import { usePatientStore } from '../../src/stores/PatientStore'
 const { holder } = jest.requireMock('@/platform') as { holder: { current: Platform } }
 
 const ORIGIN = 'https://api.hospital.example'
@@ -204,7 +205,7 @@ describe('the WeChat mini-program', () => {
     testing.setRouter('/pages/patient/index')
     const root = new RootStore()
     await root.startup({})
-    await root.patient.load().catch(() => undefined)
+    await usePatientStore.of(root).load().catch(() => undefined)
     await new Promise((r) => setTimeout(r, 0))
     await new Promise((r) => setTimeout(r, 0))
     expect(signIns).toHaveLength(2)

@@ -21,6 +21,7 @@ import RenewalPage from '../../src/internet/inquiry/useMedicine'
 import type { Inquiry, InquiryKind, InquiryStatus } from '../../types/api/inquiry'
 import type { InternetCity, OnlineDept, OnlineDoctor, OnlineDoctorInfo } from '../../types/api/internet'
 import type { DiseaseCode } from '../../types/api/medical'
+import { useDoctorStore } from '../../src/stores/DoctorStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -330,7 +331,7 @@ describe('在线问诊 /internet/doctorList/index: 地区', () => {
     expect(placeText()).toBe(`示范市 · ${OTHER_NAME}`)
     expect(screen.queryByRole('radiogroup', { name: '城市' })).toBeNull()
     // the search looks in the hospital chosen
-    expect(mockRoot.doctor.hospital).toBe(OTHER)
+    expect(useDoctorStore.of(mockRoot).hospital).toBe(OTHER)
 
     // another city: its only hospital
     fireEvent.click(place())
@@ -370,7 +371,7 @@ describe('在线问诊 /internet/doctorList/index: 地区', () => {
 
   test('a department of another hospital (a search of every hospital finds them) opens the list there', async () => {
     await openList()
-    act(() => mockRoot.doctor.searchDept({ id: 51, hospitalCode: OTHER }))
+    act(() => useDoctorStore.of(mockRoot).searchDept({ id: 51, hospitalCode: OTHER }))
     await waitFor(() => expect(names()).toEqual(['赵磊', '黄丽']))
     expect(sent('/dld-hospital/index/doctorList').at(-1)!.data).toEqual({ hospitalCode: OTHER, deptId: 51, sort: 'default', page: 1, size: 10 })
     await waitFor(() => expect(placeText()).toBe(`示范市 · ${OTHER_NAME}`))
@@ -379,12 +380,12 @@ describe('在线问诊 /internet/doctorList/index: 地区', () => {
 
   test('地区 chosen for one hospital of the app is let go when the app moves to another hospital', async () => {
     await openList()
-    act(() => mockRoot.doctor.chooseHospital(OTHER))
-    expect(mockRoot.doctor.hospital).toBe(OTHER)
+    act(() => useDoctorStore.of(mockRoot).chooseHospital(OTHER))
+    expect(useDoctorStore.of(mockRoot).hospital).toBe(OTHER)
     // as switching hospitals leaves it (HospitalStore.load)
     act(() => runInAction(() => void (mockRoot.hospital.hospital = { ...mockRoot.hospital.hospital!, hospitalCode: '20001' })))
-    expect(mockRoot.doctor.hospital).toBe('20001')
-    expect(mockRoot.doctor.placeCode).toBeNull()
+    expect(useDoctorStore.of(mockRoot).hospital).toBe('20001')
+    expect(useDoctorStore.of(mockRoot).placeCode).toBeNull()
   })
 })
 

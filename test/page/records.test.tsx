@@ -17,6 +17,7 @@ import type { MedicalHistoryItem, MedicalRecord } from '../../types/api/medical'
 import type { UserMessage } from '../../types/api/message'
 import type { AccessRecord } from '../../types/api/audit'
 import type { Patient } from '../../types/api/patient'
+import { useRecordStore } from '../../src/stores/RecordStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -663,10 +664,10 @@ describe('历史病例 /internet/historyCases/index', () => {
     expect(sent('/dld-hospital/inquiry/medical/list').map((r) => r.data)).toEqual([{ patientId: 2 }])
     expect(items().map((i) => i.querySelector('.case-item__diagnosis')!.textContent)).toEqual(['高血压病', '稳定型心绞痛、高脂血症'])
     expect(items()[0]!.textContent).toContain('李明 · 心血管内科')
-    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).toBeNull()
 
     fireEvent.click(within(items()[1]!).getByText('选择'))
-    expect(mockRoot.records.chosenCase).toEqual({ ...caseOf(71, '稳定型心绞痛', ['稳定型心绞痛', '高脂血症']), patientId: 2 })
+    expect(useRecordStore.of(mockRoot).chosenCase).toEqual({ ...caseOf(71, '稳定型心绞痛', ['稳定型心绞痛', '高脂血症']), patientId: 2 })
     expect(calls.navigations).toEqual([{ kind: 'navigateBack', url: '' }])
     expect(items()[1]!.getAttribute('aria-selected')).toBe('true')
     expect(within(items()[1]!).getByText('已选择')).toBeTruthy()
@@ -678,7 +679,7 @@ describe('历史病例 /internet/historyCases/index', () => {
     render(<HistoryCases />)
     fireEvent.click(await screen.findByText('查看病历'))
     expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: `/pages/medicalHistory/index?imOrderNo=${inquiryNoOf(71)}` }])
-    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).toBeNull()
   })
 
   test('none: 暂无历史病例', async () => {

@@ -21,6 +21,8 @@ import ChsPayment from '../../src/palm/chsPayment'
 import type { Patient } from '../../types/api/patient'
 import type { PayOrder } from '../../types/api/payment'
 import type { DeptGroup, DoctorSchedule, RegisterDoctor, Registration, RegistrationStatus, ScheduleItem, TimeRange } from '../../types/api/register'
+import { useRegisterStore } from '../../src/stores/RegisterStore'
+import { usePatientStore } from '../../src/stores/PatientStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -718,7 +720,7 @@ describe('确认挂号 /palm/register/confirm/index', () => {
     await waitFor(() => expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/order/register/detail?source=confirm&type=register&id=500' }]))
     expect(formOf(sent('/dld-palm/api/apply/free')[0]!)).toMatchObject({ scheduleId: '1002', patientId: '2', timeRange: '08:30-09:00' })
     expect(sent('/dld-palm/api/register')).toHaveLength(0)
-    expect(mockRoot.patient.current?.id).toBe(2) // the patient chosen here is the session's (spec §3 'patient')
+    expect(usePatientStore.of(mockRoot).current?.id).toBe(2) // the patient chosen here is the session's (spec §3 'patient')
   })
 
   test('booking holds the slot: the countdown shows mm:ss and 去支付 asks how to pay with the return page', async () => {
@@ -805,9 +807,9 @@ describe('确认挂号 /palm/register/confirm/index', () => {
   })
 
   test('two submits at once (before the page re-renders) still send one booking', async () => {
-    const store = mockRoot.register.booking
+    const store = useRegisterStore.of(mockRoot).booking
     await mockRoot.startup({})
-    await mockRoot.patient.load()
+    await usePatientStore.of(mockRoot).load()
     await store.openBooking(1003)
     await store.loadPrice()
     const [a, b] = await Promise.all([store.submit(), store.submit()])

@@ -8,6 +8,7 @@ import HistoryCases from '../../src/internet/historyCases'
 import type { ChatEvent, ChatEvents, ChatMessage, ChatMessagePage } from '../../types/api/chat'
 import type { Inquiry, InquiryStatus } from '../../types/api/inquiry'
 import type { MedicalHistoryItem, PrescriptionRequestInput, ShareRecordInput } from '../../types/api/medical'
+import { useRecordStore } from '../../src/stores/RecordStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -610,12 +611,12 @@ describe('问诊室: 发送病历 and 续方申请 while the consultation is ope
 
   test('发送病历 opens the patient’s history cases; the case chosen there is shared once and the choice cleared', async () => {
     // a case chosen earlier for another page is not sent
-    mockRoot.records.chooseCase(EARLIER, inquiry.patientId)
+    useRecordStore.of(mockRoot).chooseCase(EARLIER, inquiry.patientId)
     await open()
     await connect()
     fireEvent.click(screen.getByRole('button', { name: '发送病历' }))
     expect(calls.navigations).toEqual([{ kind: 'navigateTo', url: `/internet/historyCases/index?patientId=${inquiry.patientId}` }])
-    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).toBeNull()
     expect(sentBodies('/im/medical/send/record')).toEqual([])
 
     // the history cases page opens over the room; the chat service delivers the stored message before the answer
@@ -627,7 +628,7 @@ describe('问诊室: 发送病历 and 续方申请 while the consultation is ope
 
     await waitFor(() => expect(sentBodies<ShareRecordInput>('/im/medical/send/record')).toEqual([{ inquiryId: INQUIRY, imOrderNo: EARLIER.inquiryNo }]))
     await waitFor(() => expect(bubbles('mine')).toEqual([RECORD_TEXT]))
-    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).toBeNull()
     await act(async () => undefined)
     expect(bubbles('mine')).toEqual([RECORD_TEXT])
     expect(toasts()).toEqual([])
@@ -638,19 +639,19 @@ describe('问诊室: 发送病历 and 续方申请 while the consultation is ope
     await connect()
     refusal = '请选择以往的病历'
     fireEvent.click(screen.getByRole('button', { name: '发送病历' }))
-    act(() => mockRoot.records.chooseCase(EARLIER, inquiry.patientId))
+    act(() => useRecordStore.of(mockRoot).chooseCase(EARLIER, inquiry.patientId))
     await waitFor(() => expect(toasts()).toEqual(['请选择以往的病历']))
     expect(sentBodies('/im/medical/send/record')).toHaveLength(1)
     expect(bubbles('mine')).toEqual([])
-    expect(mockRoot.records.chosenCase).toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).toBeNull()
   })
 
   test('a case chosen for another patient is not shared', async () => {
     await open()
     fireEvent.click(screen.getByRole('button', { name: '发送病历' }))
-    act(() => mockRoot.records.chooseCase(EARLIER, inquiry.patientId + 1))
+    act(() => useRecordStore.of(mockRoot).chooseCase(EARLIER, inquiry.patientId + 1))
     await act(async () => undefined)
     expect(sentBodies('/im/medical/send/record')).toEqual([])
-    expect(mockRoot.records.chosenCase).not.toBeNull()
+    expect(useRecordStore.of(mockRoot).chosenCase).not.toBeNull()
   })
 })

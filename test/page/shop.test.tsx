@@ -16,6 +16,7 @@ import PharmacyOrderDetail from '../../src/pages/order/shop/detail'
 import type { Address } from '../../types/api/address'
 import type { Patient } from '../../types/api/patient'
 import type { PharmacyOrder, PharmacyOrderStatus, Prescription, ShopDrug } from '../../types/api/pharmacy'
+import { useCartStore } from '../../src/stores/CartStore'
 
 let mockRoot: RootStore
 jest.mock('../../src/stores', () => ({ useStores: () => mockRoot }))
@@ -380,7 +381,7 @@ describe('确认订单', () => {
     expect(placed[0]).toMatchObject({ source: 'shop', storeId: STORE_ID, delivery: 'express', addressId: SHENZHEN.id, lines: [{ drugId: VITAMIN_C.id, quantity: 2 }] })
     expect(String(placed[0]!.idempotencyKey)).toMatch(/^[A-Za-z0-9_-]{8,64}$/)
     // the ordered lines have left the cart
-    expect(mockRoot.cart.lines).toEqual([])
+    expect(useCartStore.of(mockRoot).lines).toEqual([])
   })
 
   test('an address in a city the pharmacy does not serve is refused before anything is placed', async () => {

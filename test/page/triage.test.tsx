@@ -5,6 +5,7 @@ import { TriageStore } from '../../src/stores/TriageStore'
 import { LOCAL, SESSION, local, session } from '../../src/services/storage'
 import Triage from '../../src/palm/ds'
 import type { TriageAnswer } from '../../types/api/triage'
+import { useTriageStore } from '../../src/stores/TriageStore'
 
 /** Pages reach their stores through useStores(): each test gets a fresh root store. */
 let mockRoot: RootStore
@@ -215,7 +216,7 @@ describe('智能导诊 /palm/ds/index', () => {
     await say('胸闷心慌')
     expect(await screen.findByText('发送失败，点击重试')).toBeTruthy()
     expect(calls.toasts.map((t) => t.title)).toEqual(['描述不能超过200个字'])
-    expect(mockRoot.triage.error).toBe('描述不能超过200个字')
+    expect(useTriageStore.of(mockRoot).error).toBe('描述不能超过200个字')
     fireEvent.click(screen.getByText('发送失败，点击重试'))
     expect(await screen.findByText('根据您描述的“胸闷、心慌”，建议您就诊心血管内科。')).toBeTruthy()
     expect(screen.queryByText('发送失败，点击重试')).toBeNull()

@@ -3,19 +3,19 @@ import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
-import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { CompletePatientInput, PatientDetail } from '../../../types/api/patient'
 import { GuardianFields, SubmitButton, leaveSaved, usePatientMobile } from './parts'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * The completion page of spec §5 (?id=&business=edit): the patient whole, with what is missing to fill in.
  * Name and identity number can be filled only where empty; a new mobile needs its SMS code.
  */
 function CompletionForm({ detail }: { detail: PatientDetail }) {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   const [name, setName] = useState(detail.name)
   const [idCard, setIdCard] = useState(detail.idCard)
   const [guardianName, setGuardianName] = useState(detail.guardianName)

@@ -5,13 +5,15 @@ import { Choice, FormField, FormGroup } from '@/components/FormField'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { DefaultSwitch, SubmitButton } from './parts'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 电子健康卡: choose a card on the health-card authorisation page; it comes back to this page with healthCode,
  * and the page finishes the bind (spec §2 health-card redirect).
  */
 function HealthCardForm() {
-  const { patient, hospital } = useStores()
+  const { hospital } = useStores()
+  const patient = usePatientStore()
   const [relation, setRelation] = useState(() => (patient.list.some((p) => p.relation === '本人') ? '' : '本人'))
   const [isDefault, setIsDefault] = useState(() => patient.list.length === 0)
   const hospitalName = hospital.hospital?.hospitalName

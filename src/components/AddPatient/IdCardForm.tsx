@@ -4,12 +4,12 @@ import { observer } from 'mobx-react'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { factsOfValidIdCard } from '@/utils/idCard'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { IdCardOcrResult } from '../../../types/api/patient'
 import { DefaultSwitch, SubmitButton, leaveSaved, usePatientMobile } from './parts'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** Only a whole number (15 or 18 characters) is read (spec §5). */
 const ID_LENGTHS = [15, 18]
@@ -21,7 +21,7 @@ const MISTYPED = '身份证号有误，请核对'
  * whose number is the identity number (社保卡号) names it so.
  */
 function IdCardForm({ numberLabel = '身份证号' }: { numberLabel?: string }) {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   // a person the page that sent the patient here named (the insurance sandbox's test person), once
   const [name, setName] = useState(() => patient.draft?.name ?? '')
   const [idCard, setIdCard] = useState(() => patient.draft?.idCard ?? '')

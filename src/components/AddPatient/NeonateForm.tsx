@@ -5,11 +5,11 @@ import { observer } from 'mobx-react'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import type { Sex } from '../../../types/api/patient'
 import { DefaultSwitch, GuardianFields, SubmitButton, leaveSaved, usePatientMobile } from './parts'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** A child without an identity card is bound until 6 (the server's NEONATE_MAX_AGE): the picker offers those dates. */
 const NEONATE_YEARS = 6
@@ -22,7 +22,7 @@ const pad2 = (n: number) => String(n).padStart(2, '0')
 
 /** 无证儿童: a child bound under an adult guardian's identity card. */
 function NeonateForm() {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   const [name, setName] = useState('')
   const [sexText, setSexText] = useState<'' | '男' | '女'>('')
   const [birthday, setBirthday] = useState('')

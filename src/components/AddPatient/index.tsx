@@ -4,7 +4,6 @@ import { View, Text } from '@tarojs/components'
 import Segmented from '@/components/Segmented'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { useStores } from '@/stores'
 import { toastSuccess } from '@/ui/feedback'
 import type { AddPatientVariant, CardType, PatientKind } from '@/utils/hospitalVariants'
 import type { PatientDetail } from '../../../types/api/patient'
@@ -15,6 +14,7 @@ import CompletionForm from './CompletionForm'
 import { queryText } from '@/utils/queryText'
 import './index.scss'
 import { PATIENT_LIST_URL } from '@/pageUrls'
+import { usePatientStore } from '@/stores/PatientStore'
 
 interface Props {
   /** The hospital's rules: the ways it offers and what it tells the patient. */
@@ -29,7 +29,7 @@ interface Props {
  * with healthCode it finishes a health-card bind.
  */
 function AddPatient({ variant, cardType }: Props) {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   const { params } = useRouter()
   const editId = params.business === 'edit' && params.id ? Number(params.id) : null
   const kinds = cardType ? [cardType.kind] : variant.kinds

@@ -3,9 +3,9 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import Sheet from '../Sheet'
 import { LoadFailed, Loading } from '../Empty'
-import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import './index.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 /**
  * 药品说明: what the formulary says of one medicine (pres/drugDetail): common name, specification, dosage form,
@@ -13,7 +13,7 @@ import './index.scss'
  * or a product of the shop.
  */
 function DrugSheet({ drugId, name, onClose }: { drugId: number; name: string; onClose: () => void }) {
-  const { prescription } = useStores()
+  const prescription = usePrescriptionStore()
   const info = prescription.drugInfo
   const load = () => void info.load(drugId).catch(() => undefined)
   useEffect(() => {

@@ -1,41 +1,21 @@
 import { useState, type ReactNode } from 'react'
-import { View, Text, Swiper, SwiperItem, Image } from '@tarojs/components'
+import { View, Text } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
-import Taro from '@tarojs/taro'
 import { observer } from 'mobx-react'
 import { useStores } from '@/stores'
 import PageShell, { openPage } from '../PageShell'
 import Tappable from '../Tappable'
 import ServiceIcon from '../ServiceIcon'
 import ScanEntry from './ScanEntry'
+import Banners from './Banners'
 import { elderMenus, groupMenus } from '@/utils/homeMenus'
-import type { AdBanner, Hospital } from '../../../types/api/hospital'
-import { webviewUrl } from '@/pageUrls'
+import type { Hospital } from '../../../types/api/hospital'
 import './index.scss'
-
-/** spec §9: swiper interval 3000 ms. */
-const SWIPER_INTERVAL_MS = 3000
 
 /**
  * The home tab of all three tab bars; its entries come from the hospital's home-page and menu config. In 长辈模式 the
  * most used services come first in a group of their own (src/utils/homeMenus.ts) and the banners are left out.
  */
-/** A banner's picture (its title as alt text) or, without one, its title; a tap opens its page, an https one in the web-view. */
-function Banner({ banner }: { banner: AdBanner }) {
-  const face = banner.image ? (
-    <Image className='home__banner-image' src={banner.image} mode='aspectFill' nativeProps={{ alt: banner.title }} />
-  ) : (
-    <View className='home__banner'>{banner.title}</View>
-  )
-  if (!banner.url) return face
-  const open = () => (/^https:\/\//.test(banner.url) ? void Taro.navigateTo({ url: webviewUrl(banner.url) }) : openPage(banner.url))
-  return (
-    <Tappable className='home__banner-link' role='link' label={banner.title} onTap={open}>
-      {face}
-    </Tappable>
-  )
-}
-
 function HomePage({ title, children }: { title: string; children?: ReactNode }) {
   const { hospital, preferences } = useStores()
   // 长辈模式: the most used services first, and no moving banners
@@ -67,13 +47,7 @@ function HomePage({ title, children }: { title: string; children?: ReactNode }) 
           <ScanEntry />
         </View>
         {!elder && !!banners.length && (
-          <Swiper className='home__banners' autoplay circular indicatorDots interval={SWIPER_INTERVAL_MS}>
-            {banners.map((b) => (
-              <SwiperItem key={b.id}>
-                <Banner banner={b} />
-              </SwiperItem>
-            ))}
-          </Swiper>
+          <Banners banners={banners} />
         )}
         {/* the whole notice at once, wrapped: moving text cannot be paused (WCAG 2.2.2) and is hard to read */}
         {config?.notice && <NoticeBar content={config.notice} wrap />}

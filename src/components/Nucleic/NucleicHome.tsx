@@ -8,10 +8,12 @@ import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import type { nucleicUrls } from '@/pageUrls'
 import './index.scss'
+import { useNucleicStore } from '@/stores/NucleicStore'
 
 /** 核酸检测 (spec §2 /palm/nucleic/index and a hospital's own): the tests sold with their prices, and the three ways on. */
 function NucleicHome({ urls }: { urls: ReturnType<typeof nucleicUrls> }) {
-  const { hospital, nucleic: store } = useStores()
+  const { hospital } = useStores()
+  const store = useNucleicStore()
   const kinds = store.kinds.value
   const go = (url: string) => void Taro.navigateTo({ url })
   return (

@@ -4,12 +4,12 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { Button } from '@/components/Button'
-import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { localTime, yuan } from '@/utils/register'
 import type { nucleicUrls } from '@/pageUrls'
 import type { NucleicOrder } from '../../../types/api/medtech'
 import './index.scss'
+import { useNucleicStore } from '@/stores/NucleicStore'
 
 /**
  * 核酸订单 (spec §2 /palm/nucleic/orderList; a hospital's own): the caller's tests, newest first. A paid one shows its
@@ -17,7 +17,7 @@ import './index.scss'
  * an unpaid one may be paid. Back from the cashier (`orderNo=`) the payment is confirmed first.
  */
 function NucleicOrders({ urls }: { urls: ReturnType<typeof nucleicUrls> }) {
-  const { nucleic: store } = useStores()
+  const store = useNucleicStore()
   const { params } = useRouter()
   const orders = store.orders.value?.records
 

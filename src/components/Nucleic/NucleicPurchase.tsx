@@ -12,13 +12,17 @@ import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import type { nucleicUrls } from '@/pageUrls'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useNucleicStore } from '@/stores/NucleicStore'
 
 /**
  * 核酸检测开单 (spec §2 /palm/nucleic/purchase; a hospital's own 自助登记): the patient, the test, the notice, and
  * 立即支付 through the payment core; the cashier comes back to the order list, which shows the sampling QR code.
  */
 function NucleicPurchase({ urls }: { urls: ReturnType<typeof nucleicUrls> }) {
-  const { hospital, patient: patients, nucleic: store } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
+  const store = useNucleicStore()
   const kinds = store.kinds.value
   const kind = store.kind
 

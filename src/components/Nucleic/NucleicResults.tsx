@@ -11,6 +11,8 @@ import { localTime } from '@/utils/register'
 import { nucleicResultText } from '@/utils/medtech'
 import type { NucleicResult } from '../../../types/api/medtech'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useNucleicStore } from '@/stores/NucleicStore'
 
 /** One test's result in words (阴性 / 阳性 said, never colour alone), with its sampling and report times. */
 export function NucleicResultCard({ r }: { r: NucleicResult }) {
@@ -35,7 +37,9 @@ export function NucleicResultCard({ r }: { r: NucleicResult }) {
  * opens its own page (the reports' /palm/report/nucleic/result).
  */
 function NucleicResults({ title, detailUrl }: { title: string; detailUrl?: (r: NucleicResult) => string }) {
-  const { hospital, patient: patients, nucleic: store } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
+  const store = useNucleicStore()
   const shownFor = useRef<number | null | undefined>(undefined)
   const current = patients.current
 

@@ -6,12 +6,12 @@ import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, NoHospital } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { DOCTOR_SORTS } from '@/stores/DoctorStore'
 
 import './index.scss'
 import { DOCTOR_SEARCH_URL, GUIDANCE_URL, NOTICE_URL, onlineDoctorUrl } from '@/pageUrls'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 interface Props {
   title: string
@@ -24,7 +24,7 @@ interface Props {
  * at a time, each opening the doctor's page to consult.
  */
 function OnlineDoctorList({ title, filter }: Props) {
-  const { doctor } = useStores()
+  const doctor = useDoctorStore()
   useReachBottom(() => void doctor.list.loadMore())
   const state = doctor.list.state
 

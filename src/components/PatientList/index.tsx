@@ -15,13 +15,14 @@ import type { Patient } from '../../../types/api/patient'
 import { qrDataUrl } from './qrCode'
 import './index.scss'
 import { addPatientUrl, editPatientUrl, escortUrl, patientCardUrl } from '@/pageUrls'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * The page's loader for a patient list: loads once the shell is ready, and again whenever the page shows again
  * (back from adding or completing a patient), while `when` holds. Pass the answer to PageShell's onReady.
  */
 export function usePatientListLoader(when: () => boolean = () => true) {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   const ready = useRef(false)
   useDidShow(() => {
     // the first show comes before startup has signed in: PageShell's onReady loads then
@@ -48,7 +49,8 @@ interface Props {
  * numbers and mobiles masked (spec §9), with set default, unbind, escorts and edit.
  */
 function PatientList({ variant, select = false }: Props) {
-  const { patient: store, hospital } = useStores()
+  const { hospital } = useStores()
+  const store = usePatientStore()
   const hospitalCode = hospital.hospital?.hospitalCode
   const { requireComplete, modal } = usePatientCompletion()
 

@@ -9,6 +9,7 @@ import { maskName } from '@/utils/mask'
 import type { Patient } from '../../../types/api/patient'
 import { addPatientUrl } from '@/pageUrls'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 就诊人 in a booking form (确认挂号, the inquiry forms): the patient store's patients as chips, the current one
@@ -16,7 +17,8 @@ import './index.scss'
  * `onChoose` decides whether a tap may change the patient (a locked form, an incomplete patient).
  */
 function PatientPicker({ onChoose }: { onChoose: (p: Patient) => void }) {
-  const { patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const current = patients.current
   if (!patients.loaded && patients.loadFailed) {
     return (

@@ -5,15 +5,15 @@ import { ArrowDown, ArrowUp } from '@nutui/icons-react-taro'
 import Sheet from '@/components/Sheet'
 import { LoadFailed, Loading } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
+import { usePharmacyOrderStore } from '@/stores/PharmacyOrderStore'
 
 /**
  * 配送范围 of the checkout's store: its fee rule (the send template's words) and the provinces it delivers to, each
  * opened on its cities.
  */
 function ShipRange({ onClose }: { onClose: () => void }) {
-  const { pharmacyOrders: checkout } = useStores()
+  const checkout = usePharmacyOrderStore()
   useEffect(() => void checkout.loadShipProvinces(), [checkout])
   const provinces = checkout.shipProvinces.value
   const cities = checkout.shipCities.value

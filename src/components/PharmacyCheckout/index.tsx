@@ -11,7 +11,6 @@ import Segmented from '@/components/Segmented'
 import Tappable from '@/components/Tappable'
 import DrugRow from './DrugRow'
 import ShipRange from './ShipRange'
-import { useStores } from '@/stores'
 import { shortText } from '@/stores/CartStore'
 import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
@@ -19,6 +18,9 @@ import { isBuiltPage } from '@/routes'
 import { ADDRESS_LIST_URL, pharmacyOrderUrl, pharmacyStoreUrl } from '@/pageUrls'
 import type { PharmacyDelivery } from '../../../types/api/pharmacy'
 import './index.scss'
+import { usePharmacyOrderStore } from '@/stores/PharmacyOrderStore'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useAddressStore } from '@/stores/AddressStore'
 
 const DELIVERY_TEXT: Record<PharmacyDelivery, string> = { express: '快递配送', pickup: '到店自提' }
 
@@ -30,7 +32,9 @@ const DELIVERY_TEXT: Record<PharmacyDelivery, string> = { express: '快递配送
  * checkout (PharmacyOrderStore).
  */
 function PharmacyCheckout({ onRetry }: { onRetry: () => void }) {
-  const { pharmacyOrders: checkout, address, patient } = useStores()
+  const checkout = usePharmacyOrderStore()
+  const address = useAddressStore()
+  const patient = usePatientStore()
   const [range, setRange] = useState(false)
 
   // another address (chosen from the book) has its own fee

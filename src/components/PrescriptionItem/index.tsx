@@ -6,13 +6,13 @@ import { Button } from '@/components/Button'
 import Tappable from '@/components/Tappable'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { openPage } from '@/components/PageShell/openPage'
-import { useStores } from '@/stores'
 import type { PagedList } from '@/stores/base/PagedList'
 import { MSG } from '@/ui/messages'
 import { localTime, yuan } from '@/utils/register'
 import { pharmacyOrderUrl, prescriptionUrl } from '@/pageUrls'
 import type { Prescription, PrescriptionSummary } from '../../../types/api/pharmacy'
 import './index.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 type Actionable = Pick<Prescription, 'id' | 'orderable' | 'orderId'>
 
@@ -22,7 +22,7 @@ export const statusClass = (p: Pick<Prescription, 'expired' | 'orderable' | 'ord
 
 /** 去购药 (an orderable prescription: the order page, or the page saying no pharmacy can fill it) and 查看订单. */
 export const PrescriptionActions = observer(function PrescriptionActions({ p }: { p: Actionable }) {
-  const { prescription } = useStores()
+  const prescription = usePrescriptionStore()
   const [finding, setFinding] = useState(false)
   const buy = async () => {
     setFinding(true)

@@ -6,18 +6,18 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import CountedTextarea from '@/components/CountedTextarea'
-import { useStores } from '@/stores'
 import { COMPLAINT_MAX } from '@/stores/InquiryStore'
 import { toastSuccess } from '@/ui/feedback'
 import { localTime } from '@/utils/register'
 import './index.scss'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 /**
  * 投诉 (spec §2 /internet/complaint/index?id=): one complaint about a paid consultation; once sent the page goes back
  * to the consultation, which shows it. A consultation complained about already shows what was sent.
  */
 function Complaint() {
-  const { inquiry } = useStores()
+  const inquiry = useInquiryStore()
   const { params } = useRouter()
   const id = Number(params.id) || 0
   const i = inquiry.detail.value?.id === id ? inquiry.detail.value : null

@@ -8,6 +8,7 @@ import { useStores } from '@/stores'
 import { canEnterRoom } from '@/stores/InquiryStore'
 import type { OnlineDoctorInfo } from '../../../types/api/internet'
 import { inquiryDetailUrl, inquiryUrl, noticeUrl, renewalUrl, roomUrl } from '@/pageUrls'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 /**
  * The doctor's home's foot: 图文问诊 and 复诊续方; or, when the patient already has a consultation with this doctor that is
@@ -15,7 +16,8 @@ import { inquiryDetailUrl, inquiryUrl, noticeUrl, renewalUrl, roomUrl } from '@/
  * instead of ordering and paying for a second one.
  */
 function DoctorActions({ doctor }: { doctor: OnlineDoctorInfo }) {
-  const { doctor: store, user } = useStores()
+  const { user } = useStores()
+  const store = useDoctorStore()
   // the page read it on opening, before this part was drawn; back from ordering (or from the room) it may have changed
   const drawn = useRef(false)
   useEffect(() => {

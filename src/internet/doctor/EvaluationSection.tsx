@@ -3,15 +3,15 @@ import { observer } from 'mobx-react'
 import { openPage } from '@/components/PageShell'
 import EvaluationItem from '@/components/EvaluationItem'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 
 import { MSG } from '@/ui/messages'
 import './EvaluationSection.scss'
 import { moreEvaluationUrl } from '@/pageUrls'
+import { useEvaluationStore } from '@/stores/EvaluationStore'
 
 /** 患者评价 on the doctor's home: 好评率, how many ratings, the two newest, and 查看全部 (all ratings). */
 function EvaluationSection({ doctorId }: { doctorId: number }) {
-  const { evaluation: store } = useStores()
+  const store = useEvaluationStore()
   const list = store.evaluations
   if (store.evaluationsFor !== doctorId) return null
   const summary = store.summary

@@ -14,6 +14,8 @@ import { averageReplyTime } from '@/utils/time'
 import EvaluationSection from './EvaluationSection'
 import DoctorActions from './Actions'
 import './index.scss'
+import { useEvaluationStore } from '@/stores/EvaluationStore'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 /**
  * 医生主页 (spec §2 /internet/doctor/index?id=): who the doctor is, how they serve online, 关注 for a signed-in patient,
@@ -21,7 +23,9 @@ import './index.scss'
  * or 继续问诊 when a consultation with the doctor is still open (./Actions).
  */
 function OnlineDoctorHome() {
-  const { doctor: store, user, evaluation } = useStores()
+  const { user } = useStores()
+  const store = useDoctorStore()
+  const evaluation = useEvaluationStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const doctor = store.doctor.value?.id === id ? store.doctor.value : null

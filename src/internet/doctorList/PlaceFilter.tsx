@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import './PlaceFilter.scss'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 /**
  * 地区 above the doctor list: the city (GET /index/city), then one of its internet hospitals. The list call takes one
@@ -12,7 +12,7 @@ import './PlaceFilter.scss'
  * comes first when it is in the city. The cities are read the first time the patient opens it.
  */
 function PlaceFilter({ ownHospitalName }: { ownHospitalName?: string }) {
-  const { doctor } = useStores()
+  const doctor = useDoctorStore()
   const [open, setOpen] = useState(false)
   const cities = doctor.cities
   const current = doctor.city

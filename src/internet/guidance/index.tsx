@@ -4,11 +4,11 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { assetUrl } from '@/ui/assets'
 import MessageList, { useNow } from '../tim/MessageList'
 import InputBar from '../tim/InputBar'
 import './index.scss'
+import { useAssistantStore } from '@/stores/AssistantStore'
 
 /**
  * 医生助理 (spec §2 /internet/guidance/index, §3 assistant chat): the hospital's physician assistants to choose from,
@@ -16,7 +16,7 @@ import './index.scss'
  * count.
  */
 function Guidance() {
-  const { assistant } = useStores()
+  const assistant = useAssistantStore()
   const now = useNow()
   const current = assistant.currentAssistant
 

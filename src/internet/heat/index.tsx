@@ -6,11 +6,13 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import { NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { EXPOSURE_QUESTION, FEVER_NOTE_MAX, FEVER_QUESTION, FEVER_SYMPTOMS, RED_FLAGS, RED_FLAG_ADVICE } from '@/stores/FeverStore'
 import { inquiryPrice } from '@/stores/InquiryStore'
 import { ConsentLine, DescriptionField, FormCard, PatientField, PictureField, SubmitBar, useInquiryFlow } from '../inquiry/form'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useInquiryStore } from '@/stores/InquiryStore'
+import { useFeverStore } from '@/stores/FeverStore'
 
 /** 是 / 否 for one screening question. */
 function YesNo({ label, value, locked, onChange }: { label: string; value: boolean | null; locked: boolean; onChange: (v: boolean) => void }) {
@@ -62,7 +64,9 @@ function Chips<T extends string>(p: { label: string; items: readonly T[]; chosen
  * doctors); the doctor the server chose is named, then the inquiry is paid like 图文问诊.
  */
 function FeverClinic() {
-  const { fever, patient: patients, inquiry } = useStores()
+  const fever = useFeverStore()
+  const patients = usePatientStore()
+  const inquiry = useInquiryStore()
   const ready = useRef(false)
   const form = fever.form
   const created = form.created

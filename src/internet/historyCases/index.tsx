@@ -4,12 +4,12 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { useStores } from '@/stores'
 import { diagnosisText } from '@/stores/RecordStore'
 import { localTime } from '@/utils/register'
 import type { MedicalHistoryItem } from '../../../types/api/medical'
 import './index.scss'
 import { medicalRecordUrl } from '@/pageUrls'
+import { useRecordStore } from '@/stores/RecordStore'
 
 /**
  * 历史病例 (spec §2 /internet/historyCases/index?patientId=): the patient's finished consultations with a medical
@@ -17,7 +17,7 @@ import { medicalRecordUrl } from '@/pageUrls'
  * 查看病历 to read it.
  */
 function HistoryCases() {
-  const { records } = useStores()
+  const records = useRecordStore()
   const { params } = useRouter()
   const patientId = Number(params.patientId) || 0
   const cases = records.casesPatientId === patientId ? (records.cases.value ?? []) : []

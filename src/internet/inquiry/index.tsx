@@ -4,17 +4,19 @@ import { View } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { useStores } from '@/stores'
 import { DESCRIPTION_MAX } from '@/stores/InquiryStore'
 import { ConsentLine, DescriptionField, DoctorHeader, PatientField, PictureField, SubmitBar, useInquiryFlow } from './form'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 /**
  * 图文问诊 (spec §2 /internet/inquiry/index?doctorId=): the doctor and the price, the patient, the illness in words and
  * up to 9 pictures, the consent, then 提交并支付 through the payment core; the detail of the inquiry follows.
  */
 function InquiryPage() {
-  const { inquiry, patient: patients } = useStores()
+  const inquiry = useInquiryStore()
+  const patients = usePatientStore()
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const ready = useRef(false)

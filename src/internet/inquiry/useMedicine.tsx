@@ -6,7 +6,6 @@ import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
-import { useStores } from '@/stores'
 import { DESCRIPTION_MAX } from '@/stores/InquiryStore'
 
 import { DIAGNOSIS_MAX, MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
@@ -16,6 +15,11 @@ import { ConsentLine, DescriptionField, DoctorHeader, FormCard, PatientField, Pi
 import './index.scss'
 import './useMedicine.scss'
 import { historyCasesUrl, inquiryUrl, usedMedicinePickUrl } from '@/pageUrls'
+import { useRecordStore } from '@/stores/RecordStore'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useInquiryStore } from '@/stores/InquiryStore'
+import { useFollowUpStore } from '@/stores/FollowUpStore'
 
 /**
  * 复诊续方 (spec §2 /internet/inquiry/useMedicine?doctorId=): renewing the medicines of a condition diagnosed before,
@@ -23,7 +27,11 @@ import { historyCasesUrl, inquiryUrl, usedMedicinePickUrl } from '@/pageUrls'
  * disease list, or taken from a past case), the medicines, the illness, pictures and the consent, then paid like 图文问诊.
  */
 function RenewalPage() {
-  const { followUp, patient: patients, inquiry, records, prescription } = useStores()
+  const followUp = useFollowUpStore()
+  const patients = usePatientStore()
+  const inquiry = useInquiryStore()
+  const records = useRecordStore()
+  const prescription = usePrescriptionStore()
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const ready = useRef(false)

@@ -5,16 +5,16 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import EvaluationItem from '@/components/EvaluationItem'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import './index.scss'
+import { useEvaluationStore } from '@/stores/EvaluationStore'
 
 /**
  * 全部评价 (spec §2 /internet/moreEvaluation/index?doctorId=): the count, 好评率 and how often each tag was chosen, then
  * every rating from the newest, a page at a time (spec §8 加载中... / 没有更多了 / 加载失败).
  */
 function MoreEvaluation() {
-  const { evaluation: store } = useStores()
+  const store = useEvaluationStore()
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const list = store.evaluations

@@ -8,13 +8,15 @@ import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import { prescriptionUrl } from '@/pageUrls'
 import './index.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 /**
  * 暂无可配药的药房 (spec §2 /internet/noStorePrescription/index?id=): no partner pharmacy has every medicine of this
  * prescription in stock; what it holds, and the hospital's own pharmacy to fill it in person.
  */
 function NoStorePrescription() {
-  const { hospital, prescription } = useStores()
+  const { hospital } = useStores()
+  const prescription = usePrescriptionStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const { value: p, load, placeholder } = oneById(prescription.toOrder, id, '未找到该处方')

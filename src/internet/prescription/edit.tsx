@@ -7,16 +7,16 @@ import Empty from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
-import { useStores } from '@/stores'
 import { USED_MEDICINE_URL, renewalUrl } from '@/pageUrls'
 import './edit.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 /**
  * 续方用药清单 (spec §2 /internet/prescription/edit): the medicines chosen on 用药记录 with how many of each, and the
  * doctor to ask (one who prescribed them); 下一步 opens the renewal form (复诊续方) with them filled in.
  */
 function EditMedicine() {
-  const { prescription } = useStores()
+  const prescription = usePrescriptionStore()
   const doctors = prescription.editDoctors
   const [doctorId, setDoctorId] = useState<number | null>(null)
   const chosenDoctor = doctors.find((d) => d.id === doctorId) ?? doctors[0]

@@ -5,10 +5,11 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import PatientPicker from '@/components/PatientPicker'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { USED_MEDICINE_URL } from '@/pageUrls'
 import { PrescriptionList } from '@/components/PrescriptionItem'
 import './index.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 复诊续方 / 我的处方 (spec §2 /internet/prescription/index): the chosen patient's prescriptions, newest first, each with
@@ -16,7 +17,8 @@ import './index.scss'
  * can be bought, 查看订单 on one bought; 用药记录 to renew medicines prescribed before.
  */
 function Prescriptions() {
-  const { patient: patients, prescription } = useStores()
+  const patients = usePatientStore()
+  const prescription = usePrescriptionStore()
   const [ready, setReady] = useState(false)
   const currentId = patients.current?.id
   useEffect(() => {

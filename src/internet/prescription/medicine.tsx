@@ -12,6 +12,7 @@ import type { PrescriptionRef } from '@/stores/PrescriptionStore'
 import { localTime, yuan } from '@/utils/register'
 import type { DrugCategory } from '../../../types/api/pharmacy'
 import './medicine.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 export const CATEGORY_TEXT: Record<DrugCategory, string> = { western: '西药', patent: '中成药', chinese: '中药饮片' }
 
@@ -30,7 +31,8 @@ function refOf(params: Partial<Record<string, string>>): PrescriptionRef | null 
  * it), its status line is read again.
  */
 function Medicine() {
-  const { hospital, prescription } = useStores()
+  const { hospital } = useStores()
+  const prescription = usePrescriptionStore()
   const { params } = useRouter()
   const ref = refOf(params)
   const p = ref ? prescription.opened(ref) : null

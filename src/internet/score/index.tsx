@@ -6,19 +6,19 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars } from '@/components/OnlineDoctorCard'
 import EvaluationItem from '@/components/EvaluationItem'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 
 import { MSG } from '@/ui/messages'
 import { assetUrl } from '@/ui/assets'
 import './index.scss'
 import { moreEvaluationUrl } from '@/pageUrls'
+import { useEvaluationStore } from '@/stores/EvaluationStore'
 
 /**
  * 医生评分 (spec §2 /internet/score/index?doctorId=): the doctor's service level as stars (spec §3), 好评率, how many
  * ratings and how often each tag was chosen, the two newest ratings and 查看全部评价.
  */
 function ScorePage() {
-  const { evaluation: store } = useStores()
+  const store = useEvaluationStore()
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)
   const doctor = store.doctor.value?.id === doctorId ? store.doctor.value : null

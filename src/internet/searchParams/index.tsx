@@ -13,10 +13,12 @@ import { MSG } from '@/ui/messages'
 
 import './index.scss'
 import { doctorListUrl, onlineDoctorUrl } from '@/pageUrls'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 /** 搜索医生 (spec §2 /internet/searchParams/index): online doctors by name, speciality or department, as the patient types. */
 function DoctorSearch() {
-  const { doctor, hospital } = useStores()
+  const { hospital } = useStores()
+  const doctor = useDoctorStore()
   const result = doctor.search.result
 
   const openDept = (dept: { id: number; hospitalCode: string }) => {

@@ -4,16 +4,16 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import { oneById } from '@/components/Empty/oneById'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { openLocationUrl } from '@/pageUrls'
 import './index.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 /**
  * 药房介绍 (spec §2 /internet/store/index?id=): the pharmacy's name, introduction, hours, address (on the map when it
  * has coordinates), phone, and whether it delivers or has medicines picked up.
  */
 function PharmacyStorePage() {
-  const { prescription } = useStores()
+  const prescription = usePrescriptionStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const { value: s, load, placeholder } = oneById(prescription.store, id, '未找到该药房')

@@ -3,7 +3,8 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import PharmacyCheckout from '@/components/PharmacyCheckout'
-import { useStores } from '@/stores'
+import { usePharmacyOrderStore } from '@/stores/PharmacyOrderStore'
+import { useAddressStore } from '@/stores/AddressStore'
 
 /**
  * 确认订单 for a prescription (spec §2 /internet/sureOrder/index?prescriptionId=): its drug lines with the drug and
@@ -11,7 +12,8 @@ import { useStores } from '@/stores'
  * prescription, the medicines and delivery only.
  */
 function SureOrder() {
-  const { pharmacyOrders, address } = useStores()
+  const pharmacyOrders = usePharmacyOrderStore()
+  const address = useAddressStore()
   const { params } = useRouter()
   const id = Number(params.prescriptionId)
   const repeat = params.repeat === '1'

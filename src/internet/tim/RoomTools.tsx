@@ -7,17 +7,19 @@ import Sheet from '@/components/Sheet'
 import { openPage } from '@/components/PageShell'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
-import { useStores } from '@/stores'
 import { MEDICINES_MAX, MEDICINE_NAME_MAX } from '@/stores/FollowUpStore'
 import { RENEWAL_NOTE_MAX } from '@/stores/RoomToolsStore'
 import './tools.scss'
+import { useRoomToolsStore } from '@/stores/RoomToolsStore'
+import { useRecordStore } from '@/stores/RecordStore'
 
 /**
  * The room's tools while the consultation is open: 发送病历 (a case chosen on the history cases page is shared when the
  * patient comes back) and 续方申请 (a panel over the room).
  */
 function RoomTools() {
-  const { roomTools: tools, records } = useStores()
+  const tools = useRoomToolsStore()
+  const records = useRecordStore()
 
   const chosen = records.chosenCase
   useEffect(() => {
@@ -46,7 +48,7 @@ function RoomTools() {
 
 /** 续方申请: 1–10 medicine names and an optional note, sent to the doctor as one message. */
 const RenewalPanel = observer(function RenewalPanel() {
-  const { roomTools: tools } = useStores()
+  const tools = useRoomToolsStore()
   return (
     <Sheet title='续方申请' aside={<Text className='room-renewal__note'>{`${tools.medicines.length}/${MEDICINES_MAX}`}</Text>} onClose={tools.closeRenewal}>
       <View role='list' aria-label='续方药品'>

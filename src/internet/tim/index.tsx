@@ -13,6 +13,7 @@ import InputBar from './InputBar'
 import RoomTools from './RoomTools'
 import './index.scss'
 import { evaluateUrl, giftPageUrl } from '@/pageUrls'
+import { useRoomToolsStore } from '@/stores/RoomToolsStore'
 
 /**
  * 问诊室 (spec §2 /internet/tim/index?toUserId=&type=&inquiryId=): the chat with the doctor of one consultation, its
@@ -20,7 +21,8 @@ import { evaluateUrl, giftPageUrl } from '@/pageUrls'
  * 发送病历 and 续方申请 above the input bar.
  */
 function Room() {
-  const { chat, roomTools } = useStores()
+  const { chat } = useStores()
+  const roomTools = useRoomToolsStore()
   const { params } = useRouter()
   const inquiryId = Number(params.inquiryId) || undefined
   const now = useNow()

@@ -18,6 +18,8 @@ import type { ChatRecord, InquiryHistory } from '../../../types/api/consultation
 import '../tim/chat.scss'
 import './index.scss'
 import { chatRecordUrl } from '@/pageUrls'
+import { useRecordStore } from '@/stores/RecordStore'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 type HistoryKind = 'all' | 'chronic'
 const KINDS: { value: HistoryKind; label: string }[] = [
@@ -31,7 +33,8 @@ const KINDS: { value: HistoryKind; label: string }[] = [
  * small timeline, then its messages as the room shows them, with no input.
  */
 function TimHistory() {
-  const { records, inquiry } = useStores()
+  const records = useRecordStore()
+  const inquiry = useInquiryStore()
   const { params } = useRouter()
   const inquiryId = Number(params.inquiryId) || 0
   const [kind, setKind] = useState<HistoryKind>(params.kind === 'chronic' ? 'chronic' : 'all')

@@ -9,12 +9,13 @@ import PatientPicker from '@/components/PatientPicker'
 import Tappable from '@/components/Tappable'
 import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
-import { useStores } from '@/stores'
 import { MEDICINES_MAX } from '@/stores/FollowUpStore'
 import { localTime } from '@/utils/register'
 import { maskName } from '@/utils/mask'
 import { PRESCRIPTION_EDIT_URL } from '@/pageUrls'
 import './index.scss'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 用药记录 (spec §2 /internet/usedMedicine/index): the medicines prescribed to the chosen patient before, each with its
@@ -22,7 +23,8 @@ import './index.scss'
  * the renewal form (`doctorId`), back to that form.
  */
 function UsedMedicine() {
-  const { patient: patients, prescription } = useStores()
+  const patients = usePatientStore()
+  const prescription = usePrescriptionStore()
   const { params } = useRouter()
   // opened from the renewal form: the form's patient stays, the medicines go back to it
   const picking = !!Number(params.doctorId)

@@ -4,10 +4,10 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { moreText } from '@/stores/RecordStore'
 import { localTime } from '@/utils/register'
 import './index.scss'
+import { useRecordStore } from '@/stores/RecordStore'
 
 /**
  * 访问记录 (under mine; not in the spec, the patient's right under PIPL to know who used their data): who at the
@@ -15,7 +15,7 @@ import './index.scss'
  * account's patients and chat, newest first, a page at a time. The patient's own reads are not listed.
  */
 function AccessLog() {
-  const { records } = useStores()
+  const records = useRecordStore()
   const list = records.accessLog
   useReachBottom(() => void list.loadMore())
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Cascader } from '@nutui/nutui-react-taro'
-import { useStores } from '@/stores'
 import type { Region } from '../../../types/api/address'
+import { useAddressStore } from '@/stores/AddressStore'
 
 export interface RegionChoice {
   provinceCode: number
@@ -36,7 +36,7 @@ const optionOf = (r: Region): CascaderOption => ({ text: r.name, value: r.code, 
  * with its three levels already loaded.
  */
 export default function RegionPicker({ visible, value, onClose, onChange }: Props) {
-  const { address } = useStores()
+  const address = useAddressStore()
   const [options, setOptions] = useState<CascaderOption[]>([])
   const chosen = value.length === 3 && value.every(Boolean) ? value : []
 

@@ -7,7 +7,6 @@ import PageShell from '@/components/PageShell'
 import Toggle from '@/components/Toggle'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
-import { useStores } from '@/stores'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { detailFromLocation, draftOf, emptyDraft, type AddressDraft } from '@/stores/AddressStore'
 import { DETAIL_MAX_LENGTH, regionLabel } from '@/utils/address'
@@ -15,6 +14,7 @@ import type { Location } from '../../../types/api/address'
 import RegionPicker, { type RegionChoice } from './RegionPicker'
 import './add.scss'
 import { CHOOSE_LOCATION_URL } from '@/pageUrls'
+import { useAddressStore } from '@/stores/AddressStore'
 
 /** Degrees as the server keeps them: at most 6 decimals (about 0.1 m), no trailing zeros. */
 const degrees = (n: number) => String(Number(n.toFixed(6)))
@@ -35,7 +35,7 @@ function withLocation(d: AddressDraft, loc: Location): AddressDraft {
 
 /** 新增 / 编辑收货地址 (`?id=` edits): receiver, mobile, region (picker or 定位), detail, default. */
 function AddressAdd() {
-  const { address } = useStores()
+  const address = useAddressStore()
   const id = Number(useRouter().params.id) || null
   const [draft, setDraft] = useState<AddressDraft>(emptyDraft)
   const [picking, setPicking] = useState(false)

@@ -5,10 +5,10 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { confirm, toastSuccess } from '@/ui/feedback'
 import type { Address } from '../../../types/api/address'
 import './list.scss'
+import { useAddressStore } from '@/stores/AddressStore'
 
 const editUrl = (id?: number) => `/pages/address/add${id ? `?id=${id}` : ''}`
 
@@ -17,7 +17,7 @@ const editUrl = (id?: number) => `/pages/address/add${id ? `?id=${id}` : ''}`
  * (pharmacy checkout) tapping one chooses it and goes back; otherwise it opens for editing.
  */
 function AddressList() {
-  const { address } = useStores()
+  const address = useAddressStore()
   const selecting = useRouter().params.select === '1'
 
   const tap = (a: Address) => {

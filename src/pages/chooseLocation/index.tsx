@@ -6,10 +6,10 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { ApiError } from '@/services/request'
 import type { Location } from '../../../types/api/address'
 import './index.scss'
+import { useAddressStore } from '@/stores/AddressStore'
 
 /** Waiting longer than this for a position fix tells the patient it failed (they can retry or choose by hand). */
 export const LOCATE_TIMEOUT_MS = 10_000
@@ -28,7 +28,7 @@ const isDenied = (err: unknown) => /denied|deny|permission|权限/i.test(String(
  * hand it to the page that opened this one. No map tiles: nothing outside is reachable, so a card shows the place.
  */
 function ChooseLocation() {
-  const { address } = useStores()
+  const address = useAddressStore()
   const [state, setState] = useState<State>({ phase: 'locating' })
 
   const locate = async () => {

@@ -6,17 +6,17 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { Button } from '@/components/Button'
 import platform from '@/platform'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { webviewUrl } from '@/pageUrls'
 import './pacsRedirect.scss'
+import { useReportStore } from '@/stores/ReportStore'
 
 /**
  * 云影像 (spec §2 /pages/common/pacsRedirect?id=): asks for the imaging report's viewer link (it works for 30 minutes)
  * and opens it: the browser goes there on H5, a mini-program shows it in its web-view.
  */
 function PacsRedirect() {
-  const { reports } = useStores()
+  const reports = useReportStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const [state, setState] = useState<'loading' | 'failed' | 'ready'>('loading')

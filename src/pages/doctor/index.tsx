@@ -10,13 +10,15 @@ import { MY_DOCTORS_ORDERS } from '@/stores/DoctorStore'
 
 import './index.scss'
 import { doctorListUrl, onlineDoctorUrl } from '@/pageUrls'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 /**
  * 我的医生 (spec §2 /pages/doctor/index): the doctors the patient follows, those accepting consultations first
  * (可问诊优先), or the latest followed first (最近关注).
  */
 function MyDoctors() {
-  const { doctor, hospital } = useStores()
+  const { hospital } = useStores()
+  const doctor = useDoctorStore()
   const state = doctor.myDoctors.state
   const list = doctor.myDoctors.value ?? []
 

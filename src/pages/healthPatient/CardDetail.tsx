@@ -11,13 +11,14 @@ import { useStores } from '@/stores'
 import { toastSuccess } from '@/ui/feedback'
 import { maskIdCard, maskName } from '@/utils/mask'
 import { localTime } from '@/utils/register'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * The page's loader for one patient's card: once the shell is ready, and again whenever the page shows again (back
  * from completing the patient). Pass the answer to PageShell's onReady.
  */
 export function useCardLoader(patientId: number) {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   const ready = useRef(false)
   useDidShow(() => {
     if (ready.current) void patient.loadCard(patientId).catch(() => undefined)
@@ -34,7 +35,8 @@ export function useCardLoader(patientId: number) {
  * the card here (申领, GET /patient/hospital/patient/bind); an incomplete one is completed first (spec §5).
  */
 function CardDetail({ patientId }: { patientId: number }) {
-  const { patient: store, hospital } = useStores()
+  const { hospital } = useStores()
+  const store = usePatientStore()
   const { requireComplete, modal } = usePatientCompletion()
   const card = store.card.value?.patient.id === patientId ? store.card.value : null
 

@@ -5,16 +5,16 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 
 import { assetUrl } from '@/ui/assets'
 import './introduce.scss'
 import { deptScheduleUrl, introduceDoctorUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** 科室介绍 (spec §2 /pages/introduce/dept?id=, open to anyone): the department, its doctors, and the way to book. */
 function DeptIntroduce() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const dept = id ? register.catalogue.deptById(id) : null

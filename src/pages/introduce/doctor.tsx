@@ -4,15 +4,15 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { useStores } from '@/stores'
 
 import { assetUrl } from '@/ui/assets'
 import './introduce.scss'
 import { doctorUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** 医生介绍 (spec §2 /pages/introduce/doctor?id=, open to anyone): who the doctor is, and the way to book. */
 function DoctorIntroduce() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const doctor = register.catalogue.doctorSchedule.value?.doctor?.id === id ? register.catalogue.doctorSchedule.value.doctor : null

@@ -10,6 +10,7 @@ import { assetUrl } from '@/ui/assets'
 import { MSG } from '@/ui/messages'
 import './introduce.scss'
 import { introduceDeptUrl, introduceHtmlUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** The hospital's guide: its textConfig key and title. */
 const GUIDE = { key: 'guideHtml', title: '就医指南' }
@@ -20,7 +21,8 @@ const GUIDE = { key: 'guideHtml', title: '就医指南' }
  * each opening 科室介绍.
  */
 function Introduce() {
-  const { hospital, register } = useStores()
+  const { hospital } = useStores()
+  const register = useRegisterStore()
   const h = hospital.hospital
   const [intro, setIntro] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)

@@ -13,13 +13,17 @@ import { localTime } from '@/utils/register'
 import { RecordFields, RecordHeader } from './RecordView'
 import './index.scss'
 import { addPatientUrl } from '@/pageUrls'
+import { useRecordStore } from '@/stores/RecordStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 电子病历 (spec §2 /pages/medicalHistory/index): the medical records of the patient chosen above, newest first, each
  * opening in place to the whole record; with `?imOrderNo=` the record of one consultation (from its detail page).
  */
 function MedicalHistory() {
-  const { records, patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const records = useRecordStore()
+  const patients = usePatientStore()
   const { params } = useRouter()
   const imOrderNo = params.imOrderNo
   const list = records.records

@@ -5,18 +5,18 @@ import { observer } from 'mobx-react'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { moreText } from '@/stores/RecordStore'
 import { timeAgo } from '@/utils/time'
 import type { UserMessage } from '../../../types/api/message'
 import './index.scss'
+import { useRecordStore } from '@/stores/RecordStore'
 
 /**
  * 消息中心 (spec §2 /pages/message/index): the notices about the patient's consultations and orders, newest first, an
  * unread dot on each one not read; tapping one marks it read and opens what it tells of; 全部已读; a page at a time.
  */
 function MessageCentre() {
-  const { records } = useStores()
+  const records = useRecordStore()
   const list = records.messages
   useReachBottom(() => void list.loadMore())
 

@@ -13,13 +13,15 @@ import { useRecharge } from '../../pages/order/recharge/useRecharge'
 import AmountChoice, { TopUpBar } from '../../pages/order/recharge/AmountChoice'
 import { ACCOUNT_RECORDS_URL, accountDetailUrl } from '@/pageUrls'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 门诊预交金 (spec §2 /palm/accountRecharge/index): the chosen patient's outpatient account balance (就诊卡余额), an
  * amount to add (a choice or the patient's own) and 立即充值, which pays in the cashier and comes back to the record.
  */
 function AccountRecharge() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('clinic')
   const [ready, setReady] = useState(false)
   const current = patients.current

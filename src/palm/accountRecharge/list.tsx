@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { useStores } from '@/stores'
 import { ACCOUNT_RECHARGE_URL, accountDetailUrl } from '@/pageUrls'
 import { useRecharge } from '../../pages/order/recharge/useRecharge'
 import RecordList from '../../pages/order/recharge/RecordList'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** 充值记录 (spec §2 /palm/accountRecharge/list): the chosen patient's outpatient account top-ups, a page at a time. */
 function AccountRecords() {
-  const { patient: patients } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('clinic')
   const [ready, setReady] = useState(false)
   const load = async () => {

@@ -9,6 +9,7 @@ import { useStores } from '@/stores'
 import { QueueStore } from '@/stores/QueueStore'
 import type { TodayTicket } from '../../../types/api/queue'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 const STATUS_TEXT: Record<TodayTicket['status'], string> = { waiting: '排队中', called: '已叫号', done: '已完成', cancelled: '已取消' }
 
@@ -54,7 +55,8 @@ function TicketCard({ ticket }: { ticket: TodayTicket }) {
  * polling); three or fewer before the patient, or the number called, is told in words (role=status) and by a buzz.
  */
 function CallRegister() {
-  const { hospital, patient: patients, user } = useStores()
+  const { hospital, user } = useStores()
+  const patients = usePatientStore()
   const [store] = useState(() => new QueueStore(() => hospital.hospital?.hospitalCode, patients, () => user.user?.id))
   const [ready, setReady] = useState(false)
   const shownFor = useRef<number | null>(null)

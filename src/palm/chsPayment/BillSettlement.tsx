@@ -7,7 +7,6 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { localTime, yuan } from '@/utils/register'
 import { toastError } from '@/ui/feedback'
 import { afterPay } from '../../pages/order/payment/afterPay'
@@ -16,6 +15,8 @@ import type { BillPaymentDetail } from '../../../types/api/palm'
 import SplitRows from './SplitRows'
 import SettledOrder from './SettledOrder'
 import TestPerson from './TestPerson'
+import { useInsuranceStore } from '@/stores/InsuranceStore'
+import { useBillStore } from '@/stores/BillStore'
 
 /** An unpaid payment of bills that has not gone to a channel yet: its split is worked out here. */
 const settlesHere = (r: BillPaymentDetail | null) => !!r && r.payable && r.order.status === 'created'
@@ -26,7 +27,8 @@ const settlesHere = (r: BillPaymentDetail | null) => !!r && r.payable && r.order
  * cashier; for a payment already paid or closed, how its amount was split.
  */
 function BillSettlement({ id, authCode }: { id: number; authCode?: string }) {
-  const { bills, insurance } = useStores()
+  const bills = useBillStore()
+  const insurance = useInsuranceStore()
   const record = bills.record.value?.id === id ? bills.record.value : null
 
   const load = async () => {

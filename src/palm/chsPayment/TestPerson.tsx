@@ -7,6 +7,7 @@ import { useStores } from '@/stores'
 import { maskIdCard, maskName } from '@/utils/mask'
 import type { InsuranceTestUser } from '../../../types/api/insurance'
 import { addPatientUrl } from '@/pageUrls'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * On a test insurance platform (the server names a test person only there): who to choose on its authorisation page,
@@ -14,7 +15,8 @@ import { addPatientUrl } from '@/pageUrls'
  * not, the test person can be added as a patient (the form starts filled in) and booked for.
  */
 function TestPerson({ person, patientId }: { person: InsuranceTestUser; patientId: number }) {
-  const { patient, hospital } = useStores()
+  const { hospital } = useStores()
+  const patient = usePatientStore()
   useEffect(() => {
     if (!patient.loaded) void patient.load().catch(() => undefined)
   }, [patient])

@@ -7,7 +7,6 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import TestPerson from './TestPerson'
 import SplitRows from './SplitRows'
 import SettledOrder from './SettledOrder'
@@ -18,6 +17,8 @@ import { yuan } from '@/utils/register'
 import type { Registration } from '../../../types/api/register'
 import './index.scss'
 import { chsPaymentUrl, detailUrl, payReturnUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
+import { useInsuranceStore } from '@/stores/InsuranceStore'
 
 /** A held registration that settles with insurance and has not gone to a channel yet: its split is worked out here. */
 const settlesHere = (r: Registration | null) => !!r && r.insurance && r.status === 'holding' && r.order?.status === 'created'
@@ -28,7 +29,8 @@ const settlesHere = (r: Registration | null) => !!r && r.insurance && r.status =
  * other order (`type=register&id=` or `orderNo=`), how its amount was split between insurance and the patient.
  */
 function ChsPayment() {
-  const { register, insurance } = useStores()
+  const register = useRegisterStore()
+  const insurance = useInsuranceStore()
   const { params } = useRouter()
   const registrationId = params.type === 'register' ? Number(params.id) : 0
   const orderNo = params.orderNo ?? ''

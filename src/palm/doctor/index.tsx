@@ -4,16 +4,16 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 
 import { assetUrl } from '@/ui/assets'
 import { ScheduleGrid } from '../register/ScheduleParts'
 import './index.scss'
 import { confirmUrl, introduceDoctorUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** 医生主页 (spec §2 /palm/doctor/index?id=): who the doctor is and the next 14 days to book, from any department. */
 function DoctorHome() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const schedule = register.catalogue.doctorSchedule.value?.doctor?.id === id ? register.catalogue.doctorSchedule.value : null

@@ -6,13 +6,14 @@ import PageShell from '@/components/PageShell'
 import { NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
-import { useStores } from '@/stores'
 
 import { EMERGENCY_PHONE, MAX_TRIAGE_TEXT, TRIAGE_DISCLAIMER, TRIAGE_EXAMPLES, TRIAGE_GREETING, type TriageMessage } from '@/stores/TriageStore'
 import { assetUrl } from '@/ui/assets'
 import type { TriageAnswer, TriageDepartment } from '../../../types/api/triage'
 import './index.scss'
 import { deptScheduleUrl, doctorUrl } from '@/pageUrls'
+import { useTriageStore } from '@/stores/TriageStore'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 const msgAnchor = (id: number) => `triage-msg-${id}`
 const THINKING_ANCHOR = 'triage-thinking'
@@ -72,7 +73,8 @@ function AgentAnswer({ id, answer, onDept, onDoctor }: AnswerProps) {
  * stays on top and comes with every answer.
  */
 function Triage() {
-  const { triage, register } = useStores()
+  const triage = useTriageStore()
+  const register = useRegisterStore()
   const last = triage.messages[triage.messages.length - 1]
   const anchor = triage.sending ? THINKING_ANCHOR : last ? msgAnchor(last.id) : undefined
 

@@ -2,17 +2,17 @@ import { useEffect, useRef, useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import type { RechargeStore } from '@/stores/RechargeStore'
 import { yuan } from '@/utils/register'
 import './StayParts.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * Reads the chosen patient's stay when the page is ready (with `also`, what else the page needs), again when the page
  * shows (back from a top-up) and when another patient is chosen. Answers the page's `load`.
  */
 export function useStayLoader(store: RechargeStore, also?: () => Promise<unknown>) {
-  const { patient: patients } = useStores()
+  const patients = usePatientStore()
   const [ready, setReady] = useState(false)
   const current = patients.current
   /** Whose stay was asked for last: choosing another patient asks again. */

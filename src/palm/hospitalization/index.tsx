@@ -15,6 +15,7 @@ import { LowDepositWarning, StayEntries, StayMoney, StayRow, useStayLoader } fro
 import type { InpatientView } from '../../../types/api/palm'
 import { bedText } from '../../pages/order/recharge/useRecharge'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** The hospital's calendar date of an instant (Asia/Shanghai). */
 const dateOf = (iso: string) => hospitalToday(new Date(iso))
@@ -28,7 +29,8 @@ const daysOf = (stay: InpatientView) => stayDays(dateOf(stay.admittedAt), stay.d
  * the ways on: 预交金充值, 每日清单, 充值记录, 陪护人.
  */
 function Hospitalization() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('inpatient')
   const { load } = useStayLoader(store)
   const current = patients.current

@@ -14,6 +14,8 @@ import { examAppointmentUrl, inspectionDetailUrl, INSPECTION_RECORDS_URL } from 
 import { weekdayText } from '@/utils/medtech'
 import type { ExamToBook } from '../../../types/api/medtech'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useMedTechStore } from '@/stores/MedTechStore'
 
 function ExamCard({ exam, open, onOpen, onView }: { exam: ExamToBook; open: boolean; onOpen: () => void; onView: (appointmentNo: string) => void }) {
   const a = exam.appointment
@@ -51,7 +53,9 @@ function ExamCard({ exam, open, onOpen, onView }: { exam: ExamToBook; open: bool
  * step). Then the appointment with its preparation notes.
  */
 function InspectReserve() {
-  const { hospital, patient: patients, medTech: store } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
+  const store = useMedTechStore()
   const { params } = useRouter()
   const shownFor = useRef<number | null | undefined>(undefined)
   const current = patients.current

@@ -6,6 +6,8 @@ import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import { useStores } from '@/stores'
 import { PAYMENT_LIST_URL } from '@/pageUrls'
 import MergeConfirm from './MergeConfirm'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useBillStore } from '@/stores/BillStore'
 
 interface Props {
   title: string
@@ -23,7 +25,9 @@ interface Props {
  * patient chosen meanwhile (on another page) is asked again.
  */
 function ChosenBillsPage({ title, choose, missing, emptyText }: Props) {
-  const { bills, patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const bills = useBillStore()
+  const patients = usePatientStore()
   const [ready, setReady] = useState(false)
   const current = patients.current
 

@@ -6,13 +6,13 @@ import { Button } from '@/components/Button'
 import { Loading } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { maskName } from '@/utils/mask'
 import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
 import { afterPay } from '../../pages/order/payment/afterPay'
 import { ACCOUNT_RECHARGE_URL, billChsPaymentUrl } from '@/pageUrls'
 import './MergeConfirm.scss'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 确认缴费 of the bills chosen in the bill store (shared by /palm/payment/mergeList and /deptMergeList): the patient,
@@ -20,7 +20,7 @@ import './MergeConfirm.scss'
  * together as one order through payment/init. `empty` shows while nothing is chosen.
  */
 function MergeConfirm({ empty }: { empty: ReactNode }) {
-  const { bills } = useStores()
+  const bills = useBillStore()
   const chosen = bills.chosen
   const patient = bills.patient
 

@@ -1,7 +1,7 @@
 import { useRouter } from '@tarojs/taro'
-import { useStores } from '@/stores'
 import { queryText } from '@/utils/queryText'
 import ChosenBillsPage from './ChosenBillsPage'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 科室合并支付 (spec §2 /palm/payment/deptMergeList?visitNo=&deptName=): every unpaid bill one department ordered at
@@ -9,7 +9,7 @@ import ChosenBillsPage from './ChosenBillsPage'
  * same confirmation and payment as /mergeList. A bill already in a payment that waits is left out.
  */
 export default function DeptMergeList() {
-  const { bills } = useStores()
+  const bills = useBillStore()
   const { params } = useRouter()
   const visitNo = queryText(params.visitNo)
   const deptName = queryText(params.deptName)

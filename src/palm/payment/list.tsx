@@ -15,6 +15,8 @@ import BillItems from '../../pages/order/payment/BillItems'
 import { CHOOSE_PATIENT_URL, PAYMENT_MERGE_URL, deptMergeUrl, payTypeUrl, paymentDetailUrl } from '@/pageUrls'
 import type { UnpaidBill } from '../../../types/api/palm'
 import './list.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 门诊缴费 (spec §2 /palm/payment/list): the chosen patient's unpaid bills by visit and department, each with a
@@ -23,7 +25,9 @@ import './list.scss'
  * unpaid bills of that visit at once (/deptMergeList).
  */
 function PaymentList() {
-  const { bills, patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const bills = useBillStore()
+  const patients = usePatientStore()
   const [open, setOpen] = useState<string | null>(null)
   const [ready, setReady] = useState(false)
   const current = patients.current

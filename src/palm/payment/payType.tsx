@@ -1,7 +1,7 @@
 import { useRouter } from '@tarojs/taro'
-import { useStores } from '@/stores'
 import { queryText } from '@/utils/queryText'
 import ChosenBillsPage from './ChosenBillsPage'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 选择支付方式 (spec §2 /palm/payment/payType?billNo=): one bill of the chosen patient paid on its own (单独支付 on the
@@ -9,7 +9,7 @@ import ChosenBillsPage from './ChosenBillsPage'
  * hospital takes it. The same confirmation and payment as /mergeList, for that one bill.
  */
 export default function PayType() {
-  const { bills } = useStores()
+  const bills = useBillStore()
   const { params } = useRouter()
   const billNo = queryText(params.billNo)
   return (

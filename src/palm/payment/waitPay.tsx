@@ -12,6 +12,8 @@ import { yuan } from '@/utils/register'
 import BillItems from '../../pages/order/payment/BillItems'
 import { afterPay } from '../../pages/order/payment/afterPay'
 import './MergeConfirm.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 待缴费 (spec §2 /palm/payment/waitPay?billNo=&source=scanCode): a bill opened from a scanned code, read for the
@@ -20,7 +22,9 @@ import './MergeConfirm.scss'
  * (payment/unpaid/report/detail), said so, and paid through payment/report/init.
  */
 function WaitPay() {
-  const { bills, patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const bills = useBillStore()
+  const patients = usePatientStore()
   const { params } = useRouter()
   const billNo = params.billNo ?? ''
   const scanned = params.source === 'scanCode'

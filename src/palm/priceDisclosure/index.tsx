@@ -12,13 +12,15 @@ import { MSG } from '@/ui/messages'
 import { debounce } from '@/utils/debounce'
 import { yuan } from '@/utils/register'
 import './index.scss'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 价格公示 (spec §2 /palm/priceDisclosure/index): the hospital's prices of drugs, tests, examinations, treatments,
  * materials and services, searched by name or code 500 ms after the last keystroke, a page at a time.
  */
 function PriceDisclosure() {
-  const { bills, hospital } = useStores()
+  const { hospital } = useStores()
+  const bills = useBillStore()
   const list = bills.prices
   const [text, setText] = useState(bills.keyword)
   const search = useMemo(() => debounce((k: string) => void bills.searchPrices(k)), [bills])

@@ -11,6 +11,7 @@ import { MSG } from '@/ui/messages'
 
 import './index.scss'
 import { DEPT_LIST_URL } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** The hospital setting that turns on free 普通号 for older patients (the server's register.freeForElderly). */
 const FREE_FOR_ELDERLY_KEY = 'register.freeForElderly'
@@ -20,7 +21,8 @@ const FREE_FOR_ELDERLY_KEY = 'register.freeForElderly'
  * and whether the hospital waives the 普通号 fee for older patients (its public setting, hospital/config).
  */
 function RegisterNotice() {
-  const { register, hospital } = useStores()
+  const { hospital } = useStores()
+  const register = useRegisterStore()
   const [agreed, setAgreed] = useState(false)
   const [freeForElderly, setFreeForElderly] = useState(false)
   const rules = register.catalogue.rules.value

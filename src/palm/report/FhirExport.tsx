@@ -1,15 +1,17 @@
 import { observer } from 'mobx-react'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { useStores } from '@/stores'
 import { toastSuccess } from '@/ui/feedback'
+import { useReportStore } from '@/stores/ReportStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 导出报告: the chosen patient's reports as one FHIR R4 file (an international format other hospitals and health apps
  * read), downloaded on H5, copied in a mini-program (PIPL art. 45).
  */
 function FhirExport() {
-  const { patient: patients, reports } = useStores()
+  const patients = usePatientStore()
+  const reports = useReportStore()
   if (!patients.current || reports.verify.required) return null
   const save = async () => {
     const how = await reports.exportFhir().catch(() => null)

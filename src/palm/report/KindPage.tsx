@@ -1,14 +1,16 @@
 import { useState } from 'react'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { useStores } from '@/stores'
 import type { ReportTab } from '@/stores/ReportStore'
 import ReportList from './ReportList'
 import FhirExport from './FhirExport'
+import { useReportStore } from '@/stores/ReportStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** A page of one kind of report (检验报告, 检查报告, 病理报告): the chosen patient's, newest first. */
 function KindPage({ tab, title, empty }: { tab: ReportTab; title: string; empty: string }) {
-  const { patient: patients, reports } = useStores()
+  const patients = usePatientStore()
+  const reports = useReportStore()
   const [ready, setReady] = useState(false)
   const load = async () => {
     reports.setTab(tab)

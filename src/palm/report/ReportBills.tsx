@@ -3,17 +3,19 @@ import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { reportBillUrl } from '@/pageUrls'
 import { yuan } from '@/utils/register'
 import './ReportList.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useBillStore } from '@/stores/BillStore'
 
 /**
  * 报告缴费 on 报告查询: the chosen patient's unpaid tests and examinations, whose reports the hospital releases once
  * they are paid (src/utils/reportBill.ts), each opening its payment. Nothing is shown when there are none.
  */
 function ReportBills({ ready }: { ready: boolean }) {
-  const { bills, patient: patients } = useStores()
+  const bills = useBillStore()
+  const patients = usePatientStore()
   const patientId = patients.current?.id
   useEffect(() => {
     if (ready && patientId) void bills.loadUnpaid()

@@ -15,6 +15,8 @@ import { localTime } from '@/utils/register'
 import { PHONE_CODE_LENGTH } from '@/utils/phoneCode'
 import { imagingReportUrl, labReportUrl, pacsRedirectUrl, pathologyReportUrl } from '@/pageUrls'
 import './ReportList.scss'
+import { useReportStore } from '@/stores/ReportStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** Where a report in the list opens. */
 export function reportUrl(r: ReportItem): string {
@@ -26,7 +28,7 @@ export function reportUrl(r: ReportItem): string {
 
 /** The code a relative's reports wait for, sent to their mobile (masked). */
 const VerifyPanel = observer(function VerifyPanel() {
-  const { reports } = useStores()
+  const reports = useReportStore()
   const [code, setCode] = useState('')
   const check = async () => {
     if (code.length !== PHONE_CODE_LENGTH) return toastError('请输入6位验证码')
@@ -62,7 +64,9 @@ interface Props {
  * 加载失败): each with its date, department and, in words, whether it is unread and how many items are abnormal.
  */
 function ReportList({ ready, empty }: Props) {
-  const { hospital, patient: patients, reports } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
+  const reports = useReportStore()
   const list = reports.list
   useReachBottom(() => void list.loadMore())
   const current = patients.current

@@ -3,12 +3,13 @@ import Taro from '@tarojs/taro'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Segmented from '@/components/Segmented'
-import { useStores } from '@/stores'
 import { REPORT_TABS } from '@/stores/ReportStore'
 import { NUCLEIC_REPORTS_URL, PHYSICAL_REPORTS_URL } from '@/pageUrls'
 import ReportList from './ReportList'
 import FhirExport from './FhirExport'
 import ReportBills from './ReportBills'
+import { useReportStore } from '@/stores/ReportStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 const EMPTY = { lab: '暂无检验报告', imaging: '暂无检查报告', pathology: '暂无病理报告', cloud: '暂无云影像' } as const
 
@@ -18,7 +19,8 @@ const EMPTY = { lab: '暂无检验报告', imaging: '暂无检查报告', pathol
  * open their own report pages.
  */
 function ReportIndex() {
-  const { patient: patients, reports } = useStores()
+  const patients = usePatientStore()
+  const reports = useReportStore()
   const [ready, setReady] = useState(false)
   const load = async () => {
     await patients.load().catch(() => undefined)

@@ -7,19 +7,19 @@ import { LoadFailed, Loading } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import { usePhysical } from '../../pages/order/physical/usePhysical'
 import { physicalAppointmentUrl } from '@/pageUrls'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 套餐详情 (spec §2 /palm/reservePhysical/detail?code=): the package's items and preparation, the days with the places
  * left, and 预约并支付 for the chosen patient, which pays in the cashier and comes back to the appointment.
  */
 function PackageDetail() {
-  const { patient: patients } = useStores()
+  const patients = usePatientStore()
   const store = usePhysical()
   const { params } = useRouter()
   const code = params.code ?? ''

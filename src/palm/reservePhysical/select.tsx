@@ -11,12 +11,14 @@ import { yuan } from '@/utils/register'
 import { usePhysical } from '../../pages/order/physical/usePhysical'
 import { PHYSICAL_RESERVE_LIST_URL, physicalPackageUrl } from '@/pageUrls'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 const SEX_TEXT = ['不限性别', '男性', '女性']
 
 /** 体检预约 (spec §2 /palm/reservePhysical/select): the chosen patient and the packages that suit their sex and age. */
 function SelectPackage() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const store = usePhysical()
   const [ready, setReady] = useState(false)
   const current = patients.current

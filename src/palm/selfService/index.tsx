@@ -13,6 +13,8 @@ import { useStores } from '@/stores'
 import { yuan } from '@/utils/register'
 import { CHOOSE_PATIENT_URL, SELF_SERVICE_CONFIRM_URL } from '@/pageUrls'
 import './index.scss'
+import { useSelfServiceStore } from '@/stores/SelfServiceStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 自助开单 (spec §2 /palm/selfService/index): the tests the hospital lets patients order without a doctor's visit, for
@@ -20,7 +22,9 @@ import './index.scss'
  * the reason (仅限女性, 仅限45岁及以上 ...). 下一步 opens the confirmation with the total.
  */
 function SelfService() {
-  const { selfService, patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const selfService = useSelfServiceStore()
+  const patients = usePatientStore()
   const [ready, setReady] = useState(false)
   const current = patients.current
 

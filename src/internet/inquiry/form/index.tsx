@@ -24,6 +24,8 @@ import type { Inquiry } from '../../../../types/api/inquiry'
 import type { Patient } from '../../../../types/api/patient'
 import './index.scss'
 import { inquiryDetailUrl, noticeUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 /** The doctor the form is for, with the service and its price. */
 export function DoctorHeader(p: {
@@ -184,7 +186,8 @@ export function SubmitBar(p: {
  * detail follows; a free one goes to its detail at once. Render `modal` once in the page.
  */
 export function useInquiryFlow(order: () => Promise<Inquiry | null>, locked: boolean) {
-  const { inquiry, patient: patients } = useStores()
+  const inquiry = useInquiryStore()
+  const patients = usePatientStore()
   const { requireComplete, showFor, modal } = usePatientCompletion()
 
   const pay = async (made: Inquiry) => {

@@ -8,17 +8,17 @@ import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import CountedTextarea from '@/components/CountedTextarea'
 import { ScoreStars } from '@/components/EvaluationItem'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { CONTENT_MAX, SCORE_MAX, SCORE_TEXT } from '@/stores/EvaluationStore'
 import { assetUrl } from '@/ui/assets'
 import './index.scss'
+import { useEvaluationStore } from '@/stores/EvaluationStore'
 
 /**
  * 评价医生 (spec §2 /internet/tim/evaluate/index?inquiryId=): 1–5 stars, the tags that go with them (good ones for 4–5,
  * bad ones for 1–3), optional words, 匿名评价 (on by default), 提交评价; then the rating as stored. Once per consultation.
  */
 function EvaluatePage() {
-  const { evaluation: store } = useStores()
+  const store = useEvaluationStore()
   const { params } = useRouter()
   const inquiryId = Number(params.inquiryId)
   const load = () => (inquiryId ? store.openEvaluation(inquiryId) : undefined)

@@ -6,13 +6,13 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import CountedTextarea from '@/components/CountedTextarea'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MESSAGE_MAX, THANKS_TEXT } from '@/stores/EvaluationStore'
 import { MSG } from '@/ui/messages'
 import { assetUrl } from '@/ui/assets'
 import { toastError } from '@/ui/feedback'
 import { localTime, yuan } from '@/utils/register'
 import './index.scss'
+import { useEvaluationStore } from '@/stores/EvaluationStore'
 
 /**
  * 送心意 (spec §2 /internet/tim/gift/index?doctorId=&inquiryId=): the catalogue as cards, an optional message, 送出心意
@@ -20,7 +20,7 @@ import './index.scss'
  * below, the gifts the doctor has received.
  */
 function GiftPage() {
-  const { evaluation: store } = useStores()
+  const store = useEvaluationStore()
   const gifts = store.gifts
   const { params } = useRouter()
   const doctorId = Number(params.doctorId)

@@ -4,11 +4,11 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import { fieldName } from '@/components/FormField/fieldName'
 import Toggle from '@/components/Toggle'
-import { useStores } from '@/stores'
 import { INTAKE_LIMITS, canEditIntake } from '@/stores/InquiryStore'
 import { toastSuccess } from '@/ui/feedback'
 import { localTime } from '@/utils/register'
 import type { Inquiry, InquiryIntake } from '../../../../types/api/inquiry'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 type Texts = Pick<InquiryIntake, 'offlineDiagnosis' | 'pastHistory' | 'allergyHistory' | 'currentMedication'>
 const TEXT_FIELDS: { key: Exclude<keyof Texts, 'offlineDiagnosis'>; label: string }[] = [
@@ -23,7 +23,7 @@ const TEXT_FIELDS: { key: Exclude<keyof Texts, 'offlineDiagnosis'>; label: strin
  * afterwards what was saved, if anything.
  */
 function IntakeCard({ inquiry: i }: { inquiry: Inquiry }) {
-  const { inquiry } = useStores()
+  const inquiry = useInquiryStore()
   const saved = i.intake
   const [visitedOffline, setVisitedOffline] = useState(saved?.visitedOffline ?? false)
   const [texts, setTexts] = useState<Texts>({

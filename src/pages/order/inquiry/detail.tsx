@@ -5,7 +5,6 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useCountdown } from '@/components/HoldPay'
-import { useStores } from '@/stores'
 import { canEnterRoom, cancelInquiryText, inquiryPrice, inquiryRefundText, inquiryStatusClass, serviceLeftText } from '@/stores/InquiryStore'
 
 import { assetUrl } from '@/ui/assets'
@@ -15,6 +14,8 @@ import type { Inquiry } from '../../../../types/api/inquiry'
 import IntakeCard from './IntakeCard'
 import './detail.scss'
 import { complaintUrl, medicalRecordUrl, roomUrl } from '@/pageUrls'
+import { useRecordStore } from '@/stores/RecordStore'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 /**
  * 问诊详情 (spec §2 /pages/order/inquiry/detail?id=): the inquiry checked on opening (one whose time ran out shows
@@ -22,7 +23,8 @@ import { complaintUrl, medicalRecordUrl, roomUrl } from '@/pageUrls'
  * 取消问诊, 进入诊室, 结束问诊, 查看病历 (once the doctor has written one), 投诉 (once, on its own page).
  */
 function InquiryDetail() {
-  const { inquiry, records } = useStores()
+  const inquiry = useInquiryStore()
+  const records = useRecordStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const i = inquiry.detail.value?.id === id ? inquiry.detail.value : null

@@ -10,10 +10,12 @@ import { MSG } from '@/ui/messages'
 import { localTime } from '@/utils/register'
 import './index.scss'
 import { inquiryDetailUrl, doctorListUrl } from '@/pageUrls'
+import { useInquiryStore } from '@/stores/InquiryStore'
 
 /** 问诊订单 (spec §2 /pages/order/inquiry/index): tabs 全部 / 待支付 / 待接诊 / 问诊中 / 已结束, a page at a time. */
 function InquiryOrders() {
-  const { inquiry, hospital } = useStores()
+  const { hospital } = useStores()
+  const inquiry = useInquiryStore()
   useReachBottom(() => void inquiry.list.loadMore())
   const state = inquiry.list.state
 

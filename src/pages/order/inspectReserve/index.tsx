@@ -10,6 +10,8 @@ import { useStores } from '@/stores'
 import { inspectReserveUrl } from '@/pageUrls'
 import { weekdayText } from '@/utils/medtech'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useMedTechStore } from '@/stores/MedTechStore'
 
 /**
  * 预约详情 (spec §2 /pages/order/inspectReserve/index?patientId=&appointmentNo=): one examination
@@ -17,7 +19,9 @@ import './index.scss'
  * its slot has not started.
  */
 function InspectReserveDetail() {
-  const { medTech: store, patient: patients, hospital } = useStores()
+  const { hospital } = useStores()
+  const store = useMedTechStore()
+  const patients = usePatientStore()
   const { params } = useRouter()
   const patientId = Number(params.patientId)
   const appointmentNo = params.appointmentNo ?? ''

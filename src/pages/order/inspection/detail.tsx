@@ -11,6 +11,8 @@ import { examAppointmentUrl, inspectReserveUrl } from '@/pageUrls'
 import { localTime, yuan } from '@/utils/register'
 import { weekdayText } from '@/utils/medtech'
 import '../inspectReserve/index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useMedTechStore } from '@/stores/MedTechStore'
 
 /**
  * 检查详情 (spec §2 /pages/order/inspection/detail?billNo=): one of the chosen patient's paid examinations that take
@@ -18,7 +20,9 @@ import '../inspectReserve/index.scss'
  * or the way to book one (去预约).
  */
 function InspectionDetail() {
-  const { hospital, patient: patients, medTech: store } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
+  const store = useMedTechStore()
   const { params } = useRouter()
   const billNo = params.billNo ?? ''
 

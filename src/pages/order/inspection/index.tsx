@@ -10,13 +10,17 @@ import { useStores } from '@/stores'
 import { examAppointmentUrl, INSPECT_RESERVE_URL } from '@/pageUrls'
 import { weekdayText } from '@/utils/medtech'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useMedTechStore } from '@/stores/MedTechStore'
 
 /**
  * 医技预约记录 (spec §2 /pages/order/inspection/index): the chosen patient's examination appointments at the
  * hospital, booked and cancelled, newest first; each opens its detail (/pages/order/inspectReserve/index).
  */
 function InspectionRecords() {
-  const { hospital, patient: patients, medTech: store } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
+  const store = useMedTechStore()
   const shownFor = useRef<number | null | undefined>(undefined)
   const current = patients.current
 

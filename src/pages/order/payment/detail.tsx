@@ -7,13 +7,13 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { confirm, toastSuccess } from '@/ui/feedback'
 import { localTime, yuan } from '@/utils/register'
 import BillItems from './BillItems'
 import { afterPay } from './afterPay'
 import type { BillPaymentDetail, QueueTicket } from '../../../../types/api/palm'
 import './detail.scss'
+import { useBillStore } from '@/stores/BillStore'
 
 const statusClass = (r: BillPaymentDetail) => (r.status === 'created' || r.status === 'paying' ? 'waiting' : r.status === 'paid' ? 'done' : 'over')
 
@@ -23,7 +23,7 @@ const statusClass = (r: BillPaymentDetail) => (r.status === 'created' || r.statu
  * 取消支付 while it waits. Back from the cashier (source=pay&orderNo=) it finds the record and asks how it went.
  */
 function PaymentDetail() {
-  const { bills } = useStores()
+  const bills = useBillStore()
   const { params } = useRouter()
   const fromPay = params.source === 'pay'
   const [id, setId] = useState<number | null>(params.id ? Number(params.id) : null)

@@ -6,18 +6,20 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import PatientPicker from '@/components/PatientPicker'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'
 import { localTime, yuan } from '@/utils/register'
 import { PAYMENT_LIST_URL, paymentDetailUrl } from '@/pageUrls'
 import type { BillPayment } from '../../../../types/api/palm'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
+import { useBillStore } from '@/stores/BillStore'
 
 const statusClass = (r: BillPayment) => (r.status === 'paid' ? 'paid' : 'over')
 
 /** 缴费记录 (spec §2 /pages/order/payment/index): the chosen patient's paid outpatient payments, a page at a time. */
 function PaymentRecords() {
-  const { bills, patient: patients } = useStores()
+  const bills = useBillStore()
+  const patients = usePatientStore()
   const list = bills.records
   const ready = useRef(false)
   useReachBottom(() => void list.loadMore())

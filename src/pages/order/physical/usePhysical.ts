@@ -1,10 +1,12 @@
 import { useState } from 'react'
 import { useStores } from '@/stores'
 import { PhysicalStore } from '@/stores/PhysicalStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** The page's own physical-exam store on the current hospital and the chosen patient (pages read fresh, share nothing). */
 export function usePhysical(paidOnly = false) {
-  const { hospital, patient } = useStores()
+  const { hospital } = useStores()
+  const patient = usePatientStore()
   const [store] = useState(() => new PhysicalStore(() => hospital.hospital?.hospitalCode, patient, paidOnly))
   return store
 }

@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react'
 import { View } from '@tarojs/components'
 import PageShell from '@/components/PageShell'
-import { useStores } from '@/stores'
 import { PrescriptionList } from '@/components/PrescriptionItem'
+import { usePrescriptionStore } from '@/stores/PrescriptionStore'
 
 /** 处方流转 (spec §2 /pages/order/prescription/hospital): every prescription of the user's patients, newest first. */
 function PrescriptionOutflow() {
-  const { prescription } = useStores()
+  const prescription = usePrescriptionStore()
   return (
     <PageShell title='处方流转' onReady={() => prescription.outflow.reload()}>
       <View>

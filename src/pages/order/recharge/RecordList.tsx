@@ -11,6 +11,7 @@ import { localTime, yuan } from '@/utils/register'
 import type { RechargeStore } from '@/stores/RechargeStore'
 import type { RechargeRecord } from '../../../../types/api/palm'
 import './RecordList.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 export const recordStatusClass = (r: RechargeRecord) => (r.status === 'paid' ? 'paid' : r.status === 'created' || r.status === 'paying' ? 'waiting' : 'over')
 
@@ -26,7 +27,8 @@ interface Props {
 
 /** Top-ups a page at a time (spec §8 加载中... / 没有更多了 / 加载失败), newest first; one opens its record. */
 function RecordList({ store, byPatient, detailUrl, empty, ready }: Props) {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const list = store.records
   const first = useRef(true)
   useReachBottom(() => void list.loadMore())

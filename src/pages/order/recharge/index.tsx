@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { useStores } from '@/stores'
 import { HOSPITALIZATION_URL, rechargeDetailUrl } from '@/pageUrls'
 import { useRecharge } from './useRecharge'
 import RecordList from './RecordList'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** 充值记录 (spec §2 /pages/order/recharge/index): every deposit top-up of the caller's patients at the hospital. */
 function RechargeRecords() {
-  const { patient: patients } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('inpatient', false)
   const [ready, setReady] = useState(false)
   const load = async () => {

@@ -2,10 +2,12 @@ import { useState } from 'react'
 import { useStores } from '@/stores'
 import { RechargeStore } from '@/stores/RechargeStore'
 import type { RechargeKind } from '@/services/recharge'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** The page's own recharge store on the current hospital and the chosen patient (pages read fresh, share nothing). */
 export function useRecharge(kind: RechargeKind, byPatient = true) {
-  const { hospital, patient } = useStores()
+  const { hospital } = useStores()
+  const patient = usePatientStore()
   const [store] = useState(() => new RechargeStore(kind, () => hospital.hospital?.hospitalCode, patient, byPatient))
   return store
 }

@@ -6,12 +6,12 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import HoldPay from '@/components/HoldPay'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 
 import { CHANNEL_TEXT, ORDER_STATUS_TEXT, cancelConfirmText, localTime, refundText, statusClass, yuan } from '@/utils/register'
 import './detail.scss'
 import { chsPaymentUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /**
  * 挂号详情 (spec §2 /pages/order/register/detail?source=&type=&id=): the record, its amounts and status; while held,
@@ -19,7 +19,7 @@ import { chsPaymentUrl } from '@/pageUrls'
  * server to confirm the payment first.
  */
 function RegisterDetail() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const fromPay = params.source === 'pay'

@@ -4,16 +4,16 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { RECORD_TABS } from '@/stores/RegisterStore'
 import { MSG } from '@/ui/messages'
 import { statusClass, yuan } from '@/utils/register'
 import './index.scss'
 import { detailUrl, REGISTER_URL } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** 挂号记录 (spec §2 /pages/order/register/index): tabs 全部 / 待支付 / 预约成功 / 已取消, a page at a time. */
 function RegisterRecords() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   useReachBottom(() => void register.records.list.loadMore())
   const state = register.records.list.state
 

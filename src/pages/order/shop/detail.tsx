@@ -10,7 +10,6 @@ import { useCountdown } from '@/components/HoldPay'
 import DrugRow from '@/components/PharmacyCheckout/DrugRow'
 import { qrDataUrl } from '@/components/PatientList/qrCode'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { REFUND_REASON_MAX, cancelOrderText, pharmacyStatusClass } from '@/stores/PharmacyOrderStore'
 import { confirm, toastError, toastSuccess } from '@/ui/feedback'
 import { countdownText, localTime, yuan } from '@/utils/register'
@@ -18,6 +17,7 @@ import { isBuiltPage } from '@/routes'
 import { orderPrescriptionUrl, pharmacyStoreUrl, planOrderUrl } from '@/pageUrls'
 import type { PharmacyOrder } from '../../../../types/api/pharmacy'
 import './detail.scss'
+import { usePharmacyOrderStore } from '@/stores/PharmacyOrderStore'
 
 /**
  * 药品订单详情 (spec §2 /pages/order/shop/detail?id=): checked again when the cashier sends the patient back; the
@@ -26,7 +26,7 @@ import './detail.scss'
  * prescription shows 查看处方, and once completed, 再次购药 when its prescription may be bought again (planOrder).
  */
 function PharmacyOrderDetail() {
-  const { pharmacyOrders: orders } = useStores()
+  const orders = usePharmacyOrderStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const o = orders.detail.value?.id === id ? orders.detail.value : null

@@ -4,16 +4,16 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { PHARMACY_ORDER_TABS, pharmacyStatusClass } from '@/stores/PharmacyOrderStore'
 import { MSG } from '@/ui/messages'
 import { localTime, yuan } from '@/utils/register'
 import { pharmacyOrderUrl, SHOP_URL } from '@/pageUrls'
 import './index.scss'
+import { usePharmacyOrderStore } from '@/stores/PharmacyOrderStore'
 
 /** 药品订单 (spec §2 /pages/order/shop/index): prescription and shop orders by status, a page at a time. */
 function PharmacyOrders() {
-  const { pharmacyOrders: orders } = useStores()
+  const orders = usePharmacyOrderStore()
   useReachBottom(() => void orders.list.loadMore())
   const state = orders.list.state
 

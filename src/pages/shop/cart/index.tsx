@@ -7,13 +7,13 @@ import ActionBar from '@/components/ActionBar'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MIN_QUANTITY, shortText } from '@/stores/CartStore'
 import { confirm } from '@/ui/feedback'
 import { yuan } from '@/utils/register'
 import { SHOP_URL, STORE_PAYMENT_URL } from '@/pageUrls'
 import type { CartLine } from '@/stores/CartStore'
 import './index.scss'
+import { useCartStore } from '@/stores/CartStore'
 
 /**
  * 购物车 (spec §2 /pages/shop/cart/index, §3 `shopping`): the current hospital's lines, each selected or not, its
@@ -21,7 +21,7 @@ import './index.scss'
  * read when the cart opens: a line asking for more is marked 库存不足 and 去结算 waits until the patient changes it.
  */
 function ShopCart() {
-  const { cart } = useStores()
+  const cart = useCartStore()
 
   const remove = async (line: CartLine) => {
     if (await confirm(`确定从购物车删除${line.drug.name}吗？`)) cart.remove([line.drug.id])

@@ -9,7 +9,6 @@ import DrugSheet from '@/components/DrugSheet'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
-import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { MSG } from '@/ui/messages'
@@ -18,6 +17,7 @@ import { yuan } from '@/utils/register'
 import { CART_URL } from '@/pageUrls'
 import type { ShopDrug } from '../../../../types/api/pharmacy'
 import './index.scss'
+import { useCartStore } from '@/stores/CartStore'
 
 /**
  * 药品商城 (spec §2 /pages/shop/list/index): the categories, the products a page at a time, searched 500 ms after the
@@ -25,7 +25,7 @@ import './index.scss'
  * its 药品说明, and the cart with its count.
  */
 function ShopList() {
-  const { cart } = useStores()
+  const cart = useCartStore()
   const list = cart.products
   const [text, setText] = useState(cart.keyword)
   const [shown, setShown] = useState<ShopDrug | null>(null)

@@ -10,6 +10,7 @@ import { MSG } from '@/ui/messages'
 import type { OnlineDoctor } from '../../../../types/api/internet'
 import './HomeDoctors.scss'
 import { doctorListUrl, onlineDoctorUrl } from '@/pageUrls'
+import { useDoctorStore } from '@/stores/DoctorStore'
 
 /** One section of doctors under its heading; a section with nobody to show is left out. */
 function Section({ title, doctors }: { title: string; doctors: OnlineDoctor[] }) {
@@ -32,7 +33,8 @@ function Section({ title, doctors }: { title: string; doctors: OnlineDoctor[] })
  * most consulted accepting consultations now; then the way to all of them.
  */
 function HomeDoctors() {
-  const { doctor, user, hospital } = useStores()
+  const { user, hospital } = useStores()
+  const doctor = useDoctorStore()
   const shown = useRef(false)
   const load = () => void doctor.loadHome(user.isLoggedIn)
   useEffect(() => {

@@ -16,6 +16,8 @@ import { PHARMACY_ORDERS_URL } from '@/pageUrls'
 import { ABOUT_URL, ACCESS_LOG_URL, addPatientUrl, ADDRESS_LIST_URL, CHAT_HISTORY_URL, CHOOSE_PATIENT_URL, COMMENT_URL, EDIT_USER_URL, HEALTH_CARD_URL, HOSPITAL_CONFIG_URL, HOSPITAL_LIST_URL, INQUIRY_LIST_URL, loginUrl, MEDICAL_HISTORY_URL, MESSAGE_CENTRE_URL, MINE_URL, MY_DOCTORS_URL, PATIENT_LIST_URL, PAYMENT_RECORDS_URL, PRIVACY_URL, RECHARGE_RECORDS_URL, REGISTER_RECORDS_URL, SURVEY_LIST_URL } from '@/pageUrls'
 import { PRESCRIPTION_OUTFLOW_URL } from '@/pageUrls'
 import { Transit } from '@nutui/icons-react-taro'
+import { useRecordStore } from '@/stores/RecordStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 const ENTRIES = [
   { title: '就诊人管理', url: PATIENT_LIST_URL, Icon: UserIcon },
@@ -43,7 +45,9 @@ const STAFF_ENTRIES = [{ title: '医院设置', url: HOSPITAL_CONFIG_URL, Icon: 
 
 /** Mine: who is signed in, and the entries to everything that is theirs. */
 function User() {
-  const { user, hospital, patient, records, preferences } = useStores()
+  const { user, hospital, preferences } = useStores()
+  const patient = usePatientStore()
+  const records = useRecordStore()
   const me = user.user
   const loadPatients = usePatientListLoader(() => user.isLoggedIn)
   const current = patient.current

@@ -6,19 +6,19 @@ import { Button } from '@/components/Button'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
-import { useStores } from '@/stores'
 import { ESCORT_RELATIONS } from '@/stores/PatientStore'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { firstProblem, idCardProblem, mobileProblem, nameProblem } from '@/utils/personForm'
 import './addEscort.scss'
 import { escortUrl } from '@/pageUrls'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 添加陪护人 / 编辑陪护人 (spec §2 /palm/hospitalization/escort/addEscort?patientId=&id=): a new escort's name,
  * identity number, mobile and relation; an existing one's mobile and relation (who they are cannot change).
  */
 function AddEscort() {
-  const { patient } = useStores()
+  const patient = usePatientStore()
   const { params } = useRouter()
   const patientId = Number(params.patientId)
   const id = params.id ? Number(params.id) : null

@@ -7,7 +7,6 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import { usePatientCompletion } from '@/components/PatientCompletion'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { MAX_ESCORTS } from '@/stores/PatientStore'
 import { confirm, toastSuccess } from '@/ui/feedback'
 import { MSG } from '@/ui/messages'
@@ -15,10 +14,11 @@ import { maskIdCard, maskMobile, maskName } from '@/utils/mask'
 import type { Accompany } from '../../../../types/api/patient'
 import './index.scss'
 import { addEscortUrl, escortPassUrl, PATIENT_LIST_URL } from '@/pageUrls'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** 陪护人 of one patient (spec §2 /palm/hospitalization/escort/index?patientId=): list, add, edit, unbind. */
 function Escorts() {
-  const { patient: store } = useStores()
+  const store = usePatientStore()
   const { params } = useRouter()
   const patientId = Number(params.patientId)
   const { requireComplete, showFor, modal } = usePatientCompletion()

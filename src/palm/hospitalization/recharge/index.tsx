@@ -13,6 +13,7 @@ import { useRecharge, bedText } from '../../../pages/order/recharge/useRecharge'
 import { INPATIENT_RECORDS_URL, dailyBillUrl, inpatientRechargeUrl, settlementResultUrl } from '@/pageUrls'
 import { LowDepositWarning, StayEntries, StayMoney, StayRow, useStayLoader } from '../StayParts'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 住院预交金 (spec §2 /palm/hospitalization/recharge/index): the deposit of the chosen patient's current stay (paid,
@@ -20,7 +21,8 @@ import './index.scss'
  * 预交金充值 with it chosen, and the ways on: 充值记录, 每日清单, and once discharged 出院结算单.
  */
 function InpatientDeposit() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('inpatient')
   const { load } = useStayLoader(store, () => store.loadAmounts())
   const current = patients.current

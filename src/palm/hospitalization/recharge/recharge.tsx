@@ -13,6 +13,7 @@ import AmountChoice, { TopUpBar } from '../../../pages/order/recharge/AmountChoi
 import { HOSPITALIZATION_URL, rechargeDetailUrl } from '@/pageUrls'
 import { bedText } from '../../../pages/order/recharge/useRecharge'
 import './recharge.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 预交金充值 (spec §2 /palm/hospitalization/recharge/recharge): the stay it goes into and its balance, the hospital's
@@ -20,7 +21,8 @@ import './recharge.scss'
  * the top-up's record.
  */
 function InpatientRecharge() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('inpatient')
   const { params } = useRouter()
   const [ready, setReady] = useState(false)

@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
-import { useStores } from '@/stores'
 import { INPATIENT_RECHARGE_URL, rechargeDetailUrl } from '@/pageUrls'
 import { useRecharge } from '../../../pages/order/recharge/useRecharge'
 import RecordList from '../../../pages/order/recharge/RecordList'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** 充值记录 (spec §2 /palm/hospitalization/recharge/record): the chosen patient's deposit top-ups, a page at a time. */
 function InpatientRecords() {
-  const { patient: patients } = useStores()
+  const patients = usePatientStore()
   const store = useRecharge('inpatient')
   const [ready, setReady] = useState(false)
   const load = async () => {

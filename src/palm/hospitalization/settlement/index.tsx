@@ -12,6 +12,7 @@ import { useRecharge } from '../../../pages/order/recharge/useRecharge'
 import BillItems, { CATEGORY_TEXT } from '../../../pages/order/payment/BillItems'
 import type { BillCategory, DailyCharges } from '../../../../types/api/palm'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** The day's items by category, in the catalogue's order of categories. */
 function byCategory(items: DailyCharges['items']) {
@@ -31,7 +32,8 @@ function dayLabel(date: string) {
  * (yesterday by default), that day's items with quantity, unit price and amount by category, and the day's total.
  */
 function DailyBill() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const { params } = useRouter()
   const store = useRecharge('inpatient')
   const [ready, setReady] = useState(false)

@@ -10,7 +10,6 @@ import HoldPay, { HOLD_EXPIRED } from '@/components/HoldPay'
 import PatientPicker from '@/components/PatientPicker'
 
 import { usePatientCompletion } from '@/components/PatientCompletion'
-import { useStores } from '@/stores'
 
 import { toastError } from '@/ui/feedback'
 import { maskCardNo } from '@/utils/mask'
@@ -20,13 +19,16 @@ import { doctorLabel } from '../ScheduleParts'
 import Tappable from '@/components/Tappable'
 import './index.scss'
 import { chsPaymentUrl, detailUrl, CHOOSE_PATIENT_URL } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /**
  * 确认挂号 (spec §2 /palm/register/confirm/index?scheduleId=): the patient, the time range, the fee after activities,
  * insurance where the hospital settles with it, then the booking; a held slot is paid within its countdown.
  */
 function ConfirmRegister() {
-  const { register, patient: patients } = useStores()
+  const register = useRegisterStore()
+  const patients = usePatientStore()
   const { params } = useRouter()
   const scheduleId = Number(params.scheduleId)
   const { requireComplete, modal } = usePatientCompletion()

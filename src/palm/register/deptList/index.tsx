@@ -4,11 +4,11 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { type ChosenDept } from '@/stores/RegisterStore'
 import type { DeptSort } from '../../../../types/api/register'
 import './index.scss'
 import { SEARCH_URL, deptScheduleUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 const SORTS: { key: DeptSort; label: string }[] = [
   { key: 'default', label: '全部科室' },
@@ -17,7 +17,7 @@ const SORTS: { key: DeptSort; label: string }[] = [
 
 /** 选择科室 (spec §2 /palm/register/deptList/index): clinic groups on the left, their departments on the right. */
 function DeptList() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const group = register.catalogue.currentGroup
 
   const open = (dept: ChosenDept) => {

@@ -6,7 +6,6 @@ import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
-import { useStores } from '@/stores'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'
 import { MSG } from '@/ui/messages'
 import { type ChosenDept } from '@/stores/RegisterStore'
@@ -14,10 +13,11 @@ import { splitRemark } from '@/utils/register'
 import { assetUrl } from '@/ui/assets'
 import './search.scss'
 import { deptScheduleUrl, doctorUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /** 搜索 (spec §2 /palm/register/deptList/search): departments, doctors and diseases, 500 ms after the last keystroke. */
 function RegisterSearch() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const result = register.catalogue.search.result
 
   const openDept = (dept: ChosenDept) => {

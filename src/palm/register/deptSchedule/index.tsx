@@ -4,7 +4,6 @@ import Segmented from '@/components/Segmented'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'
-import { useStores } from '@/stores'
 
 import { shortDate } from '@/utils/register'
 import { assetUrl } from '@/ui/assets'
@@ -13,6 +12,7 @@ import { ScheduleRow, doctorLabel } from '../ScheduleParts'
 import Tappable from '@/components/Tappable'
 import './index.scss'
 import { confirmUrl, introduceDeptUrl, rowScheduleUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 const TABS: { label: string; value: 'date' | 'doctor' }[] = [
   { label: '按日期', value: 'date' },
@@ -21,7 +21,7 @@ const TABS: { label: string; value: 'date' | 'doctor' }[] = [
 
 /** 科室排班 (spec §2 /palm/register/deptSchedule/index?deptId=): the next 14 days, by date or by doctor. */
 function DeptSchedule() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const { params } = useRouter()
   const deptId = Number(params.deptId)
   const schedule = register.catalogue.deptSchedule.value?.deptId === deptId ? register.catalogue.deptSchedule.value : null

@@ -3,20 +3,20 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { useStores } from '@/stores'
 import type { ScheduleItem } from '../../../../types/api/register'
 
 import { assetUrl } from '@/ui/assets'
 import { ScheduleGrid } from '../ScheduleParts'
 import './index.scss'
 import { confirmUrl } from '@/pageUrls'
+import { useRegisterStore } from '@/stores/RegisterStore'
 
 /**
  * 医生排班 (spec §2 /palm/register/rowSchedule/index?deptId=&doctorId=): one doctor's schedules in this department as
  * a grid by date and morning/afternoon; without doctorId, the department's general clinic (普通号).
  */
 function RowSchedule() {
-  const { register } = useStores()
+  const register = useRegisterStore()
   const { params } = useRouter()
   const deptId = Number(params.deptId) || null
   const doctorId = params.doctorId ? Number(params.doctorId) : null

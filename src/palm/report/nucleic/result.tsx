@@ -4,12 +4,12 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { NucleicResultCard } from '@/components/Nucleic/NucleicResults'
-import { useStores } from '@/stores'
 import '@/components/Nucleic/index.scss'
+import { useNucleicStore } from '@/stores/NucleicStore'
 
 /** 核酸报告详情 (spec §2 /palm/report/nucleic/result?sampleNo=&patientId=): one test's result, sampling and report times. */
 function NucleicReport() {
-  const { nucleic: store } = useStores()
+  const store = useNucleicStore()
   const { params } = useRouter()
   const patientId = Number(params.patientId)
   const load = () => store.loadResults(patientId)

@@ -3,14 +3,14 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { useStores } from '@/stores'
 import ReportHead from '../ReportHead'
 import FhirExport from '../FhirExport'
 import '../report.scss'
+import { useReportStore } from '@/stores/ReportStore'
 
 /** 病理报告单 (spec §2 /palm/report/pathology/inspect?id=): the specimen, what was seen, and the pathological diagnosis. */
 function PathologyInspect() {
-  const { reports } = useStores()
+  const reports = useReportStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const r = reports.pathology.value?.id === id ? reports.pathology.value : null

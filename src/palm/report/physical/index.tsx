@@ -8,10 +8,12 @@ import { useStores } from '@/stores'
 import { usePhysical } from '../../../pages/order/physical/usePhysical'
 import ReportList from './ReportList'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** 体检报告 (spec §2 /palm/report/physical/index): the chosen patient's physical-exam reports. */
 function PhysicalReports() {
-  const { hospital, patient: patients } = useStores()
+  const { hospital } = useStores()
+  const patients = usePatientStore()
   const store = usePhysical()
   const [ready, setReady] = useState(false)
   const current = patients.current

@@ -4,14 +4,14 @@ import { View } from '@tarojs/components'
 import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
-import { useStores } from '@/stores'
 import { usePhysical } from '../../../pages/order/physical/usePhysical'
 import ReportList from './ReportList'
 import './index.scss'
+import { usePatientStore } from '@/stores/PatientStore'
 
 /** 体检报告列表 (spec §2 /palm/report/physical/list?patientId=): one patient's physical-exam reports. */
 function PhysicalReportList() {
-  const { patient: patients } = useStores()
+  const patients = usePatientStore()
   const store = usePhysical()
   const { params } = useRouter()
   const [unknown, setUnknown] = useState(false)

@@ -4,18 +4,18 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { Button } from '@/components/Button'
-import { useStores } from '@/stores'
 import { pacsRedirectUrl } from '@/pageUrls'
 import ReportHead from '../ReportHead'
 import FhirExport from '../FhirExport'
 import '../report.scss'
+import { useReportStore } from '@/stores/ReportStore'
 
 /**
  * 检查报告单 (spec §2 /palm/report/result/inspect?id=): an examination's findings (检查所见) and impression (诊断意见),
  * and its cloud film (云影像) when the study is online.
  */
 function Inspect() {
-  const { reports } = useStores()
+  const reports = useReportStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const r = reports.imaging.value?.id === id ? reports.imaging.value : null

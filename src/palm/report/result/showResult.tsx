@@ -4,12 +4,12 @@ import { observer } from 'mobx-react'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import Tappable from '@/components/Tappable'
-import { useStores } from '@/stores'
 import { flagText } from '@/utils/reportRules'
 import { labTrendUrl } from '@/pageUrls'
 import ReportHead from '../ReportHead'
 import FhirExport from '../FhirExport'
 import '../report.scss'
+import { useReportStore } from '@/stores/ReportStore'
 
 /**
  * 检验报告单 (spec §2 /palm/report/result/showResult?id=): each item with its value, unit and reference range; an
@@ -17,7 +17,7 @@ import '../report.scss'
  * reader says of it is what the row shows.
  */
 function ShowResult() {
-  const { reports } = useStores()
+  const reports = useReportStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const r = reports.lab.value?.id === id ? reports.lab.value : null

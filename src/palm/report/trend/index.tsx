@@ -5,12 +5,12 @@ import { observer } from 'mobx-react'
 import UCharts from '@qiun/ucharts'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
-import { useStores } from '@/stores'
 import { flagText, trendAxis, trendLabel } from '@/utils/reportRules'
 import { localTime } from '@/utils/register'
 import type { LabTrend } from '../../../../types/api/report'
 import { chartCanvas } from './chartCanvas'
 import './index.scss'
+import { useReportStore } from '@/stores/ReportStore'
 
 const CANVAS_ID = 'lab-trend-chart'
 
@@ -45,7 +45,7 @@ async function draw(trend: LabTrend) {
  * range, and the same values as a list in words for a screen reader (the chart is a picture).
  */
 function LabTrendPage() {
-  const { reports } = useStores()
+  const reports = useReportStore()
   const { params } = useRouter()
   const id = Number(params.id)
   const code = params.code ? decodeURIComponent(params.code) : ''

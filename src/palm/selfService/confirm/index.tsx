@@ -5,12 +5,12 @@ import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'
-import { useStores } from '@/stores'
 import { maskName } from '@/utils/mask'
 import { yuan } from '@/utils/register'
 import { afterPay } from '../../../pages/order/payment/afterPay'
 import { SELF_SERVICE_URL } from '@/pageUrls'
 import './index.scss'
+import { useSelfServiceStore } from '@/stores/SelfServiceStore'
 
 /**
  * 确认开单 (spec §2 /palm/selfService/confirm/index): the tests chosen on /palm/selfService/index, the patient, what to
@@ -18,7 +18,7 @@ import './index.scss'
  * any bill is paid, landing on the paid record, which says where to go.
  */
 function SelfServiceConfirm() {
-  const { selfService } = useStores()
+  const selfService = useSelfServiceStore()
   const chosen = selfService.chosen
   const patient = selfService.patient
 

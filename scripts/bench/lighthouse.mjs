@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Lighthouse (mobile preset: a mid-range phone on a slow 4G link, simulated) on a few H5 pages, each the median of 3
+// runs by performance score: the score, Largest Contentful Paint and Total Blocking Time. `npm run bench` prints it
+// after the first load; `node scripts/bench/lighthouse.mjs` prints it alone (against BUILD_ROOT after an H5 production
+// build). It drives the Debian Chromium; nothing is downloaded. Prints figures, asserts nothing.
+import lighthouse from 'lighthouse'
+import { chromium } from 'playwright-core'
+import { CHROMIUM_ARGS } from './firstLoad.mjs'
+import { startServer, stopServer } from './lib.mjs'
+
+/** The pages measured, as a visitor opens them (not signed in: a page behind the sign-in shows the bind page). */
+export const LIGHTHOUSE_PAGES = [
+  ['home', '/h5/?hospitalCode=10392'],
+  ['department list', '/h5/palm/register/deptList/index?hospitalCode=10392'],
+  ['my consultations', '/h5/pages/sys/conversation/index?hospitalCode=10392'],
+]
+const RUNS = 3
+const DEBUG_PORT = 9333
+
+export async function lighthouseFigures(port) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUG_PORT}`] })
+  const figures = []
+  try {
+    for (const [name, path] of LIGHTHOUSE_PAGES) {
+      const runs = []
+      for (let i = 0; i < RUNS; i++) {
+        const { lhr } = await lighthouse(`http://127.0.0.1:${port}${path}`, { port: DEBUG_PORT, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
+        runs.push({
+          score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+          lcp: lhr.audits['largest-contentful-paint'].numericValue,
+          tbt: lhr.audits['total-blocking-time'].numericValue,
+        })
+      }
+      runs.sort((a, b) => a.score - b.score)
+      figures.push({ name, path, ...runs[Math.floor(RUNS / 2)] })
+    }
+  } finally {
+    await browser.close()
+  }
+  return figures
+}
+
+export function printLighthouse(figures) {
+  console.log(`Lighthouse mobile, median of ${RUNS} runs (simulated slow 4G and a mid-range phone's CPU):`)
+  for (const f of figures) console.log(`  ${f.name.padEnd(18)} performance ${String(f.score).padStart(3)}   LCP ${(f.lcp / 1000).toFixed(1)} s   TBT ${Math.round(f.tbt)} ms   (${f.path})`)
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const server = await startServer({ BENCH_BOOKERS: '1', BENCH_CHAT_CLIENTS: '2' })
+  try {
+    printLighthouse(await lighthouseFigures(server.port))
+  } finally {
+    await stopServer(server)
+  }
+}
