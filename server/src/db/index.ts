@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import type { Logger } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
@@ -27,6 +29,28 @@ export interface Database {
   /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
   poolStats?(): { total: number; idle: number; waiting: number }
   close(): Promise<void>
+}
+
+/**
+ * Statements sent on behalf of one piece of work, for tests that hold a request to the queries it may make (a rule
+ * about work done, not time). Only a database opened with `countQueries` records them, and only inside
+ * `queriesOf`. Transaction control (BEGIN, COMMIT) is left out: the node-postgres driver sends it as statements and
+ * PGlite does not, and the figure must be the same on both.
+ */
+const counting = new AsyncLocalStorage<string[]>()
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i
+const countingLogger: Logger = {
+  logQuery(query) {
+    const log = counting.getStore()
+    if (log && !TRANSACTION_CONTROL.test(query)) log.push(query)
+  },
+}
+
+/** Runs `work` and answers the statements it sent (on a database opened with `countQueries`), in order. */
+export async function queriesOf(work: () => Promise<unknown>): Promise<string[]> {
+  const log: string[] = []
+  await counting.run(log, work)
+  return log
 }
 
 /** How long a dropped LISTEN connection waits before it connects again. */
@@ -95,13 +119,14 @@ async function migrateLocked(url: string, migrate: () => Promise<void>): Promise
 }
 
 /** PostgreSQL when a URL is given, otherwise PGlite in `dataDir/pgdata` (or an already open PGlite, for tests). */
-export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite }): Promise<Database> {
+export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite; countQueries?: boolean }): Promise<Database> {
+  const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DB_POOL_SIZE ?? 10) })
     // an idle connection the server closes (a restart, a failover) leaves the pool and is replaced on next use;
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
-    const db = drizzlePg(pool, { schema }) as unknown as Db
+    const db = drizzlePg(pool, { schema, logger }) as unknown as Db
     await migrateLocked(opts.url, () => migratePg(db as never, { migrationsFolder }))
     const url = opts.url
     return {
@@ -119,7 +144,7 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     mkdirSync(dir, { recursive: true }) // PGlite does not create the parent folder (stack notes)
     client = await PGlite.create(dir)
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
   const owned = !opts.pglite
   const pglite = client
