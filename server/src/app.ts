@@ -16,7 +16,7 @@ import { z } from 'zod'
 import type { Config } from './config'
 import { FieldCipher } from './crypto'
 import type { Database, Db } from './db'
-import { AppError, Code } from './errors'
+import { AppError, Code, busy } from './errors'
 import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
 import { NUL_CHARACTER, TOO_DEEP, holdsNul, isDataException, jsonDeeperThan } from './inputGuards'
 import { resolveToken, type AuthContext } from './domain/auth'
@@ -198,6 +198,8 @@ export async function buildApp(
       if (req.query && typeof req.query === 'object') req.query = decodeSensitive(req.query) as typeof req.query
     })
     api.addHook('onRequest', async (req) => {
+      // refused before it does anything, so that nothing it would have written is half done
+      if (app.ctx.database.overloaded?.()) throw busy()
       const header = req.headers.authorization
       if (header?.startsWith('Bearer ')) req.auth = await resolveToken(app.ctx.db, header.slice(7).trim())
     })

@@ -26,8 +26,15 @@ export interface Database {
    * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
-  /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
+  /** The connection pool as it stands (PGlite: its one connection), for the operator's metrics. */
   poolStats?(): { total: number; idle: number; waiting: number }
+  /**
+   * PGlite: where its one connection's time goes since the start: statements and transactions run, the time they
+   * waited for the connection and the time they held it, and the longest queue seen.
+   */
+  queueStats?(): { ops: number; waitMs: number; runMs: number; maxWaiting: number }
+  /** True while so much waits for the database that a new request should be answered busy at once (PGlite). */
+  overloaded?(): boolean
   close(): Promise<void>
 }
 
@@ -52,6 +59,63 @@ export async function queriesOf(work: () => Promise<unknown>): Promise<string[]>
   await counting.run(log, work)
   return log
 }
+
+/**
+ * PGlite has one connection: every statement outside a transaction and every transaction takes it in turn. They pass
+ * through this gate, first come first served, so that the queue is known: its length (a new request is refused
+ * busy while more than `maxWaiting` wait, instead of joining a wait that only grows) and where the time goes.
+ * PGlite's own lock behaves the same; the gate only makes it visible. Statements inside a transaction go through
+ * the transaction's object and are part of its turn.
+ */
+class Gate {
+  private running = false
+  private readonly queue: (() => void)[] = []
+  readonly stats = { ops: 0, waitMs: 0, runMs: 0, maxWaiting: 0 }
+  constructor(readonly maxWaiting: number) {}
+  get waiting() {
+    return this.queue.length
+  }
+  get busy() {
+    return this.running
+  }
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const queued = performance.now()
+    if (this.running) {
+      await new Promise<void>((resolve) => this.queue.push(resolve))
+      this.stats.maxWaiting = Math.max(this.stats.maxWaiting, this.queue.length + 1)
+    }
+    this.running = true
+    const started = performance.now()
+    try {
+      return await work()
+    } finally {
+      const done = performance.now()
+      this.stats.ops++
+      this.stats.waitMs += started - queued
+      this.stats.runMs += done - started
+      const next = this.queue.shift()
+      if (next) next()
+      else this.running = false
+    }
+  }
+}
+
+/** The PGlite client drizzle is given: its statements and transactions pass through the gate. */
+function gated(client: PGlite, gate: Gate): PGlite {
+  const through = new Set(['query', 'exec', 'transaction'])
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver)
+      if (typeof value !== 'function') return value
+      // PGlite's methods use private fields: they must run on the client itself, not on this proxy
+      if (!through.has(key as string)) return value.bind(target)
+      return (...args: unknown[]) => gate.run(() => value.apply(target, args))
+    },
+  })
+}
+
+/** Requests waiting for PGlite's connection beyond which a new request is answered busy (DB_QUEUE_MAX). */
+export const DEFAULT_QUEUE_MAX = 64
 
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
@@ -119,7 +183,14 @@ async function migrateLocked(url: string, migrate: () => Promise<void>): Promise
 }
 
 /** PostgreSQL when a URL is given, otherwise PGlite in `dataDir/pgdata` (or an already open PGlite, for tests). */
-export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite; countQueries?: boolean }): Promise<Database> {
+export async function openDatabase(opts: {
+  url: string | null
+  dataDir: string
+  pglite?: PGlite
+  countQueries?: boolean
+  /** PGlite: the queue length beyond which new requests are refused busy (default DB_QUEUE_MAX or DEFAULT_QUEUE_MAX). */
+  queueMax?: number
+}): Promise<Database> {
   const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DB_POOL_SIZE ?? 10) })
@@ -144,7 +215,8 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     mkdirSync(dir, { recursive: true }) // PGlite does not create the parent folder (stack notes)
     client = await PGlite.create(dir)
   }
-  const db = drizzlePglite(client, { schema, logger }) as unknown as Db
+  const gate = new Gate(opts.queueMax ?? Number(process.env.DB_QUEUE_MAX ?? DEFAULT_QUEUE_MAX))
+  const db = drizzlePglite(gated(client, gate), { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
   const owned = !opts.pglite
   const pglite = client
@@ -156,6 +228,9 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
       const stop = await pglite.listen(channel, handler)
       return async () => stop()
     },
+    poolStats: () => ({ total: 1, idle: gate.busy ? 0 : 1, waiting: gate.waiting }),
+    queueStats: () => ({ ...gate.stats }),
+    overloaded: () => gate.waiting >= gate.maxWaiting,
     close: async () => (owned ? pglite.close() : undefined),
   }
 }
