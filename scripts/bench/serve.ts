@@ -2,6 +2,10 @@
 // for the booking benchmark, signed-in bookers and the free places they can take; for the bill benchmark, patients
 // with unpaid bills in the sandbox HIS; for the pharmacy benchmark, a shop medicine its pharmacy has plenty of.
 //
+// BENCH_PLAIN=1: a bare Fastify app with no plugins and only the bare route, the yardstick of the plugins benchmark.
+// BENCH_WITHOUT=helmet,compress,...: the server with those parts switched off (app.ts BENCH_PARTS).
+// BENCH_FIXTURES=0: no bookers, bills, reports or chat clients (the bare and config routes need none).
+//
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
 // benchmark never leaves tables behind in a database someone uses.
 import { mkdtempSync } from 'node:fs'
@@ -9,7 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import { buildApp } from '../../server/src/app'
+import Fastify from 'fastify'
+import { BENCH_PARTS, buildApp, type BenchPart } from '../../server/src/app'
 import { loadConfig } from '../../server/src/config'
 import { openDatabase, scratchDatabase, type Db } from '../../server/src/db'
 import { FieldCipher } from '../../server/src/crypto'
@@ -188,7 +193,21 @@ async function chatClients(db: Db, cipher: FieldCipher, secret: string) {
   }
 }
 
+const bareAnswer = async () => ({ code: 200, msg: 'success', data: null })
+
+async function plain() {
+  const app = Fastify()
+  app.get('/bench/bare', bareAnswer)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)))
+  const address = app.server.address()
+  console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }))
+}
+
 async function main() {
+  if (process.env.BENCH_PLAIN === '1') return plain()
+  const without = new Set((process.env.BENCH_WITHOUT ?? '').split(',').filter(Boolean) as BenchPart[])
+  for (const part of without) if (!BENCH_PARTS.includes(part)) throw new Error(`BENCH_WITHOUT: no part ${part} (${BENCH_PARTS.join(', ')})`)
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   // production's code paths on the demo platform, with its sandboxes: DEMO=1, as a training server would run
@@ -196,8 +215,10 @@ async function main() {
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
-  const app = await buildApp(config, database)
-  app.get('/bench/bare', async () => ({ code: 200, msg: 'success', data: null }))
+  const app = await buildApp(config, database, {}, undefined, { without })
+  app.get('/bench/bare', bareAnswer)
+  // where the embedded database's one connection spends its time (db/index.ts)
+  app.get('/bench/db', async () => database.queueStats?.() ?? null)
   // the chat benchmark reads the server's memory before and after opening its idle connections
   app.get('/bench/memory', async () => {
     ;(globalThis as { gc?: () => void }).gc?.()
@@ -214,6 +235,7 @@ async function main() {
   process.once('SIGINT', () => void stop())
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
+  if (process.env.BENCH_FIXTURES === '0') return console.log(JSON.stringify({ port, database: database.kind }))
   const accounts = await bookers(database.db, cipher)
   console.log(
     JSON.stringify({

@@ -54,6 +54,10 @@ declare module 'fastify' {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
+/** The parts of the server a benchmark may switch off, one at a time, to measure their cost per request. */
+export const BENCH_PARTS = ['logging', 'helmet', 'compress', 'rateLimit', 'metrics'] as const
+export type BenchPart = (typeof BENCH_PARTS)[number]
+
 /** Request URLs are logged with their query values removed: codes, tokens and identity numbers travel there. */
 function logUrl(url: string): string {
   const q = url.indexOf('?')
@@ -82,9 +86,12 @@ export async function buildApp(
   overrides: Partial<Providers> = {},
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream,
+  /** Benchmarks only (scripts/bench): parts switched off to measure what each costs a request. */
+  bench: { without?: ReadonlySet<BenchPart> } = {},
 ): Promise<FastifyInstance> {
+  const on = (part: BenchPart) => !bench.without?.has(part)
   const app = Fastify({
-    logger: loggerOptions(config, logStream),
+    logger: on('logging') ? loggerOptions(config, logStream) : false,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // X-Forwarded-* only from the proxies the hospital names: a peer on a private network may be a patient's phone
@@ -108,7 +115,7 @@ export async function buildApp(
   const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
   registerPaymentBusinesses(providers)
   app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics })
-  observeRequests(app, metrics)
+  if (on('metrics')) observeRequests(app, metrics)
   closeConnectionsWhileDraining(app)
 
   // every timer of the server: order sweep, overdue consultations, the schedule window (jobs.ts)
@@ -119,7 +126,7 @@ export async function buildApp(
     reply.header('x-request-id', req.id)
   })
 
-  await app.register(helmet, {
+  if (on('helmet')) await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -135,8 +142,8 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   })
   // brotli's default quality (11) costs ~100 ms of CPU per 200 KB script; 5 is within a few percent of its size
-  await app.register(compress, { global: true, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } })
-  await app.register(rateLimit, {
+  if (on('compress')) await app.register(compress, { global: true, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } })
+  if (on('rateLimit')) await app.register(rateLimit, {
     global: false,
     // counted in the database, so that every server process on it counts the same calls (domain/limits.ts)
     store: databaseRateStore(() => app.ctx.db),
