@@ -16,7 +16,7 @@ import { z } from 'zod'
 import type { Config } from './config'
 import { FieldCipher } from './crypto'
 import type { Database, Db } from './db'
-import { AppError, Code, busy } from './errors'
+import { AppError, Code } from './errors'
 import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
 import { NUL_CHARACTER, TOO_DEEP, holdsNul, isDataException, jsonDeeperThan } from './inputGuards'
 import { resolveToken, type AuthContext } from './domain/auth'
@@ -53,6 +53,8 @@ declare module 'fastify' {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+/** Marks the requests this server makes to itself (the sandbox cashier's notifications), with a secret of this process. */
+const INNER_HEADER = 'x-inner-call'
 
 /** The parts of the server a benchmark may switch off, one at a time, to measure their cost per request. */
 export const BENCH_PARTS = ['logging', 'helmet', 'compress', 'rateLimit', 'metrics'] as const
@@ -107,9 +109,12 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler)
 
   const cipher = new FieldCipher(config.dataKey)
+  const innerSecret = randomUUID()
   const providers: Providers = {
     // the sandbox cashier delivers its notifications through this app, like a provider calling the notify URL
-    ...buildProviders(config, database.db, cipher, app.log, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
+    ...buildProviders(config, database.db, cipher, app.log, (r) =>
+      app.inject({ method: 'POST', url: r.url, headers: { ...r.headers, [INNER_HEADER]: innerSecret }, payload: r.payload }),
+    ),
     ...overrides,
   }
   const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
@@ -204,9 +209,14 @@ export async function buildApp(
       if (req.body && typeof req.body === 'object' && !req.isMultipart()) req.body = decodeSensitive(req.body)
       if (req.query && typeof req.query === 'object') req.query = decodeSensitive(req.query) as typeof req.query
     })
-    api.addHook('onRequest', async (req) => {
-      // refused before it does anything, so that nothing it would have written is half done
-      if (app.ctx.database.overloaded?.()) throw busy()
+    api.addHook('onRequest', async (req, reply) => {
+      // waits its turn on the embedded database, or is refused before it does anything (nothing half done); a call
+      // this server makes to itself inside a request that has its turn goes straight on, or the two would wait for
+      // each other
+      if (app.ctx.database.admit && req.headers[INNER_HEADER] !== innerSecret) {
+        const done = await app.ctx.database.admit()
+        reply.raw.once('close', done)
+      }
       const header = req.headers.authorization
       if (header?.startsWith('Bearer ')) req.auth = await resolveToken(app.ctx.db, header.slice(7).trim())
     })

@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import * as schema from './schema'
+import { busy } from '../errors'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 /** What a domain function takes: the database or an open transaction. */
@@ -32,9 +33,12 @@ export interface Database {
    * PGlite: where its one connection's time goes since the start: statements and transactions run, the time they
    * waited for the connection and the time they held it, and the longest queue seen.
    */
-  queueStats?(): { ops: number; waitMs: number; runMs: number; maxWaiting: number }
-  /** True while so much waits for the database that a new request should be answered busy at once (PGlite). */
-  overloaded?(): boolean
+  queueStats?(): { ops: number; waitMs: number; runMs: number; maxWaiting: number; requests: number; waitingRequests: number }
+  /**
+   * PGlite: lets a request start on the database, first come first served; answers the function to call when it is
+   * done. Throws busy at once when too many already wait.
+   */
+  admit?(): Promise<() => void>
   close(): Promise<void>
 }
 
@@ -62,16 +66,15 @@ export async function queriesOf(work: () => Promise<unknown>): Promise<string[]>
 
 /**
  * PGlite has one connection: every statement outside a transaction and every transaction takes it in turn. They pass
- * through this gate, first come first served, so that the queue is known: its length (a new request is refused
- * busy while more than `maxWaiting` wait, instead of joining a wait that only grows) and where the time goes.
- * PGlite's own lock behaves the same; the gate only makes it visible. Statements inside a transaction go through
- * the transaction's object and are part of its turn.
+ * through this gate, first come first served, so that where the time goes is known (PGlite's own lock behaves the
+ * same; the gate only makes it visible). Statements inside a transaction go through the transaction's object and
+ * are part of its turn. Measured under load, the gate's queue stays short: PGlite runs in this thread, so while it
+ * runs nothing else does, and the wait is spread over every request in flight (see Admission).
  */
 class Gate {
   private running = false
   private readonly queue: (() => void)[] = []
   readonly stats = { ops: 0, waitMs: 0, runMs: 0, maxWaiting: 0 }
-  constructor(readonly maxWaiting: number) {}
   get waiting() {
     return this.queue.length
   }
@@ -100,6 +103,39 @@ class Gate {
   }
 }
 
+/**
+ * PGlite runs in this thread, one statement at a time. With many requests in flight each booking's dozen statements
+ * take turns with every other request's, so every request waits for all of them: the tail grows with the number in
+ * flight. Only `maxActive` requests work on the database at once; the others wait their turn in order (the same
+ * throughput, but a request that started finishes first), and beyond `maxWaiting` waiting a new request is answered
+ * busy at once instead of joining a wait that only grows.
+ */
+class Admission {
+  active = 0
+  private readonly queue: (() => void)[] = []
+  constructor(
+    readonly maxActive: number,
+    readonly maxWaiting: number,
+  ) {}
+  get waiting() {
+    return this.queue.length
+  }
+  async enter(): Promise<() => void> {
+    if (this.active < this.maxActive) this.active++
+    else if (this.queue.length >= this.maxWaiting) throw busy()
+    // the leaving request hands its place over, so `active` stays as it is
+    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    let left = false
+    return () => {
+      if (left) return
+      left = true
+      const next = this.queue.shift()
+      if (next) next()
+      else this.active--
+    }
+  }
+}
+
 /** The PGlite client drizzle is given: its statements and transactions pass through the gate. */
 function gated(client: PGlite, gate: Gate): PGlite {
   const through = new Set(['query', 'exec', 'transaction'])
@@ -114,8 +150,10 @@ function gated(client: PGlite, gate: Gate): PGlite {
   })
 }
 
-/** Requests waiting for PGlite's connection beyond which a new request is answered busy (DB_QUEUE_MAX). */
-export const DEFAULT_QUEUE_MAX = 64
+/** Requests working on PGlite at once (DB_ACTIVE_REQUESTS). */
+export const DEFAULT_ACTIVE_REQUESTS = 8
+/** Requests waiting their turn on PGlite beyond which a new request is answered busy (DB_QUEUE_MAX). */
+export const DEFAULT_QUEUE_MAX = 1000
 
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
@@ -188,7 +226,8 @@ export async function openDatabase(opts: {
   dataDir: string
   pglite?: PGlite
   countQueries?: boolean
-  /** PGlite: the queue length beyond which new requests are refused busy (default DB_QUEUE_MAX or DEFAULT_QUEUE_MAX). */
+  /** PGlite: requests at work at once, and waiting beyond which new ones are refused busy (Admission). */
+  activeRequests?: number
   queueMax?: number
 }): Promise<Database> {
   const logger = opts.countQueries ? countingLogger : undefined
@@ -215,7 +254,11 @@ export async function openDatabase(opts: {
     mkdirSync(dir, { recursive: true }) // PGlite does not create the parent folder (stack notes)
     client = await PGlite.create(dir)
   }
-  const gate = new Gate(opts.queueMax ?? Number(process.env.DB_QUEUE_MAX ?? DEFAULT_QUEUE_MAX))
+  const gate = new Gate()
+  const admission = new Admission(
+    opts.activeRequests ?? Number(process.env.DB_ACTIVE_REQUESTS ?? DEFAULT_ACTIVE_REQUESTS),
+    opts.queueMax ?? Number(process.env.DB_QUEUE_MAX ?? DEFAULT_QUEUE_MAX),
+  )
   const db = drizzlePglite(gated(client, gate), { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
   const owned = !opts.pglite
@@ -229,8 +272,8 @@ export async function openDatabase(opts: {
       return async () => stop()
     },
     poolStats: () => ({ total: 1, idle: gate.busy ? 0 : 1, waiting: gate.waiting }),
-    queueStats: () => ({ ...gate.stats }),
-    overloaded: () => gate.waiting >= gate.maxWaiting,
+    queueStats: () => ({ ...gate.stats, requests: admission.active, waitingRequests: admission.waiting }),
+    admit: () => admission.enter(),
     close: async () => (owned ? pglite.close() : undefined),
   }
 }
