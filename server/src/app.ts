@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { constants as zlibConstants } from 'node:zlib'
+import pino from 'pino'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import compress from '@fastify/compress'
 import formbody from '@fastify/formbody'
@@ -68,10 +69,17 @@ function logUrl(url: string): string {
   return `${url.slice(0, q)}?${keys.map((k) => `${k}=~`).join('&')}`
 }
 
+/**
+ * Standard output, written asynchronously: a pipe is written synchronously on Linux, so every access-log line would
+ * wait for the reader. Buffered lines are flushed when the process exits (pino's exit hook), crashes included.
+ */
+let stdoutLog: NodeJS.WritableStream | null = null
+const asyncStdout = () => (stdoutLog ??= pino.destination({ dest: 1, sync: false }) as unknown as NodeJS.WritableStream)
+
 export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    ...(stream ? { stream } : {}),
+    stream: stream ?? asyncStdout(),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', ...LOG_REDACTED_FIELDS.flatMap((f) => [f, `*.${f}`])],
       censor: '[redacted]',
@@ -127,8 +135,10 @@ export async function buildApp(
   startJobs(app)
   app.decorateRequest('auth', null)
 
-  app.addHook('onSend', async (req, reply) => {
+  // hooks every request runs are plain callbacks: an async hook costs a promise per request
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id)
+    done(null, payload)
   })
 
   if (on('helmet')) await app.register(helmet, {
@@ -177,8 +187,9 @@ export async function buildApp(
     if (jsonDeeperThan(body as string)) return done(new AppError(Code.BAD_INPUT, TOO_DEEP), undefined)
     parseJson(req, body as string, done)
   })
-  app.addHook('preValidation', async (req) => {
-    if (holdsNul(req.params) || holdsNul(req.query) || (!req.isMultipart() && holdsNul(req.body))) throw new AppError(Code.BAD_INPUT, NUL_CHARACTER)
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (holdsNul(req.params) || holdsNul(req.query) || (!req.isMultipart() && holdsNul(req.body))) return done(new AppError(Code.BAD_INPUT, NUL_CHARACTER))
+    done()
   })
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {

@@ -27,7 +27,7 @@ export interface Database {
    * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
-  /** The connection pool as it stands (PGlite: its one connection), for the operator's metrics. */
+  /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
   poolStats?(): { total: number; idle: number; waiting: number }
   /**
    * PGlite: where its one connection's time goes since the start: statements and transactions run, the time they
@@ -75,12 +75,6 @@ class Gate {
   private running = false
   private readonly queue: (() => void)[] = []
   readonly stats = { ops: 0, waitMs: 0, runMs: 0, maxWaiting: 0 }
-  get waiting() {
-    return this.queue.length
-  }
-  get busy() {
-    return this.running
-  }
   async run<T>(work: () => Promise<T>): Promise<T> {
     const queued = performance.now()
     if (this.running) {
@@ -271,7 +265,6 @@ export async function openDatabase(opts: {
       const stop = await pglite.listen(channel, handler)
       return async () => stop()
     },
-    poolStats: () => ({ total: 1, idle: gate.busy ? 0 : 1, waiting: gate.waiting }),
     queueStats: () => ({ ...gate.stats, requests: admission.active, waitingRequests: admission.waiting }),
     admit: () => admission.enter(),
     close: async () => (owned ? pglite.close() : undefined),
