@@ -17,7 +17,6 @@ import { doctors, hospitals, orders, registrations } from '../../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
 import { cardAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
-import { requireHospitalByCode } from '../hospital'
 import type { HisPatient, HisProvider, HisSchedule } from '../../plugins/providers/his'
 import { open } from '../../crypto'
 import {
@@ -36,7 +35,7 @@ import type { PayProvidersOf } from '../../plugins/providers'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { registrationHis } from './his'
 import { requireOwnRegistration, toView, viewOf } from './records'
-import { settingsOne, type RegisterSettings } from './settings'
+import { hospitalWithSettings, settingsOne, type RegisterSettings } from './settings'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
@@ -52,11 +51,11 @@ export const SAME_KEY_OTHER_BOOKING = '重复的请求'
 
 // ---- schedules and prices -----------------------------------------------------------------------------------------
 
-/** The HIS's schedule with its time ranges, and the hospital it is at. */
+/** The HIS's schedule with its time ranges, and the hospital it is at with its registration settings. */
 async function requireSchedule(db: Db, his: HisProvider, scheduleId: number) {
   const [schedule] = await his.schedules({ hospitalCode: null, scheduleIds: [scheduleId] })
   if (!schedule) throw notFound('号源')
-  return { schedule, hospital: await requireHospitalByCode(db, schedule.hospitalCode) }
+  return { schedule, ...(await hospitalWithSettings(db, schedule.hospitalCode)) }
 }
 
 function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSettings): ActivityPrice {
@@ -72,8 +71,8 @@ function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSet
 /** POST /activity/price: what this patient pays for this schedule after the hospital's activities. */
 export async function priceForPatient(db: Db, his: HisProvider, userId: number, input: { scheduleId: number; patientId: number }): Promise<ActivityPrice> {
   const patient = await requireOwnPatient(db, userId, input.patientId)
-  const { schedule, hospital } = await requireSchedule(db, his, input.scheduleId)
-  return priceFor(schedule, patient.birthday, await settingsOne(db, hospital.id))
+  const { schedule, settings } = await requireSchedule(db, his, input.scheduleId)
+  return priceFor(schedule, patient.birthday, settings)
 }
 
 // ---- booking ----------------------------------------------------------------------------------------------------
@@ -137,7 +136,7 @@ export async function bookRegistration(
   const again = await byIdempotencyKey(db, userId, input)
   if (again) return viewOf(db, cipher, again.id, now)
 
-  const { schedule, hospital } = await requireSchedule(db, his, input.scheduleId)
+  const { schedule, hospital, settings } = await requireSchedule(db, his, input.scheduleId)
   // spec §5: the app shows its completion modal on the refusal's exact text
   requireCompletePatient(cipher, patient)
   if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)
@@ -145,7 +144,6 @@ export async function bookRegistration(
   if (closed) throw badInput(closed)
   if (!schedule.timeRanges.some((t) => t.timeRange === input.timeRange)) throw badInput('就诊时段不正确，请重新选择')
   if (input.insurance && !CHS_REGISTER_HOSPITALS.includes(hospital.code)) throw badInput(NO_INSURANCE)
-  const settings = await settingsOne(db, hospital.id)
   const price = priceFor(schedule, patient.birthday, settings)
   if (opts.freeOnly && price.payFen > 0) throw badInput(NOT_FREE)
 
