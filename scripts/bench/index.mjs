@@ -22,6 +22,10 @@
 //     with two on the same PostgreSQL database (scripts/bench/processes.mjs).
 //  9. Large hospital (BENCH_DATABASE_URL and BENCH_LARGE=1; seeding takes minutes): the patient's list and detail calls
 //     on the large seed of scripts/seed-large.ts beside a small one, p50/p99 and their ratio (large.mjs).
+// 10. Plugins: the bare route's requests per second on a bare Fastify app with no plugins, on our server, and on our
+//     server with each of its per-request parts switched off in turn (logging, helmet, compress, rate limit, metrics):
+//     what each costs, in the same run.
+// BENCH_ONLY=firstload,server,booking,bills,reports,pharmacy,chat,processes,large,plugins runs only those sections (all by default).
 import WebSocket from 'ws'
 import { firstLoad, printFirstLoad } from './firstLoad.mjs'
 import { api, bookings, CONNECTIONS, load, ORDERS_PER_ACCOUNT, percentiles, readLoop, SECONDS, startServer, stopServer } from './lib.mjs'
@@ -216,30 +220,78 @@ async function pharmacyOrders(port, bookers, shelf) {
   )
 }
 
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null
+const want = (section) => !ONLY || ONLY.has(section)
+/** The sections that need the seeded patients, bills and chat clients of serve.ts. */
+const FIXTURE_SECTIONS = ['booking', 'bills', 'reports', 'pharmacy', 'chat']
+
+const dbStats = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/db`)).json()
+
+/** The bare route on a bare Fastify app, on our server, and on our server without each of its parts. */
+async function plugins() {
+  const variants = [
+    ['bare Fastify, no plugins', { BENCH_PLAIN: '1' }],
+    ['our server', {}],
+    ...['logging', 'helmet', 'compress', 'rateLimit', 'metrics'].map((part) => [`  without ${part}`, { BENCH_WITHOUT: part }]),
+    ['  without all of them', { BENCH_WITHOUT: 'logging,helmet,compress,rateLimit,metrics' }],
+  ]
+  console.log(`\nPlugins: the bare route, ${CONNECTIONS} connections, ${SECONDS} s each (PGlite, no fixtures):`)
+  let plain = 0
+  let ours = 0
+  for (const [label, env] of variants) {
+    const server = await startServer({ BENCH_FIXTURES: '0', ...env })
+    try {
+      const r = await load(server.port, '/bench/bare')
+      if (env.BENCH_PLAIN) plain = r.rps
+      const share = plain ? ` (${Math.round((100 * r.rps) / plain)} % of bare Fastify)` : ''
+      const cost = ours && env.BENCH_WITHOUT ? `   the part costs ${Math.round(100 * (1 - ours / r.rps))} % of a request` : ''
+      if (label === 'our server') ours = r.rps
+      console.log(`  ${label.padEnd(28)} ${String(r.rps).padStart(7)} req/s${share}   p50 ${r.p50} ms   p99 ${r.p99} ms   errors ${r.errors}${cost}`)
+    } finally {
+      await stopServer(server)
+    }
+  }
+}
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
 
 for (const [i, run] of runs.entries()) {
-  const server = await startServer(run.env)
+  if (!['firstload', 'server', ...FIXTURE_SECTIONS].some(want)) break
+  const server = await startServer({ ...run.env, ...(FIXTURE_SECTIONS.some(want) ? {} : { BENCH_FIXTURES: '0' }) })
   try {
-    if (i === 0) {
+    if (i === 0 && want('firstload')) {
       printFirstLoad(await firstLoad(server.port))
       printLighthouse(await lighthouseFigures(server.port))
     }
     console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
-    for (const [label, path] of [
-      ['bare route', '/bench/bare'],
-      ['home-page config', '/dld-hospital/common/homePageConfig?hospitalCode=10392'],
-    ]) {
+    for (const [label, path] of want('server')
+      ? [
+          ['bare route', '/bench/bare'],
+          ['home-page config', '/dld-hospital/common/homePageConfig?hospitalCode=10392'],
+        ]
+      : []) {
       const r = await load(server.port, path)
       console.log(`  ${label.padEnd(18)} ${String(r.rps).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   errors ${r.errors}`)
     }
-    const b = await bookings(server.port, server.bookers, server.places)
-    console.log(
-      `  ${'registration'.padEnd(18)} ${String(b.rps).padStart(7)} bookings/s   p50 ${b.p50} ms   p99 ${b.p99} ms   ` +
-        `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
-    )
-    for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
+    if (want('booking')) {
+      const before = await dbStats(server.port)
+      const b = await bookings(server.port, server.bookers, server.places)
+      console.log(
+        `  ${'registration'.padEnd(18)} ${String(b.rps).padStart(7)} bookings/s   p50 ${b.p50} ms   p99 ${b.p99} ms   ` +
+          `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
+      )
+      for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
+      const after = await dbStats(server.port)
+      if (before && after) {
+        // PGlite's one connection during the bookings: how long each statement or transaction waited for it and held it
+        const ops = after.ops - before.ops
+        const per = (ms) => (ops ? (ms / ops).toFixed(2) : '0')
+        console.log(
+          `    PGlite connection: ${ops} statements and transactions, each waited ${per(after.waitMs - before.waitMs)} ms and held it ${per(after.runMs - before.runMs)} ms on average; longest queue ${after.maxWaiting}`,
+        )
+      }
+    }
+    if (!['bills', 'reports', 'pharmacy', 'chat'].some(want)) continue
     const o = await bills(server.port, server.billPayers)
     console.log(`  ${'unpaid bills list'.padEnd(18)} ${String(o.list.rps).padStart(7)} req/s   p50 ${o.list.p50} ms   p99 ${o.list.p99} ms   errors ${o.list.errors}`)
     console.log(`  ${'bill payment'.padEnd(18)} ${String(o.pay.rps).padStart(7)} payments/s   p50 ${o.pay.p50} ms   p99 ${o.pay.p99} ms   (${o.pay.paid} of ${o.pay.of} paid: init and cashier)`)
@@ -258,5 +310,6 @@ for (const [i, run] of runs.entries()) {
   }
 }
 
-if (process.env.BENCH_DATABASE_URL) await benchProcesses(process.env.BENCH_DATABASE_URL)
-if (process.env.BENCH_DATABASE_URL && process.env.BENCH_LARGE === '1') await large(process.env.BENCH_DATABASE_URL)
+if (process.env.BENCH_DATABASE_URL && want('processes')) await benchProcesses(process.env.BENCH_DATABASE_URL)
+if (process.env.BENCH_DATABASE_URL && process.env.BENCH_LARGE === '1' && want('large')) await large(process.env.BENCH_DATABASE_URL)
+if (want('plugins')) await plugins()

@@ -4,6 +4,9 @@
 //
 // With BENCH_LARGE_SCALE (and DATABASE_URL) it seeds the large hospital of scripts/seed-large.ts at that scale on top of
 // the demo seed instead, and prints only its port, the seed's time and signed-in readers of the large seed's accounts.
+// BENCH_PLAIN=1: a bare Fastify app with no plugins and only the bare route, the yardstick of the plugins benchmark.
+// BENCH_WITHOUT=helmet,compress,...: the server with those parts switched off (app.ts BENCH_PARTS).
+// BENCH_FIXTURES=0: no bookers, bills, reports or chat clients (the bare and config routes need none).
 //
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
 // benchmark never leaves tables behind in a database someone uses. With BENCH_WORKERS=N (N > 1, DATABASE_URL only) N
@@ -15,7 +18,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
-import { buildApp } from '../../server/src/app'
+import Fastify from 'fastify'
+import { BENCH_PARTS, buildApp, type BenchPart } from '../../server/src/app'
 import { loadConfig, type Config } from '../../server/src/config'
 import { openDatabase, rowsOf, scratchDatabase, type Database, type Db } from '../../server/src/db'
 import { FieldCipher } from '../../server/src/crypto'
@@ -204,10 +208,21 @@ async function chatClients(db: Db, cipher: FieldCipher, secret: string) {
   }
 }
 
+const bareAnswer = async () => ({ code: 200, msg: 'success', data: null })
+
+/** BENCH_WITHOUT: the server's parts switched off (app.ts BENCH_PARTS). */
+function benchWithout() {
+  const without = new Set((process.env.BENCH_WITHOUT ?? '').split(',').filter(Boolean) as BenchPart[])
+  for (const part of without) if (!BENCH_PARTS.includes(part)) throw new Error(`BENCH_WITHOUT: no part ${part} (${BENCH_PARTS.join(', ')})`)
+  return without
+}
+
 /** The app with the benchmark's own routes beside the real ones, listening on `port` (0: any). */
-async function serveApp(config: Config, database: Database, port: number) {
-  const app = await buildApp(config, database)
-  app.get('/bench/bare', async () => ({ code: 200, msg: 'success', data: null }))
+async function serveApp(config: Config, database: Database, port: number, without: Set<BenchPart>) {
+  const app = await buildApp(config, database, {}, undefined, { without })
+  app.get('/bench/bare', bareAnswer)
+  // where the embedded database's one connection spends its time (db/index.ts)
+  app.get('/bench/db', async () => database.queueStats?.() ?? null)
   // the chat benchmark reads the server's memory before and after opening its idle connections
   app.get('/bench/memory', async () => {
     ;(globalThis as { gc?: () => void }).gc?.()
@@ -221,7 +236,7 @@ async function serveApp(config: Config, database: Database, port: number) {
 async function worker() {
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', DEMO: '1', LOG_LEVEL: 'warn' })
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
-  const app = await serveApp(config, database, config.port)
+  const app = await serveApp(config, database, config.port, benchWithout())
   process.once('SIGTERM', () => void app.close().then(() => database.close()).then(() => process.exit(0)))
 }
 
@@ -252,7 +267,18 @@ async function largeReaders(db: Db) {
   return out
 }
 
+async function plain() {
+  const app = Fastify()
+  app.get('/bench/bare', bareAnswer)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)))
+  const address = app.server.address()
+  console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }))
+}
+
 async function main() {
+  if (process.env.BENCH_PLAIN === '1') return plain()
+  const without = benchWithout()
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   // production's code paths on the demo platform, with its sandboxes: DEMO=1, as a training server would run
@@ -275,7 +301,7 @@ async function main() {
     await Promise.all(forked.map((w) => new Promise((resolve, reject) => w.once('listening', resolve).once('exit', reject))))
     close = () => Promise.all(forked.map((w) => new Promise((resolve) => w.once('exit', resolve).process.kill('SIGTERM'))))
   } else {
-    const app = await serveApp(config, database, 0)
+    const app = await serveApp(config, database, 0, without)
     const address = app.server.address()
     port = typeof address === 'object' && address ? address.port : 0
     close = () => app.close()
@@ -292,6 +318,7 @@ async function main() {
     console.log(JSON.stringify({ port, database: database.kind, seedSeconds, readers: await largeReaders(database.db) }))
     return
   }
+  if (process.env.BENCH_FIXTURES === '0') return console.log(JSON.stringify({ port, database: database.kind }))
   const accounts = await bookers(database.db, cipher)
   console.log(
     JSON.stringify({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { constants as zlibConstants } from 'node:zlib'
+import pino from 'pino'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import compress from '@fastify/compress'
 import formbody from '@fastify/formbody'
@@ -53,6 +54,12 @@ declare module 'fastify' {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+/** Marks the requests this server makes to itself (the sandbox cashier's notifications), with a secret of this process. */
+const INNER_HEADER = 'x-inner-call'
+
+/** The parts of the server a benchmark may switch off, one at a time, to measure their cost per request. */
+export const BENCH_PARTS = ['logging', 'helmet', 'compress', 'rateLimit', 'metrics'] as const
+export type BenchPart = (typeof BENCH_PARTS)[number]
 
 /** Request URLs are logged with their query values removed: codes, tokens and identity numbers travel there. */
 function logUrl(url: string): string {
@@ -62,10 +69,17 @@ function logUrl(url: string): string {
   return `${url.slice(0, q)}?${keys.map((k) => `${k}=~`).join('&')}`
 }
 
+/**
+ * Standard output, written asynchronously: a pipe is written synchronously on Linux, so every access-log line would
+ * wait for the reader. Buffered lines are flushed when the process exits (pino's exit hook), crashes included.
+ */
+let stdoutLog: NodeJS.WritableStream | null = null
+const asyncStdout = () => (stdoutLog ??= pino.destination({ dest: 1, sync: false }) as unknown as NodeJS.WritableStream)
+
 export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    ...(stream ? { stream } : {}),
+    stream: stream ?? asyncStdout(),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', ...LOG_REDACTED_FIELDS.flatMap((f) => [f, `*.${f}`])],
       censor: '[redacted]',
@@ -82,9 +96,12 @@ export async function buildApp(
   overrides: Partial<Providers> = {},
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream,
+  /** Benchmarks only (scripts/bench): parts switched off to measure what each costs a request. */
+  bench: { without?: ReadonlySet<BenchPart> } = {},
 ): Promise<FastifyInstance> {
+  const on = (part: BenchPart) => !bench.without?.has(part)
   const app = Fastify({
-    logger: loggerOptions(config, logStream),
+    logger: on('logging') ? loggerOptions(config, logStream) : false,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // X-Forwarded-* only from the proxies the hospital names: a peer on a private network may be a patient's phone
@@ -100,26 +117,31 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler)
 
   const cipher = new FieldCipher(config.dataKey)
+  const innerSecret = randomUUID()
   const providers: Providers = {
     // the sandbox cashier delivers its notifications through this app, like a provider calling the notify URL
-    ...buildProviders(config, database.db, cipher, app.log, (r) => app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload })),
+    ...buildProviders(config, database.db, cipher, app.log, (r) =>
+      app.inject({ method: 'POST', url: r.url, headers: { ...r.headers, [INNER_HEADER]: innerSecret }, payload: r.payload }),
+    ),
     ...overrides,
   }
   const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
   registerPaymentBusinesses(providers)
   app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics })
-  observeRequests(app, metrics)
+  if (on('metrics')) observeRequests(app, metrics)
   closeConnectionsWhileDraining(app)
 
   // every timer of the server: order sweep, overdue consultations, the schedule window (jobs.ts)
   startJobs(app)
   app.decorateRequest('auth', null)
 
-  app.addHook('onSend', async (req, reply) => {
+  // hooks every request runs are plain callbacks: an async hook costs a promise per request
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id)
+    done(null, payload)
   })
 
-  await app.register(helmet, {
+  if (on('helmet')) await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -135,8 +157,8 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   })
   // brotli's default quality (11) costs ~100 ms of CPU per 200 KB script; 5 is within a few percent of its size
-  await app.register(compress, { global: true, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } })
-  await app.register(rateLimit, {
+  if (on('compress')) await app.register(compress, { global: true, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } } })
+  if (on('rateLimit')) await app.register(rateLimit, {
     global: false,
     // counted in the database, so that every server process on it counts the same calls (domain/limits.ts)
     store: databaseRateStore(() => app.ctx.db),
@@ -165,8 +187,9 @@ export async function buildApp(
     if (jsonDeeperThan(body as string)) return done(new AppError(Code.BAD_INPUT, TOO_DEEP), undefined)
     parseJson(req, body as string, done)
   })
-  app.addHook('preValidation', async (req) => {
-    if (holdsNul(req.params) || holdsNul(req.query) || (!req.isMultipart() && holdsNul(req.body))) throw new AppError(Code.BAD_INPUT, NUL_CHARACTER)
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (holdsNul(req.params) || holdsNul(req.query) || (!req.isMultipart() && holdsNul(req.body))) return done(new AppError(Code.BAD_INPUT, NUL_CHARACTER))
+    done()
   })
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -197,7 +220,14 @@ export async function buildApp(
       if (req.body && typeof req.body === 'object' && !req.isMultipart()) req.body = decodeSensitive(req.body)
       if (req.query && typeof req.query === 'object') req.query = decodeSensitive(req.query) as typeof req.query
     })
-    api.addHook('onRequest', async (req) => {
+    api.addHook('onRequest', async (req, reply) => {
+      // waits its turn on the embedded database, or is refused before it does anything (nothing half done); a call
+      // this server makes to itself inside a request that has its turn goes straight on, or the two would wait for
+      // each other
+      if (app.ctx.database.admit && req.headers[INNER_HEADER] !== innerSecret) {
+        const done = await app.ctx.database.admit()
+        reply.raw.once('close', done)
+      }
       const header = req.headers.authorization
       if (header?.startsWith('Bearer ')) req.auth = await resolveToken(app.ctx.db, header.slice(7).trim())
     })

@@ -16,8 +16,9 @@ export type DrainOutcome = 'drained' | 'failed' | 'timed out'
  * Registered before any route or plugin, so that every one of them inherits it.
  */
 export function closeConnectionsWhileDraining(app: FastifyInstance) {
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (app.ctx.lifecycle.draining) reply.header('connection', 'close')
+    done(null, payload)
   })
 }
 

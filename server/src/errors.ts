@@ -28,3 +28,6 @@ export const notBound = () => new AppError(Code.NOT_BOUND, '请先绑定手机�
 export const forbidden = () => new AppError(Code.FORBIDDEN, '暂无权限')
 export const notFound = (what: string) => new AppError(Code.NOT_FOUND, `${what}不存在`)
 export const conflict = (msg: string) => new AppError(Code.CONFLICT, msg)
+/** Too much waits for the database already: answered at once rather than after a silent wait (db/index.ts). */
+export const BUSY = '当前使用人数较多，请稍后再试'
+export const busy = () => new AppError(Code.TOO_MANY, BUSY)

@@ -75,9 +75,10 @@ export function createMetrics(database: Database, opts: { process: boolean }): M
  * series per order, and put order numbers in the monitoring system.
  */
 export function observeRequests(app: FastifyInstance, metrics: Metrics) {
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const labels = { method: req.method, route: req.routeOptions.url ?? 'unmatched', status_class: `${Math.floor(reply.statusCode / 100)}xx` }
     metrics.requests.inc(labels)
     metrics.requestSeconds.observe(labels, reply.elapsedTime / 1000)
+    done()
   })
 }

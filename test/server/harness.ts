@@ -73,6 +73,8 @@ export async function startTestApp(
     /** Providers instead of the configured ones; a function gets the test database (the sandbox cashier keeps its books there). */
     providers?: Partial<Providers> | ((database: Database) => Partial<Providers>)
     logStream?: NodeJS.WritableStream
+    /** Record the statements of work run inside `queriesOf` (server/src/db). */
+    countQueries?: boolean
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'hospital-h5-'))
@@ -91,13 +93,13 @@ export async function startTestApp(
   const serverUrl = process.env.TEST_DATABASE_URL
   if (serverUrl) {
     const scratch = await scratchDatabase(serverUrl, 'h5test')
-    reopen = () => openDatabase({ url: scratch.url, dataDir: dir })
+    reopen = () => openDatabase({ url: scratch.url, dataDir: dir, countQueries: opts.countQueries })
     database = await reopen()
     dropDb = scratch.drop
   } else {
     const pglite = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(await pgliteTemplate())]) })
     // one PGlite serves both apps (it is in-process), each with its own connection object and LISTEN
-    reopen = () => openDatabase({ url: null, dataDir: dir, pglite })
+    reopen = () => openDatabase({ url: null, dataDir: dir, pglite, countQueries: opts.countQueries })
     const inner = await reopen()
     database = { ...inner, close: async () => pglite.close() }
   }

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import type { Logger } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
@@ -9,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import * as schema from './schema'
+import { busy } from '../errors'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 /** What a domain function takes: the database or an open transaction. */
@@ -32,8 +35,125 @@ export interface Database {
   unlessRunningElsewhere<T>(key: number, work: () => Promise<T>): Promise<T | null>
   /** The connection pool as it stands (PostgreSQL; PGlite has none), for the operator's metrics. */
   poolStats?(): { total: number; idle: number; waiting: number }
+  /**
+   * PGlite: where its one connection's time goes since the start: statements and transactions run, the time they
+   * waited for the connection and the time they held it, and the longest queue seen.
+   */
+  queueStats?(): { ops: number; waitMs: number; runMs: number; maxWaiting: number; requests: number; waitingRequests: number }
+  /**
+   * PGlite: lets a request start on the database, first come first served; answers the function to call when it is
+   * done. Throws busy at once when too many already wait.
+   */
+  admit?(): Promise<() => void>
   close(): Promise<void>
 }
+
+/**
+ * Statements sent on behalf of one piece of work, for tests that hold a request to the queries it may make (a rule
+ * about work done, not time). Only a database opened with `countQueries` records them, and only inside
+ * `queriesOf`. Transaction control (BEGIN, COMMIT) is left out: the node-postgres driver sends it as statements and
+ * PGlite does not, and the figure must be the same on both.
+ */
+const counting = new AsyncLocalStorage<string[]>()
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i
+const countingLogger: Logger = {
+  logQuery(query) {
+    const log = counting.getStore()
+    if (log && !TRANSACTION_CONTROL.test(query)) log.push(query)
+  },
+}
+
+/** Runs `work` and answers the statements it sent (on a database opened with `countQueries`), in order. */
+export async function queriesOf(work: () => Promise<unknown>): Promise<string[]> {
+  const log: string[] = []
+  await counting.run(log, work)
+  return log
+}
+
+/**
+ * PGlite has one connection: every statement outside a transaction and every transaction takes it in turn. They pass
+ * through this gate, first come first served, so that where the time goes is known (PGlite's own lock behaves the
+ * same; the gate only makes it visible). Statements inside a transaction go through the transaction's object and
+ * are part of its turn. Measured under load, the gate's queue stays short: PGlite runs in this thread, so while it
+ * runs nothing else does, and the wait is spread over every request in flight (see Admission).
+ */
+class Gate {
+  private running = false
+  private readonly queue: (() => void)[] = []
+  readonly stats = { ops: 0, waitMs: 0, runMs: 0, maxWaiting: 0 }
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const queued = performance.now()
+    if (this.running) {
+      await new Promise<void>((resolve) => this.queue.push(resolve))
+      this.stats.maxWaiting = Math.max(this.stats.maxWaiting, this.queue.length + 1)
+    }
+    this.running = true
+    const started = performance.now()
+    try {
+      return await work()
+    } finally {
+      const done = performance.now()
+      this.stats.ops++
+      this.stats.waitMs += started - queued
+      this.stats.runMs += done - started
+      const next = this.queue.shift()
+      if (next) next()
+      else this.running = false
+    }
+  }
+}
+
+/**
+ * PGlite runs in this thread, one statement at a time. With many requests in flight each booking's dozen statements
+ * take turns with every other request's, so every request waits for all of them: the tail grows with the number in
+ * flight. Only `maxActive` requests work on the database at once; the others wait their turn in order (the same
+ * throughput, but a request that started finishes first), and beyond `maxWaiting` waiting a new request is answered
+ * busy at once instead of joining a wait that only grows.
+ */
+class Admission {
+  active = 0
+  private readonly queue: (() => void)[] = []
+  constructor(
+    readonly maxActive: number,
+    readonly maxWaiting: number,
+  ) {}
+  get waiting() {
+    return this.queue.length
+  }
+  async enter(): Promise<() => void> {
+    if (this.active < this.maxActive) this.active++
+    else if (this.queue.length >= this.maxWaiting) throw busy()
+    // the leaving request hands its place over, so `active` stays as it is
+    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    let left = false
+    return () => {
+      if (left) return
+      left = true
+      const next = this.queue.shift()
+      if (next) next()
+      else this.active--
+    }
+  }
+}
+
+/** The PGlite client drizzle is given: its statements and transactions pass through the gate. */
+function gated(client: PGlite, gate: Gate): PGlite {
+  const through = new Set(['query', 'exec', 'transaction'])
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver)
+      if (typeof value !== 'function') return value
+      // PGlite's methods use private fields: they must run on the client itself, not on this proxy
+      if (!through.has(key as string)) return value.bind(target)
+      return (...args: unknown[]) => gate.run(() => value.apply(target, args))
+    },
+  })
+}
+
+/** Requests working on PGlite at once (DB_ACTIVE_REQUESTS). */
+export const DEFAULT_ACTIVE_REQUESTS = 8
+/** Requests waiting their turn on PGlite beyond which a new request is answered busy (DB_QUEUE_MAX). */
+export const DEFAULT_QUEUE_MAX = 1000
 
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
@@ -106,13 +226,22 @@ export async function withAdvisoryLock<T>(url: string, key: number, work: () => 
 }
 
 /** PostgreSQL when a URL is given, otherwise PGlite in `dataDir/pgdata` (or an already open PGlite, for tests). */
-export async function openDatabase(opts: { url: string | null; dataDir: string; pglite?: PGlite }): Promise<Database> {
+export async function openDatabase(opts: {
+  url: string | null
+  dataDir: string
+  pglite?: PGlite
+  countQueries?: boolean
+  /** PGlite: requests at work at once, and waiting beyond which new ones are refused busy (Admission). */
+  activeRequests?: number
+  queueMax?: number
+}): Promise<Database> {
+  const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DB_POOL_SIZE ?? 10) })
     // an idle connection the server closes (a restart, a failover) leaves the pool and is replaced on next use;
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
-    const db = drizzlePg(pool, { schema }) as unknown as Db
+    const db = drizzlePg(pool, { schema, logger }) as unknown as Db
     await withAdvisoryLock(opts.url, MIGRATION_LOCK_KEY, () => migratePg(db as never, { migrationsFolder }))
     const url = opts.url
     return {
@@ -146,7 +275,12 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
     mkdirSync(dir, { recursive: true }) // PGlite does not create the parent folder (stack notes)
     client = await PGlite.create(dir)
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db
+  const gate = new Gate()
+  const admission = new Admission(
+    opts.activeRequests ?? Number(process.env.DB_ACTIVE_REQUESTS ?? DEFAULT_ACTIVE_REQUESTS),
+    opts.queueMax ?? Number(process.env.DB_QUEUE_MAX ?? DEFAULT_QUEUE_MAX),
+  )
+  const db = drizzlePglite(gated(client, gate), { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
   const owned = !opts.pglite
   const pglite = client
@@ -159,6 +293,8 @@ export async function openDatabase(opts: { url: string | null; dataDir: string; 
       return async () => stop()
     },
     unlessRunningElsewhere: (_key, work) => work(),
+    queueStats: () => ({ ...gate.stats, requests: admission.active, waitingRequests: admission.waiting }),
+    admit: () => admission.enter(),
     close: async () => (owned ? pglite.close() : undefined),
   }
 }

@@ -300,6 +300,20 @@ export async function fileAtHospital(
 }
 
 /**
+ * The card of a patient the caller has just been checked to own (a booking has read the row): one read when the
+ * patient is filed already, as nearly every booking's is; otherwise filed as fileAtHospital does.
+ */
+export async function cardAtHospital(db: Db, cipher: FieldCipher, his: HisProvider, patient: PatientRow, hospital: HospitalRow): Promise<HospitalCard> {
+  const existing = await cardOf(db, patient.id, hospital.id)
+  if (existing) return { patientId: patient.id, hospitalCode: hospital.code, hospitalName: hospital.name, hisMedCardNo: cipher.decrypt(existing.cardNoEnc), existed: true }
+  try {
+    return await db.transaction(async (tx) => fileInTx(tx, cipher, his, patient, hospital))
+  } catch (err) {
+    return asRuleViolation(err)
+  }
+}
+
+/**
  * GET /patient/record/info: the patient's card at the hospital. Not filed through the app yet: the card the HIS already
  * has for this person (made at the window), if any, which the next filing takes over.
  */

@@ -13,11 +13,10 @@ import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
-import { hospitals, orders, registrations } from '../../db/schema'
+import { doctors, hospitals, orders, registrations } from '../../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
-import { fileAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
-import { requireHospitalByCode } from '../hospital'
+import { cardAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
 import type { HisPatient, HisProvider, HisSchedule } from '../../plugins/providers/his'
 import { open } from '../../crypto'
 import {
@@ -35,12 +34,13 @@ import {
 import type { PayProvidersOf } from '../../plugins/providers'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { registrationHis } from './his'
-import { requireOwnRegistration, viewOf } from './records'
-import { settingsOne, type RegisterSettings } from './settings'
+import { requireOwnRegistration, toView, viewOf } from './records'
+import { hospitalWithSettings, settingsOne, type RegisterSettings } from './settings'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
 type HospitalRow = typeof hospitals.$inferSelect
+type OrderRow = typeof orders.$inferSelect
 
 export const ONE_PER_SEGMENT = '该就诊人在同一科室同一时段已有预约'
 export const SLOTS_FULL = '该时段号源已约满，请选择其他时段'
@@ -51,11 +51,11 @@ export const SAME_KEY_OTHER_BOOKING = '重复的请求'
 
 // ---- schedules and prices -----------------------------------------------------------------------------------------
 
-/** The HIS's schedule with its time ranges, and the hospital it is at. */
+/** The HIS's schedule with its time ranges, and the hospital it is at with its registration settings. */
 async function requireSchedule(db: Db, his: HisProvider, scheduleId: number) {
   const [schedule] = await his.schedules({ hospitalCode: null, scheduleIds: [scheduleId] })
   if (!schedule) throw notFound('号源')
-  return { schedule, hospital: await requireHospitalByCode(db, schedule.hospitalCode) }
+  return { schedule, ...(await hospitalWithSettings(db, schedule.hospitalCode)) }
 }
 
 function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSettings): ActivityPrice {
@@ -71,8 +71,8 @@ function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSet
 /** POST /activity/price: what this patient pays for this schedule after the hospital's activities. */
 export async function priceForPatient(db: Db, his: HisProvider, userId: number, input: { scheduleId: number; patientId: number }): Promise<ActivityPrice> {
   const patient = await requireOwnPatient(db, userId, input.patientId)
-  const { schedule, hospital } = await requireSchedule(db, his, input.scheduleId)
-  return priceFor(schedule, patient.birthday, await settingsOne(db, hospital.id))
+  const { schedule, settings } = await requireSchedule(db, his, input.scheduleId)
+  return priceFor(schedule, patient.birthday, settings)
 }
 
 // ---- booking ----------------------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ export async function bookRegistration(
   const again = await byIdempotencyKey(db, userId, input)
   if (again) return viewOf(db, cipher, again.id, now)
 
-  const { schedule, hospital } = await requireSchedule(db, his, input.scheduleId)
+  const { schedule, hospital, settings } = await requireSchedule(db, his, input.scheduleId)
   // spec §5: the app shows its completion modal on the refusal's exact text
   requireCompletePatient(cipher, patient)
   if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)
@@ -144,7 +144,6 @@ export async function bookRegistration(
   if (closed) throw badInput(closed)
   if (!schedule.timeRanges.some((t) => t.timeRange === input.timeRange)) throw badInput('就诊时段不正确，请重新选择')
   if (input.insurance && !CHS_REGISTER_HOSPITALS.includes(hospital.code)) throw badInput(NO_INSURANCE)
-  const settings = await settingsOne(db, hospital.id)
   const price = priceFor(schedule, patient.birthday, settings)
   if (opts.freeOnly && price.payFen > 0) throw badInput(NOT_FREE)
 
@@ -159,24 +158,33 @@ export async function bookRegistration(
     const released = await releaseExpiredHolds(db, now, sameSegment)
     if (!released || (await liveBookingIn(db, sameSegment))) return madeMeanwhile(badInput(ONE_PER_SEGMENT))
   }
-  const card = await fileAtHospital(db, cipher, his, userId, patient.id, hospital.code)
+  const card = await cardAtHospital(db, cipher, his, patient, hospital)
   const who: HisPatient = { cardNo: card.hisMedCardNo, idCard: open(cipher, patient.idCardEnc), name: cipher.decrypt(patient.nameEnc) }
 
   const attempt = () => insertBooking(db, his, { userId, input, schedule, hospital, who, price, settings, now })
-  let id: number | null
+  let made: Booked | null
   try {
-    id = await attempt()
-    if (id === null) {
+    made = await attempt()
+    if (made === null) {
       // full: unless holds in this range ran out and are given back now, which frees their slots
       const inRange = and(eq(registrations.scheduleId, schedule.scheduleId), eq(registrations.timeRange, input.timeRange))!
-      if (await releaseExpiredHolds(db, now, inRange)) id = await attempt()
+      if (await releaseExpiredHolds(db, now, inRange)) made = await attempt()
     }
   } catch (err) {
     if (uniqueViolation(err) === 'registrations_one_per_segment') return madeMeanwhile(badInput(ONE_PER_SEGMENT))
     return answerSameKeyRace(err, 'registrations_idempotency_key', SAME_KEY_OTHER_BOOKING, madeMeanwhile)
   }
-  if (id === null) return madeMeanwhile(badInput(SLOTS_FULL))
-  return viewOf(db, cipher, id, now)
+  if (made === null) return madeMeanwhile(badInput(SLOTS_FULL))
+  // answered from what the transaction wrote, not read back
+  const view = { ...made, hospitalCode: hospital.code, hospitalName: hospital.name, deptName: schedule.deptName, doctorName: schedule.doctorName }
+  return toView({ ...view, patientName: who.name, cardNo: card.hisMedCardNo }, settings, 0, now)
+}
+
+/** A booking just made: its row, its new order (nothing refunded) and the doctor's title for the view. */
+interface Booked {
+  reg: RegistrationRow
+  order: OrderRow | null
+  doctorTitle: string | null
 }
 
 interface BookingPlan {
@@ -195,7 +203,7 @@ interface BookingPlan {
  * after the HIS took a place, the place is given back: a remote HIS's lock is not undone by our rollback (the
  * sandbox's is, and its give-back then finds nothing to do).
  */
-async function insertBooking(db: Db, his: HisProvider, p: BookingPlan): Promise<number | null> {
+async function insertBooking(db: Db, his: HisProvider, p: BookingPlan): Promise<Booked | null> {
   let taken: { bookingId: number; placeId: number } | null = null
   try {
     return await db.transaction((tx) => bookInTx(tx, his, p, (bookingId, placeId) => (taken = { bookingId, placeId })))
@@ -211,9 +219,12 @@ async function insertBooking(db: Db, his: HisProvider, p: BookingPlan): Promise<
   }
 }
 
-async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (bookingId: number, placeId: number) => void): Promise<number | null> {
+async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (bookingId: number, placeId: number) => void): Promise<Booked | null> {
   const { schedule: s, input, now } = p
-  const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id`))
+  // the doctor's title (the answer shows it) rides on the round trip that numbers the registration
+  const [{ id, title } = { id: 0, title: null }] = rowsOf<{ id: number; title: string | null }>(
+    await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id, (select ${doctors.title} from ${doctors} where ${doctors.id} = ${s.doctorId}) as title`),
+  )
   const regNo = newRegNo(now)
   const free = p.price.payFen === 0
   const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
@@ -221,9 +232,9 @@ async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (book
   const place = await his.lockPlace(tx, { hospitalCode, scheduleId: s.scheduleId, timeRange: input.timeRange, bookingId: id, regNo, patient: p.who, holdUntil: holdExpiresAt })
   if (!place) return null
   onTaken(id, place.placeId)
-  let orderId: number | null = null
+  let order: OrderRow | null = null
   if (!free) {
-    const order = await createOrder(tx, {
+    order = await createOrder(tx, {
       userId: p.userId,
       hospitalId: p.hospital.id,
       business: 'register',
@@ -235,11 +246,10 @@ async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (book
       expiresAt: holdExpiresAt!,
       idempotencyKey: `register:${input.idempotencyKey}`,
     })
-    orderId = order.id
   }
   // a free booking is the patient's at once: the HIS confirms it in this transaction
   if (free) await his.confirmRegistration(tx, { hospitalCode, bookingId: id, regNo, placeId: place.placeId, orderNo: null, amountFen: 0 })
-  await tx.insert(registrations).values({
+  const reg: RegistrationRow = {
     id,
     regNo,
     userId: p.userId,
@@ -258,12 +268,14 @@ async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (book
     feeFen: p.price.payFen,
     status: free ? 'booked' : 'holding',
     insurance: !free && !!input.insurance,
-    orderId,
+    orderId: order?.id ?? null,
     holdExpiresAt,
+    cancelledAt: null,
     idempotencyKey: input.idempotencyKey,
     createdAt: now,
-  })
-  return id
+  }
+  await tx.insert(registrations).values(reg)
+  return { reg, order, doctorTitle: title }
 }
 
 // ---- paying, confirming, cancelling -------------------------------------------------------------------------------

@@ -23,7 +23,6 @@ const viewColumns = {
   deptName: departments.name,
   doctorName: doctors.name,
   doctorTitle: doctors.title,
-  registerType: registrations.registerType,
   patientNameEnc: patients.nameEnc,
   cardNoEnc: patientCards.cardNoEnc,
   order: orders,
@@ -64,10 +63,22 @@ function isCancellable(reg: RegistrationRow, settings: RegisterSettings, now: Da
   return false
 }
 
-async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: Date): Promise<Registration[]> {
-  const settings = await settingsOf(db, [...new Set(rows.map((r) => r.reg.hospitalId))])
-  const refunded = await refundedFenByOrder(db, rows.flatMap((r) => (r.order ? [r.order.id] : [])))
-  return rows.map(({ reg, order, ...r }) => ({
+/** What a registration's view is made of: its row, the names around it (plain) and its order. */
+export interface ViewParts {
+  reg: RegistrationRow
+  hospitalCode: string
+  hospitalName: string
+  deptName: string
+  doctorName: string | null
+  doctorTitle: string | null
+  patientName: string | null
+  cardNo: string | null
+  order: OrderRow | null
+}
+
+/** A registration as its patient sees it, from its parts (no database: a booking builds it from what it wrote). */
+export function toView({ reg, order, ...r }: ViewParts, settings: RegisterSettings, refundedFen: number, now: Date): Registration {
+  return {
     id: reg.id,
     regNo: reg.regNo,
     status: reg.status,
@@ -77,7 +88,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
     deptName: r.deptName,
     doctorName: r.doctorName ?? GENERAL_CLINIC_NAME,
     title: r.doctorTitle ?? '',
-    registerType: r.registerType,
+    registerType: reg.registerType,
     visitDate: reg.visitDate,
     week: weekOf(reg.visitDate),
     segment: reg.segment,
@@ -87,14 +98,27 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
     feeFen: reg.feeFen,
     patientId: reg.patientId,
     // spec §9: names and numbers masked
-    patientName: maskName(open(cipher, r.patientNameEnc)),
-    hisMedCardNo: maskCardNo(open(cipher, r.cardNoEnc)),
+    patientName: maskName(r.patientName),
+    hisMedCardNo: maskCardNo(r.cardNo),
     holdExpiresAt: reg.status === 'holding' && reg.holdExpiresAt ? reg.holdExpiresAt.toISOString() : null,
-    cancellable: isCancellable(reg, settings.get(reg.hospitalId)!, now),
+    cancellable: isCancellable(reg, settings, now),
     insurance: reg.insurance,
-    order: order ? toPayOrder(order, refunded.get(order.id) ?? 0) : null,
+    order: order ? toPayOrder(order, refundedFen) : null,
     createdAt: reg.createdAt.toISOString(),
-  }))
+  }
+}
+
+async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: Date): Promise<Registration[]> {
+  const settings = await settingsOf(db, [...new Set(rows.map((r) => r.reg.hospitalId))])
+  const refunded = await refundedFenByOrder(db, rows.flatMap((r) => (r.order ? [r.order.id] : [])))
+  return rows.map(({ patientNameEnc, cardNoEnc, ...r }) =>
+    toView(
+      { ...r, patientName: open(cipher, patientNameEnc), cardNo: open(cipher, cardNoEnc) },
+      settings.get(r.reg.hospitalId)!,
+      r.order ? (refunded.get(r.order.id) ?? 0) : 0,
+      now,
+    ),
+  )
 }
 
 export async function viewOf(db: Db | Tx, cipher: FieldCipher, id: number, now: Date): Promise<Registration> {

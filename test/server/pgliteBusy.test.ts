@@ -1,0 +1,94 @@
+import { after, before, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { eq, like } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/src/app'
+import { loadConfig } from '../../server/src/config'
+import { openDatabase, type Database } from '../../server/src/db'
+import { hospitals } from '../../server/src/db/schema'
+import { BUSY, Code } from '../../server/src/errors'
+
+/**
+ * The embedded database has one connection: requests take turns on it. While the bound of requests wait their turn, a
+ * new request is answered busy at once instead of joining the wait; what was already waiting still runs and commits.
+ * (Always on PGlite: the bound is PGlite's; a PostgreSQL server has a pool.)
+ */
+const ACTIVE = 1
+const QUEUE_MAX = 1
+const WRITES = 3
+let dir: string
+let pglite: PGlite
+let database: Database
+let app: FastifyInstance
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hospital-h5-busy-'))
+  pglite = await PGlite.create()
+  database = await openDatabase({ url: null, dataDir: dir, pglite, activeRequests: ACTIVE, queueMax: QUEUE_MAX })
+  app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dir }), database)
+  await app.ready()
+})
+after(async () => {
+  await app.close()
+  await pglite.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const list = async () => (await app.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })).json() as { code: number; msg: string; data: unknown }
+
+/** Until the server's turns stand as wanted (requests run in the background meanwhile). */
+async function until(check: () => boolean) {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve))
+}
+
+it('answers busy at once while the bound of requests wait their turn, and every write that waited is committed', async () => {
+  const db = database.db
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let holding!: () => void
+  const started = new Promise<void>((resolve) => (holding = resolve))
+  // a transaction that keeps the connection until released, writing one row
+  const transaction = db.transaction(async (tx) => {
+    await tx.insert(hospitals).values({ code: 'BUSY-T', name: '占用连接', homePageConfig: { menus: [] } })
+    holding()
+    await held
+  })
+  await started
+  // writes that queue behind it for the connection
+  const waiting = Array.from({ length: WRITES }, (_, i) => db.insert(hospitals).values({ code: `BUSY-${i}`, name: `排队${i}`, homePageConfig: { menus: [] } }).execute())
+  // one request at work (waiting for the connection), the bound of others waiting their turn
+  const first = list()
+  await until(() => database.queueStats!().requests === ACTIVE)
+  const second = list()
+  await until(() => database.queueStats!().waitingRequests === QUEUE_MAX)
+
+  // answered while the connection is still held: at once, not after the wait
+  // (without the bound the request would wait behind the held transaction: the guard turns that hang into a failure)
+  let guard: NodeJS.Timeout | undefined
+  const refused = await Promise.race([
+    list(),
+    new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error('the request waited for the connection instead of answering busy')), 10_000))),
+  ])
+  clearTimeout(guard)
+  assert.deepEqual(refused, { code: Code.TOO_MANY, msg: BUSY, data: null })
+
+  release()
+  await transaction
+  await Promise.all(waiting)
+  // the requests that had their turn or waited for it are served
+  for (const served of await Promise.all([first, second])) assert.equal(served.code, Code.OK, served.msg)
+  const rows = await db.select({ code: hospitals.code }).from(hospitals).where(like(hospitals.code, 'BUSY-%'))
+  assert.deepEqual(rows.map((r) => r.code).sort(), ['BUSY-0', 'BUSY-1', 'BUSY-2', 'BUSY-T'])
+
+  // the queue gone, the same request is served
+  const served = await list()
+  assert.equal(served.code, Code.OK, served.msg)
+  assert.ok((served.data as { hospitalCode: string }[]).some((h) => h.hospitalCode === 'BUSY-T'))
+  // every answered request gave its turn back
+  assert.deepEqual({ requests: database.queueStats!().requests, waitingRequests: database.queueStats!().waitingRequests }, { requests: 0, waitingRequests: 0 })
+  assert.equal((await db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, 'BUSY-2'))).length, 1)
+})
