@@ -133,25 +133,7 @@ async function chat(port, { doctors, patients }) {
 async function bills(port, payers) {
   const hospitalCode = '10392'
   const list = (p) => api(port, p.token, '/dld-palm/api/payment/unpaid/list', { hospitalCode, patientId: p.patientId })
-  let latencies = []
-  let listed = 0
-  let errors = 0
-  let next = 0
-  const until = Date.now() + SECONDS * 1000
-  let started = Date.now()
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < until) {
-        const p = payers[next++ % payers.length]
-        const t0 = performance.now()
-        const env = await list(p)
-        latencies.push(performance.now() - t0)
-        if (env.code === 200) listed++
-        else errors++
-      }
-    }),
-  )
-  const listFigures = { rps: Math.round(listed / ((Date.now() - started) / 1000)), ...percentiles(latencies), errors }
+  const listFigures = await readLoop(payers, list)
 
   // what each payer pays (not timed)
   const jobs = []
@@ -160,11 +142,11 @@ async function bills(port, payers) {
     const billNos = (env.data ?? []).flatMap((v) => v.bills.filter((b) => !b.paying).map((b) => b.billNo))
     if (billNos.length) jobs.push({ ...p, billNos })
   }
-  latencies = []
+  const latencies = []
   let paid = 0
   const reasons = new Map()
-  next = 0
-  started = Date.now()
+  let next = 0
+  const started = Date.now()
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (next < jobs.length) {
