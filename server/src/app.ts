@@ -223,8 +223,9 @@ export async function buildApp(
     api.addHook('onRequest', async (req, reply) => {
       // waits its turn on the embedded database, or is refused before it does anything (nothing half done); a call
       // this server makes to itself inside a request that has its turn goes straight on, or the two would wait for
-      // each other
-      if (app.ctx.database.admit && req.headers[INNER_HEADER] !== innerSecret) {
+      // each other; a chat socket's upgrade takes no turn, since the socket stays open for as long as the app does
+      // (it would hold its turn for ever) and its frames' statements take theirs on the connection itself
+      if (app.ctx.database.admit && req.headers[INNER_HEADER] !== innerSecret && req.headers.upgrade?.toLowerCase() !== 'websocket') {
         const done = await app.ctx.database.admit()
         reply.raw.once('close', done)
       }

@@ -5,12 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { eq, like } from 'drizzle-orm'
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import WebSocket from 'ws'
 import { buildApp } from '../../server/src/app'
 import { loadConfig } from '../../server/src/config'
 import { openDatabase, type Database } from '../../server/src/db'
 import { hospitals } from '../../server/src/db/schema'
 import { BUSY, Code } from '../../server/src/errors'
+import { localSig } from '../../server/src/plugins/providers/im'
 
 /**
  * The embedded database has one connection: requests take turns on it. While the bound of requests wait their turn, a
@@ -24,12 +27,14 @@ let dir: string
 let pglite: PGlite
 let database: Database
 let app: FastifyInstance
+let config: ReturnType<typeof loadConfig>
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hospital-h5-busy-'))
   pglite = await PGlite.create()
   database = await openDatabase({ url: null, dataDir: dir, pglite, activeRequests: ACTIVE, queueMax: QUEUE_MAX })
-  app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dir }), database)
+  config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir })
+  app = await buildApp(config, database)
   await app.ready()
 })
 after(async () => {
@@ -91,4 +96,32 @@ it('answers busy at once while the bound of requests wait their turn, and every 
   // every answered request gave its turn back
   assert.deepEqual({ requests: database.queueStats!().requests, waitingRequests: database.queueStats!().waitingRequests }, { requests: 0, waitingRequests: 0 })
   assert.equal((await db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, 'BUSY-2'))).length, 1)
+})
+
+it('an open chat socket takes no turn: with one turn, calls are served while patients are connected', async () => {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as AddressInfo
+  const expire = Math.floor(Date.now() / 1000) + 3600
+  const sockets = await Promise.all(
+    [1, 2, 3].map(
+      (n) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/dld-im/ws?sig=${encodeURIComponent(localSig(config.secret, `0_${900 + n}`, expire))}`)
+          ws.once('open', () => resolve(ws))
+          ws.once('error', reject)
+        }),
+    ),
+  )
+  try {
+    let guard: NodeJS.Timeout | undefined
+    const answered = await Promise.race([
+      list(),
+      new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error('the call waited behind the open chat sockets')), 10_000))),
+    ])
+    clearTimeout(guard)
+    assert.equal(answered.code, Code.OK, answered.msg)
+    assert.equal(database.queueStats!().requests, 0)
+  } finally {
+    for (const ws of sockets) ws.close()
+  }
 })
