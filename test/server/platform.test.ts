@@ -245,6 +245,19 @@ describe('HTTP headers', () => {
     assert.match(String(res.headers['strict-transport-security']), /max-age=\d+/)
   })
 
+  it('sets them on refusals and unknown addresses too, the same on every answer', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })
+    const missing = await t.app.inject({ method: 'GET', url: '/no-such-page' })
+    const refused = await t.app.inject({ method: 'GET', url: '/dld-hospital/userinfo' })
+    assert.equal(missing.statusCode, 404)
+    assert.equal(refused.json().code, 401)
+    for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-opener-policy']) {
+      assert.ok(ok.headers[name], name)
+      assert.equal(missing.headers[name], ok.headers[name], name)
+      assert.equal(refused.headers[name], ok.headers[name], name)
+    }
+  })
+
   it('gives every answer its own request id and ignores one sent by the client', async () => {
     const a = await t.app.inject({ method: 'GET', url: '/dld-hospital/brand/list', headers: { 'x-request-id': 'chosen-by-client' } })
     const b = await t.app.inject({ method: 'GET', url: '/no-such-page' })
