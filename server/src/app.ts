@@ -30,6 +30,7 @@ import { backupRoutes } from './routes/operations/backup'
 import type { Lifecycle } from './health'
 import { createMetrics, observeRequests, type Metrics } from './metrics'
 import { securityHeaders } from './securityHeaders'
+import { HospitalCache } from './domain/hospitalCache'
 import { closeConnectionsWhileDraining } from './drain'
 
 z.config(z.locales.zhCN())
@@ -42,6 +43,8 @@ export interface AppContext {
   providers: Providers
   lifecycle: Lifecycle
   metrics: Metrics
+  /** The hospitals this process has read, forgotten on every change (domain/hospitalCache.ts). */
+  hospitals: HospitalCache
 }
 
 declare module 'fastify' {
@@ -127,7 +130,10 @@ export async function buildApp(
   }
   const metrics = createMetrics(database, { process: Boolean(config.metricsToken) })
   registerPaymentBusinesses(providers)
-  app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics })
+  const hospitalCache = new HospitalCache(database)
+  await hospitalCache.start()
+  app.addHook('onClose', () => hospitalCache.close())
+  app.decorate('ctx', { config, db: database.db, database, cipher, providers, lifecycle: { draining: false }, metrics, hospitals: hospitalCache })
   if (on('metrics')) observeRequests(app, metrics)
   closeConnectionsWhileDraining(app)
 

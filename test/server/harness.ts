@@ -283,3 +283,16 @@ export function assertForbidden(env: Envelope) {
   assert.equal(env.msg, '暂无权限')
   assert.equal(env.data, null)
 }
+
+/**
+ * Asks `check` again every 20 ms until it answers true or `ms` pass; answers whether it did. For what one server
+ * process hears from the database a moment after a write (a NOTIFY), never for time itself.
+ */
+export async function until(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms
+  for (;;) {
+    if (await check()) return true
+    if (Date.now() > end) return false
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { eq, isNotNull } from 'drizzle-orm'
 import { ads, articles, consultations, doctors, hospitals } from '../../server/src/db/schema'
-import { startTestApp, signInWechat, signInUser, envelopeOf, DEMO, type TestApp } from './harness'
+import { startTestApp, signInWechat, signInUser, envelopeOf, until, DEMO, type TestApp } from './harness'
 import { isBuiltPage } from '../../src/routes'
 
 let t: TestApp
@@ -225,6 +225,28 @@ describe('GET /dld-hospital/common/homePageConfig', () => {
       const unbuilt = (env.data.menus as Menu[]).filter((m) => !isBuiltPage(m.url)).map((m) => `${code ?? 'main'} ${m.name} ${m.url}`)
       assert.deepEqual(unbuilt, [])
     }
+  })
+
+  it('a hospital changed in the database (an operator’s own SQL) shows on the next home page and hospital card', async () => {
+    const code = DEMO.palm.code
+    const before = await get('/dld-hospital/common/homePageConfig', { hospitalCode: code })
+    assert.equal((await get('/dld-hospital/hospital/getByAppId', { appId: 'x', hospitalCode: code })).code, 200)
+    const [row] = await t.app.ctx.db.select().from(hospitals).where(eq(hospitals.code, code))
+    const notice = `${row!.homePageConfig.notice} 今日停诊：皮肤科`
+    try {
+      await t.app.ctx.db
+        .update(hospitals)
+        .set({ name: `${row!.name}（新院区）`, homePageConfig: { ...row!.homePageConfig, notice } })
+        .where(eq(hospitals.id, row!.id))
+      // the change is announced to every server process; on PostgreSQL it may arrive a moment after the update
+      const seen = await until(async () => (await get('/dld-hospital/common/homePageConfig', { hospitalCode: code })).data.notice === notice)
+      assert.ok(seen, `still ${before.data.notice}`)
+      const card = await get('/dld-hospital/hospital/getByAppId', { appId: 'x', hospitalCode: code })
+      assert.equal(card.data.hospitalName, `${row!.name}（新院区）`)
+    } finally {
+      await t.app.ctx.db.update(hospitals).set({ name: row!.name, homePageConfig: row!.homePageConfig }).where(eq(hospitals.id, row!.id))
+    }
+    assert.ok(await until(async () => (await get('/dld-hospital/common/homePageConfig', { hospitalCode: code })).data.notice === before.data.notice))
   })
 
   it('an internet-only hospital shows internet entries only', async () => {

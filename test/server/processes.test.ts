@@ -5,9 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { FieldCipher } from '../../server/src/crypto'
-import { SWEEP_LOCK_KEY, openDatabase, scratchDatabase, type Database } from '../../server/src/db'
+import { SWEEP_LOCK_KEY, openDatabase, rowsOf, scratchDatabase, type Database } from '../../server/src/db'
+import { HOSPITAL_CHANNEL } from '../../server/src/domain/hospitalCache'
 import { doctors, hospitals, inquiries, ledgerEntries, orders, patients, scheduleSlots, schedules } from '../../server/src/db/schema'
 import { SMS_CODE_EXPIRED } from '../../server/src/domain/auth'
 import { doctorImAccount } from '../../server/src/domain/internetDoctors'
@@ -17,6 +18,7 @@ import { DEMO, seedIfEmpty } from '../../server/src/seed'
 import { encodeBase64 } from '../../src/utils/base64'
 import { idCardCheckChar } from '../../src/utils/idCard'
 import type { ChatServerFrame } from '../../types/api/chat'
+import { until } from './harness'
 import { freePort, startServerProcess, type ServerProcess } from './serverProcess'
 
 /**
@@ -317,6 +319,55 @@ describe('two server processes on one database', () => {
     } finally {
       patientSocket.close()
       doctorSocket.close()
+    }
+  })
+})
+
+describe('the hospitals each process keeps (domain/hospitalCache.ts)', () => {
+  const code = DEMO.both.code
+  const LISTENING = `LISTEN "${HOSPITAL_CHANNEL}"`
+  const notice = (server: ServerProcess) => phone().must<{ notice: string }>(server, 'GET', `/dld-hospital/common/homePageConfig?hospitalCode=${code}`)
+  const both = async (text: string) => (await notice(a)).notice === text && (await notice(b)).notice === text
+  const setNotice = async (text: string) => {
+    const [h] = await database.db.select().from(hospitals).where(eq(hospitals.code, code))
+    await database.db.update(hospitals).set({ homePageConfig: { ...h!.homePageConfig, notice: text } }).where(eq(hospitals.id, h!.id))
+  }
+
+  it('a hospital changed by an operator’s SQL shows on A and on B, which had both kept it', async () => {
+    const was = (await notice(a)).notice
+    assert.equal((await notice(b)).notice, was)
+    try {
+      await setNotice(`${was} 两个进程都看到`)
+      assert.ok(await until(() => both(`${was} 两个进程都看到`)), 'A or B still answers the old notice')
+    } finally {
+      await setNotice(was)
+    }
+    assert.ok(await until(() => both(was)))
+  })
+
+  it('a change made while A’s listening connection is down still shows on A: what it kept then is not trusted', async () => {
+    const was = (await notice(a)).notice
+    try {
+      const [ended] = rowsOf<{ n: number }>(
+        await database.db.execute(
+          sql`select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = ${LISTENING}) x`,
+        ),
+      )
+      assert.equal(ended!.n, 2, 'each process listens on its own connection')
+      await setNotice(`${was} 断线期间的修改`)
+      assert.ok(await until(() => both(`${was} 断线期间的修改`)), 'a process answers what it kept before its connection dropped')
+    } finally {
+      await setNotice(was)
+    }
+    // the connections are back (every second until they are) and hear changes again
+    const listening = async () =>
+      rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query = ${LISTENING}`))[0]!.n
+    assert.ok(await until(async () => (await listening()) === 2))
+    await setNotice(`${was} 重新连上后`)
+    try {
+      assert.ok(await until(() => both(`${was} 重新连上后`)))
+    } finally {
+      await setNotice(was)
     }
   })
 })

@@ -25,8 +25,10 @@ export interface Database {
   /**
    * Calls `handler` with each payload NOTIFYed on `channel` by any process on this database (PostgreSQL: one
    * dedicated connection, opened again after it drops; PGlite: in this process). Answers how to stop.
+   * `onState` hears when that connection drops (false: payloads sent from now on are lost) and when it is back
+   * (true); whoever keeps something on the strength of the payloads must not trust it in between.
    */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>
+  listen(channel: string, handler: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>>
   /**
    * Runs `work` unless another process on this database is running work under the same key (a PostgreSQL advisory
    * lock on a pooled connection, taken without waiting), answering null when it did not run. PGlite has one process:
@@ -158,25 +160,48 @@ export const DEFAULT_QUEUE_MAX = 1000
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
 
-/** A dedicated connection that LISTENs on a channel and connects again when the server drops it. */
-async function pgListen(url: string, channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+/**
+ * A dedicated connection that LISTENs on a channel and connects again when the server drops it, every RELISTEN_MS
+ * until it is back (a failed attempt tries again too).
+ */
+async function pgListen(url: string, channel: string, handler: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>> {
   let client: pg.Client | null = null
   let stopped = false
   let retry: NodeJS.Timeout | null = null
+  const again = () => {
+    if (stopped) return
+    retry = setTimeout(() => {
+      connect().then(
+        () => onState?.(true),
+        (err: Error) => {
+          process.emitWarning(`LISTEN ${channel} could not connect again: ${err.message}`)
+          again()
+        },
+      )
+    }, RELISTEN_MS)
+  }
   const connect = async () => {
     const c = new pg.Client({ connectionString: url })
     c.on('notification', (n) => {
       if (n.channel === channel && n.payload !== undefined) handler(n.payload)
     })
     c.on('error', (err) => {
-      process.emitWarning(`LISTEN ${channel} connection lost: ${err.message}`)
-      if (client === c) client = null
       void c.end().catch(() => undefined)
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), RELISTEN_MS)
+      if (client !== c) return // failed while connecting: connect() rejects and its caller decides
+      process.emitWarning(`LISTEN ${channel} connection lost: ${err.message}`)
+      client = null
+      onState?.(false)
+      again()
     })
-    await c.connect()
-    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-    client = c
+    try {
+      await c.connect()
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    } catch (err) {
+      await c.end().catch(() => undefined)
+      throw err
+    }
+    if (stopped) await c.end().catch(() => undefined)
+    else client = c
   }
   await connect()
   return async () => {
@@ -248,7 +273,7 @@ export async function openDatabase(opts: {
       db,
       kind: 'postgres',
       url,
-      listen: (channel, handler) => pgListen(url, channel, handler),
+      listen: (channel, handler, onState) => pgListen(url, channel, handler, onState),
       async unlessRunningElsewhere(key, work) {
         const client = await pool.connect()
         // a connection that failed to unlock leaves the pool: ending it is what releases its lock

@@ -75,9 +75,11 @@ const MAIN_HOME: HomePageConfig = {
   menus: [{ name: '选择医院', icon: 'hospital', url: '/pages/hospital/index', role: 'all' }],
 }
 
-export async function homePageConfig(db: Db, hospitalCode?: string) {
+/** `find`: the hospital by code, from the process's cache (hospitalCache.ts) or the database. */
+export async function homePageConfig(find: (code: string) => Promise<HospitalRow | null>, hospitalCode?: string) {
   if (!hospitalCode) return { main: true, hospital: null, ...MAIN_HOME }
-  const h = await requireHospitalByCode(db, hospitalCode)
+  const h = await find(hospitalCode)
+  if (!h) throw notFound('医院')
   return { main: false, hospital: toHospitalDto(h), ...h.homePageConfig }
 }
 

@@ -1,0 +1,61 @@
+/**
+ * The hospitals this process has read, by code, for the calls every app start makes (the home page's config, the
+ * hospital's card). A hospital row changes a few times a year and is read on every start of the app: reading it
+ * again each time was most of the home-page call's cost (issue 21).
+ *
+ * Rule: a kept row is trusted only while this process hears every change. The database announces each statement
+ * that touches `hospitals` on HOSPITAL_CHANNEL (migration 0034, a trigger, so an operator's own SQL counts too), and
+ * every process forgets all it kept. While the listening connection is down nothing is kept or answered from here;
+ * when it is back, what was kept before is forgotten. A row read while a change was announced is not kept.
+ * Only the plain database is cached: a transaction reads its own rows.
+ */
+import type { Database } from '../db'
+import { findHospitalByCode } from './hospital'
+
+export const HOSPITAL_CHANNEL = 'hospital_changed'
+
+type HospitalRow = NonNullable<Awaited<ReturnType<typeof findHospitalByCode>>>
+
+export class HospitalCache {
+  private readonly rows = new Map<string, HospitalRow>()
+  /** Bumped by every announced change: a read that began before it may hold the old row. */
+  private generation = 0
+  private listening = false
+  private stop: (() => Promise<void>) | null = null
+
+  constructor(private readonly database: Database) {}
+
+  async start(): Promise<void> {
+    this.stop = await this.database.listen(
+      HOSPITAL_CHANNEL,
+      () => this.forget(),
+      (listening) => {
+        this.forget()
+        this.listening = listening
+      },
+    )
+    this.listening = true
+  }
+
+  async close(): Promise<void> {
+    this.listening = false
+    this.forget()
+    await this.stop?.()
+  }
+
+  /** The hospital with this code, or null; as findHospitalByCode on the database. */
+  async byCode(code: string): Promise<HospitalRow | null> {
+    if (!this.listening) return findHospitalByCode(this.database.db, code)
+    const kept = this.rows.get(code)
+    if (kept) return kept
+    const generation = this.generation
+    const row = await findHospitalByCode(this.database.db, code)
+    if (row && this.listening && generation === this.generation) this.rows.set(code, row)
+    return row
+  }
+
+  private forget() {
+    this.generation++
+    this.rows.clear()
+  }
+}
