@@ -5,6 +5,7 @@ import { Writable } from 'node:stream'
 import { dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../server/src/app'
 import type { Providers } from '../../server/src/plugins/providers'
@@ -19,9 +20,10 @@ import { readdirSync } from 'node:fs'
 import { migrationsFolder } from '../../server/src/db'
 
 /**
- * One template per set of migrations, seed and day (the seed's schedules start today), shared by every test process
- * (written atomically). It is migrated and seeded, so a test app only copies it: seeding the registration data
- * costs more than a second. Its encrypted seed rows are readable with TEMPLATE_DATA_KEY, the key PGlite test apps use.
+ * One template per set of migrations, seed and day (the seed's schedules start today), shared by every test process:
+ * a PGlite data directory (written atomically) or a PostgreSQL database. It is migrated and seeded, so a test app
+ * only copies it: migrating and seeding cost about 3 s an app on PostgreSQL. Its encrypted seed rows are readable
+ * with TEMPLATE_DATA_KEY, the key test apps use.
  */
 const seedFolder = join(migrationsFolder, '..', 'src', 'seed')
 const templateHash = createHash('sha256')
@@ -52,6 +54,53 @@ async function pgliteTemplate(): Promise<Buffer> {
   return template
 }
 
+/** The advisory lock under which one test process builds the PostgreSQL template ("h5tp"). */
+const TEMPLATE_LOCK_KEY = 0x68357470
+const TEMPLATE_PREFIX = 'h5template_'
+
+/**
+ * The PostgreSQL template database (built once under an advisory lock, then renamed into place, so that no test
+ * copies a half-built one). Templates of other migrations or days are dropped then: nothing copies them any more.
+ */
+let pgTemplate: Promise<string> | null = null
+function postgresTemplate(serverUrl: string): Promise<string> {
+  pgTemplate ??= buildPostgresTemplate(serverUrl).catch((e: unknown) => {
+    pgTemplate = null
+    throw e
+  })
+  return pgTemplate
+}
+
+async function buildPostgresTemplate(serverUrl: string): Promise<string> {
+  const name = `${TEMPLATE_PREFIX}${templateHash}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  try {
+    await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY])
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE '${TEMPLATE_PREFIX}%'`)
+    if (rows.some((r) => r.datname === name)) return name
+    const building = await scratchDatabase(serverUrl, 'h5building')
+    try {
+      const database = await openDatabase({ url: building.url, dataDir: '' })
+      try {
+        await seedIfEmpty(database.db, new FieldCipher(TEMPLATE_DATA_KEY))
+      } finally {
+        await database.close()
+      }
+      // a connection on its way out still counts as one: PostgreSQL waits up to 5 s for it before renaming
+      await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(new URL(building.url).pathname.slice(1))} RENAME TO ${pg.escapeIdentifier(name)}`)
+    } catch (e) {
+      await building.drop()
+      throw e
+    }
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`)
+    return name
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]).catch(() => undefined)
+    await admin.end().catch(() => undefined)
+  }
+}
+
 export { DEMO }
 
 export interface TestApp {
@@ -64,8 +113,8 @@ export interface TestApp {
 }
 
 /**
- * A seeded app on its own database: a PGlite copy of the migrated template, or a fresh database on the
- * PostgreSQL server when TEST_DATABASE_URL is set (the only place a race can show, stack notes).
+ * A seeded app on its own database, a copy of the seeded template: in PGlite, or on the PostgreSQL server when
+ * TEST_DATABASE_URL is set (the only place a race can show, stack notes).
  */
 export async function startTestApp(
   opts: {
@@ -82,8 +131,8 @@ export async function startTestApp(
     { NODE_ENV: 'test', DATA_DIR: dir },
     {
       secret: randomBytes(32).toString('base64'),
-      // PGlite apps start from the seeded template, whose encrypted rows need its key
-      dataKey: process.env.TEST_DATABASE_URL ? randomBytes(32).toString('base64') : TEMPLATE_DATA_KEY,
+      // apps start from the seeded template, whose encrypted rows need its key
+      dataKey: TEMPLATE_DATA_KEY,
       ...opts.config,
     },
   )
@@ -92,7 +141,7 @@ export async function startTestApp(
   let reopen: () => Promise<Database>
   const serverUrl = process.env.TEST_DATABASE_URL
   if (serverUrl) {
-    const scratch = await scratchDatabase(serverUrl, 'h5test')
+    const scratch = await scratchDatabase(serverUrl, 'h5test', await postgresTemplate(serverUrl))
     reopen = () => openDatabase({ url: scratch.url, dataDir: dir, countQueries: opts.countQueries })
     database = await reopen()
     dropDb = scratch.drop

@@ -325,14 +325,15 @@ export async function openDatabase(opts: {
 }
 
 /**
- * A new, empty database on a PostgreSQL server, for a test run or a benchmark that must not touch anyone's data:
- * answers its URL and a function that drops it (closing whatever is still connected).
+ * A new database on a PostgreSQL server, for a test run or a benchmark that must not touch anyone's data: empty, or
+ * a copy of `template` (a database nobody is connected to); answers its URL and a function that drops it (closing
+ * whatever is still connected).
  */
-export async function scratchDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function scratchDatabase(serverUrl: string, prefix: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''}`)
   await admin.end()
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
