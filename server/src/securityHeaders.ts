@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import helmet, { type HelmetOptions } from 'helmet'
 
-export const HELMET_OPTIONS: HelmetOptions = {
+const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],
@@ -22,8 +22,8 @@ export const HELMET_OPTIONS: HelmetOptions = {
   crossOriginEmbedderPolicy: false,
 }
 
-/** The headers helmet would set with these options, by lower-case name. Directives must not be per-request functions. */
-export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Readonly<Record<string, string>> {
+/** The headers helmet sets with HELMET_OPTIONS, by lower-case name (its directives are no per-request functions). */
+export function securityHeaders(): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {}
   const res = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -33,7 +33,7 @@ export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Readon
       delete headers[name.toLowerCase()]
     },
   }
-  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
     if (err) throw err
   })
   return Object.freeze(headers)

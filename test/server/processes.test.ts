@@ -234,11 +234,11 @@ describe('two server processes on one database', () => {
     assert.equal((await p.send(b, 'POST', '/sandbox/pay/cashier', { form })).status, 303)
     assert.equal((await p.send(a, 'POST', '/sandbox/pay/cashier', { form })).status, 303)
 
-    let seen: { status: string; order: { status: string } | null } | null = null
-    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    let seen = null as { status: string; order: { status: string } | null } | null
+    await until(async () => {
       seen = await p.must(a, 'POST', `/dld-palm/api/confirm/${booking.id}`)
-      if (seen?.order?.status === 'paid') break
-    }
+      return seen?.order?.status === 'paid'
+    }, 10_000)
     assert.equal(seen?.status, 'booked')
     assert.equal(seen?.order?.status, 'paid')
     const [order] = await database.db.select({ id: orders.id }).from(orders).where(eq(orders.orderNo, booking.order.orderNo))

@@ -75,11 +75,10 @@ const MAIN_HOME: HomePageConfig = {
   menus: [{ name: '选择医院', icon: 'hospital', url: '/pages/hospital/index', role: 'all' }],
 }
 
-/** `find`: the hospital by code, from the process's cache (hospitalCache.ts) or the database. */
-export async function homePageConfig(find: (code: string) => Promise<HospitalRow | null>, hospitalCode?: string) {
+/** `requireHospital`: the hospital by code, or not found (医院), from the process's cache (hospitalCache.ts). */
+export async function homePageConfig(requireHospital: (code: string) => Promise<HospitalRow>, hospitalCode?: string) {
   if (!hospitalCode) return { main: true, hospital: null, ...MAIN_HOME }
-  const h = await find(hospitalCode)
-  if (!h) throw notFound('医院')
+  const h = await requireHospital(hospitalCode)
   return { main: false, hospital: toHospitalDto(h), ...h.homePageConfig }
 }
 

@@ -10,6 +10,7 @@
  * Only the plain database is cached: a transaction reads its own rows.
  */
 import type { Database } from '../db'
+import { notFound } from '../errors'
 import { findHospitalByCode } from './hospital'
 
 export const HOSPITAL_CHANNEL = 'hospital_changed'
@@ -51,6 +52,13 @@ export class HospitalCache {
     const generation = this.generation
     const row = await findHospitalByCode(this.database.db, code)
     if (row && this.listening && generation === this.generation) this.rows.set(code, row)
+    return row
+  }
+
+  /** The hospital with this code; not found (医院) when there is none. */
+  async requireByCode(code: string): Promise<HospitalRow> {
+    const row = await this.byCode(code)
+    if (!row) throw notFound('医院')
     return row
   }
 

@@ -6,7 +6,6 @@ import * as hospital from '../../domain/hospital'
 import * as user from '../../domain/user'
 import * as protocol from '../../domain/protocol'
 import { MESSAGE_MAX, PAGE_MAX, STACK_MAX, scrubClientText } from '@/utils/clientErrors'
-import { notFound } from '../../errors'
 
 const homeConfig = z.object({
   main: z.boolean(),
@@ -60,8 +59,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
     query: z.object({ appId, hospitalCode: hospitalCode.optional() }),
     data: hospitalDto.nullable(),
     handler: async ({ query }) => {
-      const row = query.hospitalCode ? await app.ctx.hospitals.byCode(query.hospitalCode) : await hospital.findHospitalByAppId(db(), query.appId)
-      if (query.hospitalCode && !row) throw notFound('医院')
+      const row = query.hospitalCode ? await app.ctx.hospitals.requireByCode(query.hospitalCode) : await hospital.findHospitalByAppId(db(), query.appId)
       return row ? hospital.toHospitalDto(row) : null
     },
   })
@@ -73,7 +71,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
     auth: 'none',
     query: z.object({ hospitalCode: hospitalCode.optional() }),
     data: homeConfig,
-    handler: async ({ query }) => ({ ...(await hospital.homePageConfig((code) => app.ctx.hospitals.byCode(code), query.hospitalCode)), demo: app.ctx.config.demo }),
+    handler: async ({ query }) => ({ ...(await hospital.homePageConfig((code) => app.ctx.hospitals.requireByCode(code), query.hospitalCode)), demo: app.ctx.config.demo }),
   })
 
   route(app, {
