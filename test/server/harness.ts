@@ -148,7 +148,9 @@ export async function startTestApp(
   } else {
     const pglite = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(await pgliteTemplate())]) })
     // one PGlite serves both apps (it is in-process), each with its own connection object and LISTEN
-    reopen = () => openDatabase({ url: null, dataDir: dir, pglite, countQueries: opts.countQueries })
+    // requests wait for their turn as long as they must: tests fire bursts of 100 on a shared machine, and the
+    // bound on the wait has its own test (pgliteBusy.test.ts)
+    reopen = () => openDatabase({ url: null, dataDir: dir, pglite, countQueries: opts.countQueries, queueWaitMs: 600_000 })
     const inner = await reopen()
     database = { ...inner, close: async () => pglite.close() }
   }

@@ -23,6 +23,8 @@ import { localSig } from '../../server/src/plugins/providers/im'
 const ACTIVE = 1
 const QUEUE_MAX = 1
 const WRITES = 3
+/** The longest wait for a turn, in the test of that bound; the other tests' requests wait as long as they must. */
+const QUEUE_WAIT_MS = 300
 let dir: string
 let pglite: PGlite
 let database: Database
@@ -32,7 +34,7 @@ let config: ReturnType<typeof loadConfig>
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hospital-h5-busy-'))
   pglite = await PGlite.create()
-  database = await openDatabase({ url: null, dataDir: dir, pglite, activeRequests: ACTIVE, queueMax: QUEUE_MAX })
+  database = await openDatabase({ url: null, dataDir: dir, pglite, activeRequests: ACTIVE, queueMax: QUEUE_MAX, queueWaitMs: 600_000 })
   config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir })
   app = await buildApp(config, database)
   await app.ready()
@@ -96,6 +98,51 @@ it('answers busy at once while the bound of requests wait their turn, and every 
   // every answered request gave its turn back
   assert.deepEqual({ requests: database.queueStats!().requests, waitingRequests: database.queueStats!().waitingRequests }, { requests: 0, waitingRequests: 0 })
   assert.equal((await db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, 'BUSY-2'))).length, 1)
+})
+
+it('a request that waits too long for its turn is answered busy then, having done nothing, and the queue moves on', async () => {
+  // a second server on the same PGlite (as the harness's twin), whose requests wait at most QUEUE_WAIT_MS
+  const second = await openDatabase({ url: null, dataDir: dir, pglite, activeRequests: ACTIVE, queueMax: 10, queueWaitMs: QUEUE_WAIT_MS })
+  const other = await buildApp(config, second)
+  await other.ready()
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  try {
+    const listOnSecond = async () => (await other.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })).json() as { code: number; msg: string }
+    let holding!: () => void
+    const started = new Promise<void>((resolve) => (holding = resolve))
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.select({ id: hospitals.id }).from(hospitals).limit(1)
+      holding()
+      await held
+    })
+    await started
+    // one request has the turn (it waits for the held connection); the next waits for the turn
+    const first = listOnSecond()
+    await until(() => second.queueStats!().requests === ACTIVE)
+    const queued = Date.now()
+    // answered while the connection is still held: it ran nothing (without the bound it would wait for the held
+    // transaction: the guard turns that hang into a failure)
+    let guard: NodeJS.Timeout | undefined
+    const late = await Promise.race([
+      listOnSecond(),
+      new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error('the request waited on past the bound')), 10_000))),
+    ])
+    clearTimeout(guard)
+    const waited = Date.now() - queued
+    assert.deepEqual(late, { code: Code.TOO_MANY, msg: BUSY, data: null })
+    assert.ok(waited >= QUEUE_WAIT_MS, `answered after ${waited} ms, not before the bound`)
+    assert.equal(second.queueStats!().waitingRequests, 0, 'the refused request left the queue')
+
+    release()
+    await transaction
+    assert.equal((await first).code, Code.OK)
+    assert.equal((await listOnSecond()).code, Code.OK, 'the turn went round again')
+    assert.deepEqual({ requests: second.queueStats!().requests, waitingRequests: second.queueStats!().waitingRequests }, { requests: 0, waitingRequests: 0 })
+  } finally {
+    release()
+    await other.close()
+  }
 })
 
 it('an open chat socket takes no turn: with one turn, calls are served while patients are connected', async () => {

@@ -109,8 +109,11 @@ class Gate {
  * PGlite runs in this thread, one statement at a time. With many requests in flight each booking's dozen statements
  * take turns with every other request's, so every request waits for all of them: the tail grows with the number in
  * flight. Only `maxActive` requests work on the database at once; the others wait their turn in order (the same
- * throughput, but a request that started finishes first), and beyond `maxWaiting` waiting a new request is answered
- * busy at once instead of joining a wait that only grows.
+ * throughput, but a request that started finishes first). Beyond `maxWaiting` waiting a new request is answered
+ * busy at once instead of joining a wait that only grows, and a request that has waited `maxWaitMs` for its turn
+ * is answered busy then, having done nothing: at a peak beyond what one process can serve (a morning release of
+ * appointments) a patient hears 当前使用人数较多 within a second or two and may try again, rather than watching a
+ * spinner for as long as the queue is, and the database does not spend its turns on requests whose phones gave up.
  */
 class Admission {
   active = 0
@@ -118,6 +121,7 @@ class Admission {
   constructor(
     readonly maxActive: number,
     readonly maxWaiting: number,
+    readonly maxWaitMs: number,
   ) {}
   get waiting() {
     return this.queue.length
@@ -126,7 +130,19 @@ class Admission {
     if (this.active < this.maxActive) this.active++
     else if (this.queue.length >= this.maxWaiting) throw busy()
     // the leaving request hands its place over, so `active` stays as it is
-    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    else
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+        // a turn handed over clears the timer first: a request that timed out is in the queue no more
+        const timer = setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(turn), 1)
+          reject(busy())
+        }, this.maxWaitMs)
+        this.queue.push(turn)
+      })
     let left = false
     return () => {
       if (left) return
@@ -156,6 +172,8 @@ function gated(client: PGlite, gate: Gate): PGlite {
 export const DEFAULT_ACTIVE_REQUESTS = 8
 /** Requests waiting their turn on PGlite beyond which a new request is answered busy (DB_QUEUE_MAX). */
 export const DEFAULT_QUEUE_MAX = 1000
+/** How long a request waits for its turn on PGlite before it is answered busy (DB_QUEUE_WAIT_MS). */
+export const DEFAULT_QUEUE_WAIT_MS = 1000
 
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
@@ -256,9 +274,10 @@ export async function openDatabase(opts: {
   dataDir: string
   pglite?: PGlite
   countQueries?: boolean
-  /** PGlite: requests at work at once, and waiting beyond which new ones are refused busy (Admission). */
+  /** PGlite: requests at work at once, waiting beyond which new ones are refused busy, and the longest wait for a turn (Admission). */
   activeRequests?: number
   queueMax?: number
+  queueWaitMs?: number
 }): Promise<Database> {
   const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
@@ -304,6 +323,7 @@ export async function openDatabase(opts: {
   const admission = new Admission(
     opts.activeRequests ?? Number(process.env.DB_ACTIVE_REQUESTS ?? DEFAULT_ACTIVE_REQUESTS),
     opts.queueMax ?? Number(process.env.DB_QUEUE_MAX ?? DEFAULT_QUEUE_MAX),
+    opts.queueWaitMs ?? Number(process.env.DB_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS),
   )
   const db = drizzlePglite(gated(client, gate), { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
