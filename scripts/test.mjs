@@ -85,8 +85,8 @@ await run('mini-program build check', process.execPath, nodeTest(['test/build/mi
 await run('mini-program builds load, scan and share (harness)', process.execPath, nodeTest(['test/build/load.test.ts', 'test/build/share.test.ts']))
 await run('H5 build', 'npx', ['taro', 'build', '--type', 'h5'])
 // each browser test file has its own server and data directory (test/e2e/support.ts), and most of a file's time is
-// spent waiting (a hold running out, the order sweep, a reconnect): two files at once take 11 min instead of 23 on
-// 2 cores, at about 60 % of the CPU
+// spent waiting (a hold running out, the order sweep, a reconnect; register.test.ts alone uses 37 % of one core):
+// two files at once still leave about 40 % of 2 cores idle
 await run('browser tests (Chromium 390x844)', process.execPath, nodeTest(e2eTests, ['--test-concurrency=2']))
 console.log(`\nAll steps passed in ${((Date.now() - started) / 60000).toFixed(1)} min.`)
 console.log(`${totals.passed} passed, ${totals.failed} failed`)
