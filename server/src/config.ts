@@ -183,11 +183,15 @@ function parseJson<T>(name: string, raw: string | undefined): T | null {
   }
 }
 
-/** WORKERS: a whole number of processes from 1; anything else is a mistake worth refusing to start on. */
-function workersOf(value: string | undefined): number {
-  if (!value) return 1
+/**
+ * A setting that is a whole number from `min` (WORKERS, the embedded database's DB_* bounds), `fallback` when unset;
+ * anything else is a mistake worth refusing to start on (a NaN bound would refuse or admit every request).
+ */
+export function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const value = env[name]
+  if (!value) return fallback
   const n = Number(value)
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`WORKERS must be a whole number from 1, not ${JSON.stringify(value)}`)
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number from ${min}, not ${JSON.stringify(value)}`)
   return n
 }
 
@@ -239,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     staffDemoPassword: staffDemoPasswordOf(env),
     shutdownGraceMs: (Number(env.SHUTDOWN_GRACE_SECONDS) > 0 ? Number(env.SHUTDOWN_GRACE_SECONDS) : 10) * 1000,
-    workers: workersOf(env.WORKERS),
+    workers: wholeNumberSetting(env, 'WORKERS', 1),
     metricsToken: env.METRICS_TOKEN || null,
   }
   return { ...base, ...overrides }

@@ -145,6 +145,23 @@ it('a request that waits too long for its turn is answered busy then, having don
   }
 })
 
+it('a mistyped bound is refused at start, naming the setting (a NaN would refuse every request that waits)', async () => {
+  for (const [name, value] of [
+    ['DB_QUEUE_WAIT_MS', '1s'],
+    ['DB_ACTIVE_REQUESTS', '0'],
+    ['DB_QUEUE_MAX', '-1'],
+  ] as const) {
+    const before = process.env[name]
+    process.env[name] = value
+    try {
+      await assert.rejects(openDatabase({ url: null, dataDir: dir, pglite }), new RegExp(`^Error: ${name} must be a whole number from [01], not "${value}"$`))
+    } finally {
+      if (before === undefined) delete process.env[name]
+      else process.env[name] = before
+    }
+  }
+})
+
 it('an open chat socket takes no turn: with one turn, calls are served while patients are connected', async () => {
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as AddressInfo

@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import * as schema from './schema'
 import { busy } from '../errors'
+import { wholeNumberSetting } from '../config'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 /** What a domain function takes: the database or an open transaction. */
@@ -281,7 +282,7 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DB_POOL_SIZE ?? 10) })
+    const pool = new pg.Pool({ connectionString: opts.url, max: wholeNumberSetting(process.env, 'DB_POOL_SIZE', 10) })
     // an idle connection the server closes (a restart, a failover) leaves the pool and is replaced on next use;
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
@@ -321,9 +322,9 @@ export async function openDatabase(opts: {
   }
   const gate = new Gate()
   const admission = new Admission(
-    opts.activeRequests ?? Number(process.env.DB_ACTIVE_REQUESTS ?? DEFAULT_ACTIVE_REQUESTS),
-    opts.queueMax ?? Number(process.env.DB_QUEUE_MAX ?? DEFAULT_QUEUE_MAX),
-    opts.queueWaitMs ?? Number(process.env.DB_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS),
+    opts.activeRequests ?? wholeNumberSetting(process.env, 'DB_ACTIVE_REQUESTS', DEFAULT_ACTIVE_REQUESTS),
+    opts.queueMax ?? wholeNumberSetting(process.env, 'DB_QUEUE_MAX', DEFAULT_QUEUE_MAX, 0),
+    opts.queueWaitMs ?? wholeNumberSetting(process.env, 'DB_QUEUE_WAIT_MS', DEFAULT_QUEUE_WAIT_MS),
   )
   const db = drizzlePglite(gated(client, gate), { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
