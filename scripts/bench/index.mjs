@@ -209,7 +209,11 @@ const FIXTURE_SECTIONS = ['booking', 'bills', 'reports', 'pharmacy', 'chat']
 
 const dbStats = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/db`)).json()
 
-/** The bare route on a bare Fastify app, on our server, and on our server without each of its parts. */
+/**
+ * The bare route on a bare Fastify app, on our server, and on our server without each of its parts. Every variant is
+ * measured twice, in order and then in reverse order, and the two averaged: measured once in order, each row ran
+ * faster than the one before it as the client warmed up, which showed as a cost of whatever part was off.
+ */
 async function plugins() {
   const variants = [
     ['bare Fastify, no plugins', { BENCH_PLAIN: '1' }],
@@ -217,21 +221,27 @@ async function plugins() {
     ...['logging', 'helmet', 'compress', 'rateLimit', 'metrics'].map((part) => [`  without ${part}`, { BENCH_WITHOUT: part }]),
     ['  without all of them', { BENCH_WITHOUT: 'logging,helmet,compress,rateLimit,metrics' }],
   ]
-  console.log(`\nPlugins: the bare route, ${CONNECTIONS} connections, ${SECONDS} s each (PGlite, no fixtures):`)
-  let plain = 0
-  let ours = 0
-  for (const [label, env] of variants) {
+  console.log(`\nPlugins: the bare route, ${CONNECTIONS} connections, ${SECONDS} s each, twice (in order, then reversed), averaged (PGlite, no fixtures):`)
+  const runsOf = new Map(variants.map(([label]) => [label, []]))
+  for (const [label, env] of [...variants, ...[...variants].reverse()]) {
     const server = await startServer({ BENCH_FIXTURES: '0', ...env })
     try {
-      const r = await load(server.port, '/bench/bare')
-      if (env.BENCH_PLAIN) plain = r.rps
-      const share = plain ? ` (${Math.round((100 * r.rps) / plain)} % of bare Fastify)` : ''
-      const cost = ours && env.BENCH_WITHOUT ? `   the part costs ${Math.round(100 * (1 - ours / r.rps))} % of a request` : ''
-      if (label === 'our server') ours = r.rps
-      console.log(`  ${label.padEnd(28)} ${String(r.rps).padStart(7)} req/s${share}   p50 ${r.p50} ms   p99 ${r.p99} ms   errors ${r.errors}${cost}`)
+      runsOf.get(label).push(await load(server.port, '/bench/bare'))
     } finally {
       await stopServer(server)
     }
+  }
+  const mean = (label, key) => Math.round(runsOf.get(label).reduce((sum, r) => sum + r[key], 0) / runsOf.get(label).length)
+  const plain = mean(variants[0][0], 'rps')
+  const ours = mean('our server', 'rps')
+  for (const [label, env] of variants) {
+    const rps = mean(label, 'rps')
+    const cost = env.BENCH_WITHOUT ? `   the part costs ${Math.round(100 * (1 - ours / rps))} % of a request` : ''
+    const errors = runsOf.get(label).reduce((sum, r) => sum + r.errors, 0)
+    console.log(
+      `  ${label.padEnd(28)} ${String(rps).padStart(7)} req/s (${Math.round((100 * rps) / plain)} % of bare Fastify; runs ${runsOf.get(label).map((r) => r.rps).join(', ')})   ` +
+        `p50 ${mean(label, 'p50')} ms   p99 ${mean(label, 'p99')} ms   errors ${errors}${cost}`,
+    )
   }
 }
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
