@@ -104,6 +104,12 @@ export default defineConfig<'webpack5'>(async (merge) => {
         // (false: webpack 5 leaves the module out; webpack-chain's types know only paths)
         const noModule = false as unknown as string
         chain.resolve.alias.set('whatwg-fetch', noModule).set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only', noModule)
+        // NutUI's icons as SVG files beside the scripts rather than base64 inside them (config/iconFiles.mjs)
+        chain.module
+          .rule('nutIconFiles')
+          .test(/@nutui[\\/]icons-react-taro[\\/]dist[\\/]es[\\/]icons[\\/][^\\/]+\.js$/)
+          .use('iconFiles')
+          .loader(path.resolve(__dirname, 'iconFiles.mjs'))
         // spec §9: script chunk time-out 120 s
         chain.output.merge({ chunkLoadTimeout: 120_000 })
         // pdf.js's own minified ES modules (emitted as files for the report viewer) stay as Mozilla built them:

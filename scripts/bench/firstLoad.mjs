@@ -14,13 +14,17 @@ export async function firstLoad(port) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
   const assets = new Set()
+  const images = new Set()
   page.on('request', (r) => {
-    const path = new URL(r.url()).pathname
+    const { pathname: path, protocol } = new URL(r.url())
     if (/\.(js|css)$/.test(path)) assets.add(path)
+    else if (protocol === 'http:' && /\.(svg|png|jpe?g|webp|gif)$/.test(path)) images.add(path)
   })
   await page.goto(`http://127.0.0.1:${port}/h5/?hospitalCode=10392`)
   await page.waitForURL(/\/pages\/sys\/merge\/index/, { timeout: 60_000 })
   await page.getByText('预约挂号', { exact: true }).waitFor({ timeout: 60_000 })
+  // the icons are drawn from files of their own (config/iconFiles.mjs) once the page is on screen
+  await page.waitForLoadState('networkidle')
   await browser.close()
   let js = 0
   let css = 0
@@ -29,7 +33,11 @@ export async function firstLoad(port) {
     if (path.endsWith('.js')) js += bytes
     else css += bytes
   }
-  return { files: assets.size, js, css, largest: largestModules([...assets]) }
+  // the pictures the home shows (its icons; the banners' pictures are the hospital's), not part of the figure
+  // above: they come after the scripts have run and block nothing
+  let imageBytes = 0
+  for (const path of images) if (existsSync(join(buildRoot, path))) imageBytes += gzipSync(readFileSync(join(buildRoot, path)), { level: 9 }).length
+  return { files: assets.size, js, css, images: images.size, imageBytes, largest: largestModules([...assets]) }
 }
 
 /**
@@ -51,6 +59,7 @@ export const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 
 export function printFirstLoad(fl) {
   console.log(`H5 first load of /h5/ (home of 10392): ${fl.files} files, JS ${kb(fl.js)} + CSS ${kb(fl.css)} = ${kb(fl.js + fl.css)} gzip`)
+  console.log(`  then ${fl.images} pictures of the build (icons), ${kb(fl.imageBytes)} gzip`)
   if (fl.largest.length) console.log(`  largest in it (before minification): ${fl.largest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')}`)
 }
 
