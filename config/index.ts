@@ -104,6 +104,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
         // (false: webpack 5 leaves the module out; webpack-chain's types know only paths)
         const noModule = false as unknown as string
         chain.resolve.alias.set('whatwg-fetch', noModule).set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only', noModule)
+        // nor its JSONP transport, which only a call with the jsonp option uses (the app's calls never have it)
+        chain.resolve.alias.set('jsonp-retry', noModule)
+        // mobx-react-lite reaches React's own useSyncExternalStore through a shim written for React 17; React 18 has it
+        chain.resolve.alias.set('use-sync-external-store/shim$', 'react')
         // NutUI's icons as SVG files beside the scripts rather than base64 inside them (config/iconFiles.mjs)
         chain.module
           .rule('nutIconFiles')
