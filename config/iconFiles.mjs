@@ -1,5 +1,5 @@
 // A webpack loader for the H5 build (config/index.ts): each NutUI icon module carries its SVG as a base64 data URL,
-// which the icon draws as a CSS mask. Base64 hardly compresses, so the 25 icons of a home page weighed about 15 KB
+// which the icon draws as a CSS mask. Base64 hardly compresses, so the 26 icons of the home weighed about 13 KB
 // of gzipped script in the first load. This loader writes each icon's SVG as a file of its own beside the scripts
 // (static/icons/<Name>.<hash>.svg, cached for a year like them) and leaves its address in the module instead: the
 // icon looks the same and the browser fetches it with the page's images, after the scripts have run. The

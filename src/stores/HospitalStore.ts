@@ -6,7 +6,7 @@ import { menusFor } from '@/utils/homeMenus'
 import { Loadable } from './base/Loadable'
 import { OneAtATime } from './base/OneAtATime'
 import type { HomePageConfig, Hospital, HospitalSetting, MenuEntry } from '../../types/api/hospital'
-import { hospitalHomeUrl, MINE_URL } from '@/pageUrls'
+import { HOME_URL, hospitalHomeUrl, MINE_URL } from '@/pageUrls'
 
 export type HospitalRole = 'all' | 'internet' | 'palm'
 
@@ -36,6 +36,12 @@ export const TAB_BARS: Record<HospitalRole, TabItem[]> = {
   ],
 }
 
+/** The app's entry (which opens the home of the hospital's role) and the home tab of each role; the query aside. */
+export function isHomeUrl(url: string): boolean {
+  const path = url.split('?')[0]
+  return path === HOME_URL || Object.values(TAB_BARS).some((tabs) => tabs[0]!.path === path)
+}
+
 /** spec §1: both flags → all, else the one that is set; a hospital with neither is shown as palm. */
 export function roleOf(config: { isInternet: boolean; isPalm: boolean } | null | undefined): HospitalRole {
   if (!config) return 'all'
@@ -59,8 +65,10 @@ export class HospitalStore {
   /** The hospital's own menu config (GET /common/menuConfig/{id}) once read, and which hospital it belongs to. */
   menuConfig: { hospitalId: number; menus: MenuEntry[] } | null = null
 
-  /** The home page's banners (common/ad) of the hospital shown, read after the page is drawn. */
+  /** The home page's banners (common/ad) of the hospital shown: read once per hospital and app load (loadBanners). */
   readonly ads = new Loadable((hospitalCode?: string) => api.listAds(hospitalCode))
+  /** Whose banners `ads` holds or is reading: a hospital's code, or undefined for the platform's own. */
+  private bannersOf: string | undefined | null = null
   /** Whether the hospital's online consultations report to a regulator's platform (the consultation forms say so). */
   readonly supervision = new Loadable((hospitalCode: string) => api.getSupervision(hospitalCode))
   /** 选择医院: the hospitals, by name when searched. */
@@ -77,7 +85,8 @@ export class HospitalStore {
   readonly savingSetting = new OneAtATime()
 
   constructor() {
-    makeAutoObservable(this, {
+    makeAutoObservable<HospitalStore, 'bannersOf'>(this, {
+      bannersOf: false,
       hospitalList: false,
       brands: false,
       brandHospitals: false,
@@ -131,10 +140,15 @@ export class HospitalStore {
     return Taro.reLaunch({ url: hospitalHomeUrl(hospitalCode) })
   }
 
-  /** Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either. */
-  async load(appId: string) {
+  /**
+   * Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either.
+   * `banners`: the app opens on a home page, whose banners are read beside the config rather than after the page's
+   * script has come (they are the home's largest picture, and a round trip later on a slow link).
+   */
+  async load(appId: string, { banners = false }: { banners?: boolean } = {}) {
     const main = appId === DEFAULT_APP_ID && !this.cachedHospitalCode
     const hospital = main ? null : await api.getHospitalByAppId(appId, this.cachedHospitalCode ?? undefined)
+    if (banners) this.loadBanners(hospital?.hospitalCode)
     const homeConfig = await api.getHomePageConfig(hospital?.hospitalCode)
     runInAction(() => {
       this.appId = appId
@@ -148,6 +162,18 @@ export class HospitalStore {
     local.set(LOCAL.demo, this.demo)
     if (hospital) local.set(LOCAL.hospital, hospital)
     else local.remove(LOCAL.hospital)
+  }
+
+  /**
+   * Reads the banners of a hospital (or the platform's own) unless they are read or on their way: once per hospital
+   * and app load, since a hospital changes them seldom. A failed read is tried again on the next call; a failure
+   * only leaves the banners out.
+   */
+  loadBanners(hospitalCode: string | undefined) {
+    if (this.bannersOf === hospitalCode && (this.ads.state === 'loading' || this.ads.state === 'done')) return
+    if (this.bannersOf !== hospitalCode) this.ads.reset()
+    this.bannersOf = hospitalCode
+    void this.ads.load(hospitalCode).catch(() => undefined)
   }
 
   /** Reads the current hospital's menu config (the palm home); on failure the startup's menus stay. */

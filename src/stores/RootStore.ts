@@ -8,7 +8,7 @@ import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
 import { errorReporter, reportOf } from '@/utils/clientErrors'
 import { reportClientError } from '@/services/hospital'
 import { ChatStore } from './ChatStore'
-import { HospitalStore } from './HospitalStore'
+import { HospitalStore, isHomeUrl } from './HospitalStore'
 import { UserStore } from './UserStore'
 import { PreferencesStore } from './PreferencesStore'
 import { CONSENT_URL, loginUrl } from '@/pageUrls'
@@ -63,21 +63,22 @@ export class RootStore {
    * spec §2 startup, once per app load: appId from the query or session; authorise when it is missing, differs
    * from the signed-in one, or the login expired and its refresh token cannot renew it; a changed hospital parameter
    * clears the tokens; then the user,
-   * the hospital and its home-page config load, and the chat signature is requested.
+   * the hospital and its home-page config load, and the chat signature is requested. `url`, the page the app opens
+   * on: a home's banners are read with the config.
    */
-  startup(query: Record<string, string | undefined>): Promise<StartupResult> {
+  startup(query: Record<string, string | undefined>, url?: string): Promise<StartupResult> {
     // a different hospital parameter (e.g. chosen from the hospital list, which relaunches in the same page load)
     // restarts for that hospital: its code is cached, the tokens cleared and authorisation redone (spec §2)
     const hospitalChanged = !!query.hospitalCode && query.hospitalCode !== this.hospital.cachedHospitalCode
     if (this.started && !hospitalChanged) return Promise.resolve('ready')
     this.started = false
-    this.starting ??= this.runStartup(query).finally(() => {
+    this.starting ??= this.runStartup(query, url).finally(() => {
       this.starting = null
     })
     return this.starting
   }
 
-  private async runStartup(query: Record<string, string | undefined>): Promise<StartupResult> {
+  private async runStartup(query: Record<string, string | undefined>, url?: string): Promise<StartupResult> {
     let appId = platform.fixedAppId() ?? (query.appId || session.get<string>(SESSION.appId) || this.user.lifeData?.appId)
     if (!appId) {
       console.warn(MSG.noAppId)
@@ -90,7 +91,9 @@ export class RootStore {
       this.user.clearTokens()
       if ((await this.user.authorize(appId, 'base')) !== 'signed-in') return 'redirecting'
     }
-    const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId)])
+    // the home's banners come with the startup when the app opens on a home (长辈模式 shows none)
+    const banners = !!url && isHomeUrl(url) && !this.preferences.elderMode
+    const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId, { banners })])
     // spec §2: the IM profile carries the nick and avatar
     if (user.id) void this.chat.requestSignature(user.id, { nick: user.nickname, avatar: user.wechatAvatar }).catch(() => undefined)
     runInAction(() => {
@@ -106,7 +109,7 @@ export class RootStore {
    */
   async enterPage(url: string, query: Record<string, string | undefined>): Promise<StartupResult> {
     if (skipsStartup(url)) return 'ready'
-    const result = await this.startup(query)
+    const result = await this.startup(query, url)
     if (result === 'redirecting') return result
     if (!isOpenPage(url) && !this.user.isLoggedIn) {
       this.user.rememberRedirect(url)

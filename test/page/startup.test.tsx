@@ -129,6 +129,26 @@ describe('startup (spec §2)', () => {
     expect(local.get(LOCAL.cachedHospital)).toBe('10412')
   })
 
+  test('opening on a home page reads its banners beside the config, once; another page or 长辈模式 reads none', async () => {
+    serve(5, (url) => (url === '/dld-hospital/common/ad' ? { code: 200, msg: 'success', data: [{ id: 1, title: '义诊', imageUrl: '/a.png', linkUrl: '' }] } : undefined))
+    signedIn('wx10388demo00000')
+    const adReads = () => calls.requests.filter((r) => r.url === '/dld-hospital/common/ad').map((r) => r.data)
+    const root = new RootStore()
+    expect(await root.enterPage('/pages/sys/index', { appId: 'wx10388demo00000' })).toBe('ready')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(adReads()).toEqual([{ hospitalCode: '10388' }])
+    expect(root.hospital.ads.value?.map((b) => b.title)).toEqual(['义诊'])
+    // the home page, drawn after, takes them rather than reading them again
+    root.hospital.loadBanners('10388')
+    expect(adReads()).toHaveLength(1)
+
+    calls.requests.length = 0
+    expect(await new RootStore().enterPage('/pages/sys/knowledge/index', { appId: 'wx10388demo00000' })).toBe('ready')
+    local.set(LOCAL.elderMode, true)
+    expect(await new RootStore().enterPage('/pages/sys/palm/index', { appId: 'wx10388demo00000' })).toBe('ready')
+    expect(adReads()).toEqual([])
+  })
+
   test('more than three trips to authorisation in a minute stop with a message instead of looping', async () => {
     serve(0)
     for (let i = 0; i < 4; i++) await new RootStore().startup({ appId: 'wx10392demo00000' })

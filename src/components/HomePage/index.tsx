@@ -31,7 +31,7 @@ function HomePage({ title, children }: { title: string; children?: ReactNode }) 
       tab
       onReady={async () => {
         // the banners never hold the page up: drawn when they come, left out when they fail
-        void hospital.ads.load(h?.hospitalCode).catch(() => undefined)
+        hospital.loadBanners(h?.hospitalCode)
         if (hospital.main) setHospitals(await hospital.listHospitals())
       }}
     >
