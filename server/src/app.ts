@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { constants as zlibConstants } from 'node:zlib'
-import pino from 'pino'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import compress from '@fastify/compress'
 import formbody from '@fastify/formbody'
@@ -30,6 +29,7 @@ import { backupRoutes } from './routes/operations/backup'
 import type { Lifecycle } from './health'
 import { createMetrics, observeRequests, type Metrics } from './metrics'
 import { securityHeaders } from './securityHeaders'
+import { AccessLog, asyncStdout, logUrl, requestLogFactory } from './requestLog'
 import { HospitalCache } from './domain/hospitalCache'
 import { closeConnectionsWhileDraining } from './drain'
 
@@ -64,25 +64,10 @@ const INNER_HEADER = 'x-inner-call'
 export const BENCH_PARTS = ['logging', 'helmet', 'compress', 'rateLimit', 'metrics'] as const
 export type BenchPart = (typeof BENCH_PARTS)[number]
 
-/** Request URLs are logged with their query values removed: codes, tokens and identity numbers travel there. */
-function logUrl(url: string): string {
-  const q = url.indexOf('?')
-  if (q < 0) return url
-  const keys = [...new URLSearchParams(url.slice(q + 1)).keys()]
-  return `${url.slice(0, q)}?${keys.map((k) => `${k}=~`).join('&')}`
-}
-
-/**
- * Standard output, written asynchronously: a pipe is written synchronously on Linux, so every access-log line would
- * wait for the reader. Buffered lines are flushed when the process exits (pino's exit hook), crashes included.
- */
-let stdoutLog: NodeJS.WritableStream | null = null
-const asyncStdout = () => (stdoutLog ??= pino.destination({ dest: 1, sync: false }) as unknown as NodeJS.WritableStream)
-
-export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+function loggerOptions(config: Config, stream: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    stream: stream ?? asyncStdout(),
+    stream,
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', ...LOG_REDACTED_FIELDS.flatMap((f) => [f, `*.${f}`])],
       censor: '[redacted]',
@@ -103,8 +88,12 @@ export async function buildApp(
   bench: { without?: ReadonlySet<BenchPart> } = {},
 ): Promise<FastifyInstance> {
   const on = (part: BenchPart) => !bench.without?.has(part)
+  const logTo = on('logging') ? (logStream ?? asyncStdout()) : null
   const app = Fastify({
-    logger: on('logging') ? loggerOptions(config, logStream) : false,
+    logger: logTo ? loggerOptions(config, logTo) : false,
+    // one access-log line a request, and a request's logger made when it writes a line (requestLog.ts); without
+    // logging Fastify makes neither
+    ...(logTo ? { logController: new AccessLog(config.logLevel, logTo), childLoggerFactory: requestLogFactory } : {}),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // X-Forwarded-* only from the proxies the hospital names: a peer on a private network may be a patient's phone

@@ -342,6 +342,37 @@ describe('logging', () => {
   })
 })
 
+describe('the access log', () => {
+  it('writes one line a request once answered, with its id, address without query values, status and time; health checks only from warn on', async () => {
+    for (const level of ['info', 'warn'] as const) {
+      const log = new LogCapture()
+      const app = await startTestApp({ config: { logLevel: level }, logStream: log })
+      try {
+        const res = await app.app.inject({ method: 'GET', url: '/dld-hospital/hospital/list?keyword=%E5%B8%82' })
+        const missing = await app.app.inject({ method: 'GET', url: '/no-such-page' })
+        await app.app.inject({ method: 'GET', url: '/health/live' })
+        type Line = { reqId?: string; msg: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number }
+        const lines = log.lines.map((l) => JSON.parse(l) as Line)
+        const of = (id: unknown) => lines.filter((l) => l.reqId === id)
+        assert.ok(!lines.some((l) => l.req?.url === '/health/live'), 'a health check is logged at warn and above only')
+        if (level === 'warn') {
+          assert.deepEqual([...of(res.headers['x-request-id']), ...of(missing.headers['x-request-id'])], [])
+          continue
+        }
+        const [line, ...more] = of(res.headers['x-request-id'])
+        assert.deepEqual(more, [])
+        assert.equal(line?.msg, 'request completed')
+        assert.deepEqual(line?.req, { method: 'GET', url: '/dld-hospital/hospital/list?keyword=~' })
+        assert.equal(line?.res?.statusCode, 200)
+        assert.equal(typeof line?.responseTime, 'number')
+        assert.equal(of(missing.headers['x-request-id'])[0]?.res?.statusCode, 404)
+      } finally {
+        await app.close()
+      }
+    }
+  })
+})
+
 describe('the H5 app under /h5/', () => {
   let h5: TestApp
   const html = '<!doctype html><div id="app"></div>'
