@@ -1,5 +1,6 @@
 // What the benchmarks share: the seeded bench server (serve.ts), the loads run against it, calls to it, and latency figures.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
 
@@ -12,16 +13,24 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 export const ORDERS_PER_ACCOUNT = 100
 
 /** Starts scripts/bench/serve.ts with `env` and answers what it prints once ready (its port and prepared data) and the child. */
-export function startServer(env = {}) {
+export function startServer(env = {}, { cpus } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts'], { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const command = [process.execPath, '--expose-gc', '--import', 'tsx', 'scripts/bench/serve.ts']
+    // `cpus` (taskset's list, e.g. '1'): the server runs on those cores only (pinClient)
+    const [file, ...args] = cpus ? ['taskset', '-c', cpus, ...command] : command
+    const child = spawn(file, args, { cwd: root, env: { ...process.env, H5_DIR: join(buildRoot, 'h5'), ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
+    // the first line that is not a log line (a log level of info writes some first); what follows is let go by
     const read = (chunk) => {
       out += chunk
-      const end = out.indexOf('\n')
-      if (end < 0) return
-      child.stdout.off('data', read)
-      resolve({ child, ...JSON.parse(out.slice(0, end)) })
+      for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
+        const line = JSON.parse(out.slice(0, end))
+        out = out.slice(end + 1)
+        if (line.level !== undefined) continue
+        child.stdout.off('data', read)
+        child.stdout.resume()
+        return resolve({ child, ...line })
+      }
     }
     child.stdout.on('data', read)
     child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)))
@@ -85,6 +94,28 @@ export async function bookings(port, bookers, places) {
   await Promise.all(Array.from({ length: CONNECTIONS }, client))
   const elapsed = (Date.now() - started) / 1000
   return { rps: Math.round(booked / elapsed), booked, refused, reasons, ...percentiles(latencies), exhausted: next >= jobs.length }
+}
+
+/** The cores this process may run on, as it started (pinning it changes what availableParallelism answers). */
+const CORES = availableParallelism()
+
+/**
+ * Keeps this process (the load client, all its threads) on the first core and answers the other cores (taskset's
+ * list) for the server; `unpinClient` lets it run anywhere again. Answers null where taskset is missing or there is
+ * one core only: nothing is pinned then.
+ */
+export function pinClient() {
+  if (CORES < 2) return null
+  try {
+    execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' })
+    return CORES === 2 ? '1' : `1-${CORES - 1}`
+  } catch {
+    return null
+  }
+}
+
+export function unpinClient() {
+  execFileSync('taskset', ['-a', '-cp', `0-${CORES - 1}`, String(process.pid)], { stdio: 'ignore' })
 }
 
 /** Stops the bench server (it drops its own database on the way out). */

@@ -6,6 +6,7 @@
 // the demo seed instead, and prints only its port, the seed's time and signed-in readers of the large seed's accounts.
 // BENCH_PLAIN=1: a bare Fastify app with no plugins and only the bare route, the yardstick of the plugins benchmark.
 // BENCH_WITHOUT=helmet,compress,...: the server with those parts switched off (app.ts BENCH_PARTS).
+// BENCH_LOG_LEVEL: the server's log level, warn by default (info writes the access log, a line a request).
 // BENCH_FIXTURES=0: no bookers, bills, reports or chat clients (the bare and config routes need none).
 //
 // With DATABASE_URL it works in a database of its own on that server, created here and dropped on exit, so a
@@ -282,7 +283,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'h5-bench-'))
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   // production's code paths on the demo platform, with its sandboxes: DEMO=1, as a training server would run
-  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
+  const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
   const database = await openDatabase({ url: config.databaseUrl, dataDir })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
