@@ -28,7 +28,7 @@ import { healthRoutes } from './routes/operations/health'
 import { backupRoutes } from './routes/operations/backup'
 import type { Lifecycle } from './health'
 import { createMetrics, observeRequests, type Metrics } from './metrics'
-import { securityHeaders } from './securityHeaders'
+import { isJsonType, securityHeaders } from './securityHeaders'
 import { AccessLog, asyncStdout, logUrl, requestLogFactory } from './requestLog'
 import { HospitalCache } from './domain/hospitalCache'
 import { closeConnectionsWhileDraining } from './drain'
@@ -134,7 +134,7 @@ export async function buildApp(
   const security = on('helmet') ? securityHeaders() : null
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id)
-    if (security) reply.headers(security)
+    if (security) reply.headers(isJsonType(reply.getHeader('content-type')) ? security.api : security.page)
     done(null, payload)
   })
 

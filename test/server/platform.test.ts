@@ -235,23 +235,34 @@ describe('unexpected errors', () => {
 })
 
 describe('HTTP headers', () => {
-  it('sets the security headers on API answers', async () => {
+  it('sets a short strict set on JSON answers, and helmet\'s with the page policy on pages', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })
+    assert.match(String(res.headers['content-type']), /^application\/json/)
+    assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'")
     assert.equal(res.headers['x-content-type-options'], 'nosniff')
-    const csp = String(res.headers['content-security-policy'])
-    assert.match(csp, /default-src 'self'/)
-    assert.match(csp, /object-src 'none'/)
-    assert.equal(res.headers['x-frame-options'], 'SAMEORIGIN')
+    assert.equal(res.headers['x-frame-options'], 'DENY')
+    assert.equal(res.headers['referrer-policy'], 'no-referrer')
+    assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin')
     assert.match(String(res.headers['strict-transport-security']), /max-age=\d+/)
+
+    const page = await t.app.inject({ method: 'GET', url: '/workbench/' })
+    assert.match(String(page.headers['content-type']), /^text\/html/)
+    const csp = String(page.headers['content-security-policy'])
+    assert.match(csp, /default-src 'self'/)
+    assert.match(csp, /script-src 'self'/)
+    assert.match(csp, /object-src 'none'/)
+    assert.equal(page.headers['x-frame-options'], 'SAMEORIGIN')
+    assert.equal(page.headers['x-content-type-options'], 'nosniff')
+    assert.match(String(page.headers['strict-transport-security']), /max-age=\d+/)
   })
 
-  it('sets them on refusals and unknown addresses too, the same on every answer', async () => {
+  it('sets them on refusals and unknown addresses too, the same on every JSON answer', async () => {
     const ok = await t.app.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })
     const missing = await t.app.inject({ method: 'GET', url: '/no-such-page' })
     const refused = await t.app.inject({ method: 'GET', url: '/dld-hospital/userinfo' })
     assert.equal(missing.statusCode, 404)
     assert.equal(refused.json().code, 401)
-    for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-opener-policy']) {
+    for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-resource-policy', 'strict-transport-security']) {
       assert.ok(ok.headers[name], name)
       assert.equal(missing.headers[name], ok.headers[name], name)
       assert.equal(refused.headers[name], ok.headers[name], name)
