@@ -32,6 +32,7 @@ import { isJsonType, securityHeaders } from './securityHeaders'
 import { AccessLog, asyncStdout, logUrl, requestLogFactory } from './requestLog'
 import { HospitalCache } from './domain/hospitalCache'
 import { closeConnectionsWhileDraining } from './drain'
+import { JSON_TYPE } from './route'
 
 z.config(z.locales.zhCN())
 
@@ -56,7 +57,6 @@ declare module 'fastify' {
   }
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8'
 /** Marks the requests this server makes to itself (the sandbox cashier's notifications), with a secret of this process. */
 const INNER_HEADER = 'x-inner-call'
 

@@ -13,6 +13,9 @@ function actorOf(req: FastifyRequest): Actor | null {
   return req.auth?.userId ? { kind: 'patient', id: req.auth.userId } : null
 }
 
+/** What every answer of the API is: JSON in UTF-8. */
+export const JSON_TYPE = 'application/json; charset=utf-8'
+
 /** The envelope of spec §8, as documented in OpenAPI. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.number(), msg: z.string(), data })
 
@@ -56,6 +59,12 @@ export interface RouteSpec<B, Q, P, D extends z.ZodType, A extends AuthLevel> {
         patients?: (ctx: RouteContext<B, Q, P, A>, data: z.input<D>) => Promise<number[]>
         action?: 'read' | 'change'
       }
+  /**
+   * The handler gives the very same object for the same answer and never changes it (an answer built once from a
+   * cached row): its checked and serialised envelope is kept beside the object, for as long as the object lives, and
+   * sent again as it is. Only for an answer that is the same for every caller.
+   */
+  reuse?: true
   handler: (ctx: RouteContext<B, Q, P, A>) => Promise<z.input<D>>
 }
 
@@ -71,6 +80,7 @@ export function route<
   A extends AuthLevel = AuthLevel,
 >(app: FastifyInstance, spec: RouteSpec<B, Q, P, D, A>): void {
   const tag = spec.url.split('/')[1] ?? 'api'
+  const kept = spec.reuse ? new WeakMap<object, string>() : null
   // the handler's own return type is checked against `data` above; Fastify sees the envelope
   app.route({
     method: spec.method,
@@ -117,7 +127,16 @@ export function route<
           })
         }
       }
-      return { code: Code.OK, msg: 'success', data: encodeSensitive(data) }
+      if (!kept || data === null || typeof data !== 'object') return { code: Code.OK, msg: 'success', data: encodeSensitive(data) }
+      let json = kept.get(data)
+      if (json === undefined) {
+        // the route's own serializer: checked against the schema as any answer is
+        json = reply.serialize({ code: Code.OK, msg: 'success', data: encodeSensitive(data) }) as string
+        kept.set(data, json)
+      }
+      // a string of JSON type goes out as it is
+      void reply.type(JSON_TYPE)
+      return json
     },
   })
 }

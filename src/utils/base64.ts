@@ -52,18 +52,41 @@ export function decodeBase64(s: string): string {
  */
 export const SENSITIVE_FIELDS = ['doctorIdCard', 'idCard', 'patientIdCard', 'patientMedicalCardNo', 'hisMedCardNo', 'idCardNo', 'accompanyIdCard', 'guardianIdCard']
 
+const SENSITIVE = new Set(SENSITIVE_FIELDS)
+
 /**
  * Applies `fn` to every non-empty sensitive field, at any depth of arrays and objects. A Date or binary data (a
  * Buffer) is a value; any other object is walked, whatever its prototype (a parsed form body has its own).
+ *
+ * What holds no sensitive field comes back as it is, not copied: most answers hold none, and a server's answer kept
+ * for every caller (route.ts `reuse`) keeps its identity. Only the objects and arrays on the way to a changed field are
+ * new; nothing given is changed.
  */
 export function mapSensitive<T>(value: T, fn: (s: string) => string): T {
-  if (Array.isArray(value)) return value.map((v) => mapSensitive(v, fn)) as T
-  if (value && typeof value === 'object' && !(value instanceof Date) && !ArrayBuffer.isView(value)) {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] = SENSITIVE_FIELDS.includes(k) && typeof v === 'string' && v !== '' ? fn(v) : mapSensitive(v, fn)
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null
+    for (let i = 0; i < value.length; i++) {
+      const mapped = mapSensitive(value[i], fn)
+      if (!out && mapped !== value[i]) out = value.slice(0, i)
+      out?.push(mapped)
     }
-    return out as T
+    return (out ?? value) as T
+  }
+  if (value && typeof value === 'object' && !(value instanceof Date) && !ArrayBuffer.isView(value)) {
+    const from = value as Record<string, unknown>
+    const keys = Object.keys(from)
+    let out: Record<string, unknown> | null = null
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      const v = from[k]
+      const mapped = SENSITIVE.has(k) && typeof v === 'string' && v !== '' ? fn(v) : mapSensitive(v, fn)
+      if (!out && mapped !== v) {
+        out = {}
+        for (let j = 0; j < i; j++) out[keys[j]!] = from[keys[j]!]
+      }
+      if (out) out[k] = mapped
+    }
+    return (out ?? value) as T
   }
   return value
 }

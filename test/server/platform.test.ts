@@ -2,6 +2,10 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { gunzipSync } from 'node:zlib'
+import Fastify from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { route } from '../../server/src/route'
 import type { WechatProvider } from '../../server/src/plugins/providers/oauth'
 import { startTestApp, signInWechat, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
 
@@ -256,16 +260,21 @@ describe('HTTP headers', () => {
     assert.match(String(page.headers['strict-transport-security']), /max-age=\d+/)
   })
 
-  it('sets them on refusals and unknown addresses too, the same on every JSON answer', async () => {
+  it('sets them on refusals, unknown addresses and answers sent as kept, the same on every JSON answer', async () => {
     const ok = await t.app.inject({ method: 'GET', url: '/dld-hospital/hospital/list' })
     const missing = await t.app.inject({ method: 'GET', url: '/no-such-page' })
     const refused = await t.app.inject({ method: 'GET', url: '/dld-hospital/userinfo' })
+    // the home page's config goes out serialised once and kept (route reuse)
+    const kept = await t.app.inject({ method: 'GET', url: `/dld-hospital/common/homePageConfig?hospitalCode=${DEMO.palm.code}` })
     assert.equal(missing.statusCode, 404)
     assert.equal(refused.json().code, 401)
+    assert.equal(kept.json().code, 200)
+    assert.equal(kept.headers['content-type'], ok.headers['content-type'])
     for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-resource-policy', 'strict-transport-security']) {
       assert.ok(ok.headers[name], name)
       assert.equal(missing.headers[name], ok.headers[name], name)
       assert.equal(refused.headers[name], ok.headers[name], name)
+      assert.equal(kept.headers[name], ok.headers[name], name)
     }
   })
 
@@ -275,6 +284,61 @@ describe('HTTP headers', () => {
     assert.match(String(a.headers['x-request-id']), /^[0-9a-f-]{36}$/)
     assert.match(String(b.headers['x-request-id']), /^[0-9a-f-]{36}$/)
     assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id'])
+  })
+})
+
+describe('answers kept serialised (route reuse)', () => {
+  /** A bare app with the API's schema handling and one kept route answering `answer`, which a test swaps. */
+  async function keptRoute(answer: () => unknown) {
+    const app = Fastify()
+    app.setValidatorCompiler(validatorCompiler)
+    app.setSerializerCompiler(serializerCompiler)
+    let built = 0
+    route(app, {
+      method: 'GET',
+      url: '/kept',
+      summary: 'test',
+      auth: 'none',
+      reuse: true,
+      data: z.object({ notice: z.string(), idCard: z.string() }),
+      handler: async () => {
+        built++
+        return answer() as { notice: string; idCard: string }
+      },
+    })
+    await app.ready()
+    return { app, built: () => built }
+  }
+
+  it('sends the same answer as JSON, sensitive fields encoded, and a new one for a new object', async () => {
+    let answer = { notice: '今日停诊：皮肤科', idCard: '110101199003074514' }
+    const { app, built } = await keptRoute(() => answer)
+    try {
+      const first = await app.inject({ url: '/kept' })
+      const again = await app.inject({ url: '/kept' })
+      assert.match(String(first.headers['content-type']), /^application\/json; charset=utf-8/)
+      assert.deepEqual(first.json(), { code: 200, msg: 'success', data: { notice: '今日停诊：皮肤科', idCard: Buffer.from('110101199003074514').toString('base64') } })
+      assert.equal(again.body, first.body)
+      assert.equal(built(), 2)
+      answer = { notice: '今日正常开诊', idCard: '' }
+      assert.equal((await app.inject({ url: '/kept' })).json().data.notice, '今日正常开诊')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('checks an answer against its schema before keeping it: one that does not fit is refused every time', async () => {
+    const wrong = { notice: 42, idCard: '' }
+    const { app } = await keptRoute(() => wrong)
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await app.inject({ url: '/kept' })
+        assert.equal(res.statusCode, 500)
+        assert.doesNotMatch(res.body, /"notice":42/)
+      }
+    } finally {
+      await app.close()
+    }
   })
 })
 

@@ -8,7 +8,7 @@ import { conversationIDOf, messageSummary, patientImAccount } from '@/utils/chat
 import { forbidden, notFound } from '../errors'
 import { isStaffOf } from '@/utils/staffRules'
 
-type HospitalRow = typeof hospitals.$inferSelect
+export type HospitalRow = typeof hospitals.$inferSelect
 
 /** The hospital as the app sees it (spec §3: hospitalCode, configDto). */
 export function toHospitalDto(h: HospitalRow) {
@@ -75,10 +75,9 @@ const MAIN_HOME: HomePageConfig = {
   menus: [{ name: '选择医院', icon: 'hospital', url: '/pages/hospital/index', role: 'all' }],
 }
 
-/** `requireHospital`: the hospital by code, or not found (医院), from the process's cache (hospitalCache.ts). */
-export async function homePageConfig(requireHospital: (code: string) => Promise<HospitalRow>, hospitalCode?: string) {
-  if (!hospitalCode) return { main: true, hospital: null, ...MAIN_HOME }
-  const h = await requireHospital(hospitalCode)
+/** The home page's notice and menu of a hospital; the platform's own (main mode) for none. */
+export function homePageConfig(h: HospitalRow | null) {
+  if (!h) return { main: true, hospital: null, ...MAIN_HOME }
   return { main: false, hospital: toHospitalDto(h), ...h.homePageConfig }
 }
 

@@ -30,6 +30,10 @@ const articleSummary = z.object({
 
 export async function hospitalRoutes(app: FastifyInstance) {
   const db = () => app.ctx.db
+  // Every app start reads the home page's config. Its answer is built once for each hospital row the process's cache
+  // keeps, and sent serialised from then on (route `reuse`); a changed hospital is a new row, so a new answer.
+  const homeAnswers = new WeakMap<hospital.HospitalRow, z.input<typeof homeConfig>>()
+  const mainHome = { ...hospital.homePageConfig(null), demo: app.ctx.config.demo }
 
   route(app, {
     method: 'GET',
@@ -71,7 +75,14 @@ export async function hospitalRoutes(app: FastifyInstance) {
     auth: 'none',
     query: z.object({ hospitalCode: hospitalCode.optional() }),
     data: homeConfig,
-    handler: async ({ query }) => ({ ...(await hospital.homePageConfig((code) => app.ctx.hospitals.requireByCode(code), query.hospitalCode)), demo: app.ctx.config.demo }),
+    reuse: true,
+    handler: async ({ query }) => {
+      if (!query.hospitalCode) return mainHome
+      const row = await app.ctx.hospitals.requireByCode(query.hospitalCode)
+      let answer = homeAnswers.get(row)
+      if (!answer) homeAnswers.set(row, (answer = { ...hospital.homePageConfig(row), demo: app.ctx.config.demo }))
+      return answer
+    },
   })
 
   route(app, {
