@@ -115,6 +115,12 @@ export interface Platform {
    * the page.
    */
   navBarFrame(): { top: number; height: number; right: number } | null
+  /**
+   * Starts fetching the code of pages the app is about to open (`/pages/sys/palm/index`), so that it comes while other
+   * work is waited for: on H5 the pages' script chunks, through the router's own loaders; nothing in a mini-program,
+   * whose main package is on the phone already. A page whose code does not come now is fetched again when it opens.
+   */
+  preloadPages(paths: string[]): void
   /** Session-only storage (spec §3), cleared with the tab; entries expire after 20 minutes. */
   session: SessionStore
   /**

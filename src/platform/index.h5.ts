@@ -131,6 +131,25 @@ function wechatPay(params: JsapiParams): Promise<PayOutcome> {
   })
 }
 
+/** A page of Taro's H5 router (window.__taroAppConfig, set by the app's entry): its path without the leading slash. */
+interface RouterPage {
+  path: string
+  load?: () => unknown
+}
+
+/** Runs the router's own loader of each page: its chunks come once, and opening the page later finds them. */
+function preloadPages(paths: string[]) {
+  const routes = (window as { __taroAppConfig?: { routes?: RouterPage[] } }).__taroAppConfig?.routes ?? []
+  for (const route of routes) {
+    if (!paths.includes(`/${route.path}`)) continue
+    // the loader answers [the page's module, ...]
+    const loaded = route.load?.()
+    const page = Array.isArray(loaded) ? (loaded[0] as unknown) : null
+    // what fails to come now is fetched again, and reported, when the page opens
+    if (page instanceof Promise) page.catch(() => undefined)
+  }
+}
+
 const platform: Platform = {
   name: 'h5',
   authProvider: () => (inAlipay() ? 'alipay' : 'wechat'),
@@ -199,6 +218,7 @@ const platform: Platform = {
   markDocument(className, on) {
     document.documentElement.classList.toggle(className, on)
   },
+  preloadPages,
   session: sessionCache(window.sessionStorage),
   keyboard: true,
   announce,

@@ -222,6 +222,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     },
     navBarFrame: () => (frame ??= measureNavBar()),
     markDocument() {},
+    preloadPages: () => undefined,
     session: sessionCache(memoryBackend()),
     keyboard: false,
     announce: () => undefined,

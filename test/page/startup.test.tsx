@@ -149,6 +149,34 @@ describe('startup (spec §2)', () => {
     expect(adReads()).toEqual([])
   })
 
+  test('the entry fetches the three homes’ code through the router after startup’s calls are sent; a home tab or a trip to authorisation does not', async () => {
+    const loaded: { path: string; requestsBefore: string[] }[] = []
+    const route = (path: string) => ({
+      path,
+      load: () => {
+        loaded.push({ path, requestsBefore: calls.requests.map((r) => r.url) })
+        return [Promise.reject(new Error('chunk failed')), undefined, undefined]
+      },
+    })
+    const w = window as { __taroAppConfig?: unknown }
+    w.__taroAppConfig = { routes: ['pages/sys/index', 'pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index', 'pages/sys/user/index'].map(route) }
+    try {
+      serve(5)
+      signedIn('wx10388demo00000')
+      expect(await new RootStore().enterPage('/pages/sys/index', { appId: 'wx10388demo00000' })).toBe('ready')
+      expect(loaded.map((l) => l.path)).toEqual(['pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index'])
+      expect(loaded[0]!.requestsBefore).toEqual(expect.arrayContaining(['/dld-hospital/userinfo', '/dld-hospital/hospital/getByAppId']))
+
+      loaded.length = 0
+      expect(await new RootStore().enterPage('/pages/sys/palm/index', { appId: 'wx10388demo00000' })).toBe('ready')
+      local.remove(LOCAL.token)
+      expect(await new RootStore().enterPage('/pages/sys/index', { appId: 'wx10388demo00000' })).toBe('redirecting')
+      expect(loaded).toEqual([])
+    } finally {
+      delete w.__taroAppConfig
+    }
+  })
+
   test('more than three trips to authorisation in a minute stop with a message instead of looping', async () => {
     serve(0)
     for (let i = 0; i < 4; i++) await new RootStore().startup({ appId: 'wx10392demo00000' })
