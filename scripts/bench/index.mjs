@@ -30,7 +30,7 @@
 import WebSocket from 'ws'
 import { firstLoad, printFirstLoad } from './firstLoad.mjs'
 import { api, bookings, CONNECTIONS, load, ORDERS_PER_ACCOUNT, percentiles, pinClient, readLoop, unpinClient, SECONDS, startServer, stopServer } from './lib.mjs'
-import { lighthouseFigures, printLighthouse } from './lighthouse.mjs'
+import { lighthouseFigures, printLighthouse, throttledHomePaint } from './lighthouse.mjs'
 import { benchProcesses } from './processes.mjs'
 import { large } from './large.mjs'
 
@@ -268,7 +268,7 @@ for (const [i, run] of runs.entries()) {
   try {
     if (i === 0 && want('firstload')) {
       printFirstLoad(await firstLoad(server.port))
-      printLighthouse(await lighthouseFigures(server.port))
+      printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port))
     }
     console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of want('server')
