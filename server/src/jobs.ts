@@ -2,8 +2,8 @@
  * Every timer of the server, started when the app is ready and stopped when it closes (a drain waits for the sweep
  * under way, which must not lose the database in the middle of an order):
  * - the order sweep (ORDER_SWEEP_SECONDS, 30 s): unpaid orders past their time close and free their places, refunds
- *   the patient is owed are asked again, old lock-out and rate-limit rows go, and the sandbox cashier delivers what it
- *   still owes;
+ *   the patient is owed are asked again, old lock-out and rate-limit rows and one-time codes go, and the sandbox
+ *   cashier delivers what it still owes;
  * - overdue consultations (each minute): a consultation whose service window ran out closes, refunded when never
  *   accepted (checking one closes it on the spot too);
  * - the schedule window (each hour): the rolling window of bookable days moves on with the hospital's date.
@@ -16,6 +16,7 @@ import { closeOverdueInquiries } from './domain/inquiry'
 import { hospitalToday } from './domain/register'
 import { pruneLoginFailures } from './domain/staff'
 import { pruneRateCounters } from './domain/limits'
+import { pruneOneTimeCodes } from './domain/auth'
 import { ensureSchedules } from './seed/register'
 import { OVERDUE_LOCK_KEY, SWEEP_LOCK_KEY } from './db'
 
@@ -59,6 +60,7 @@ export function startJobs(app: FastifyInstance): void {
             ).then((n) => metrics.refundsRetried.inc(n)),
             pruneLoginFailures(db()),
             pruneRateCounters(db()),
+            pruneOneTimeCodes(db()),
             providers.pay.sandbox?.deliverOwed(),
           ]),
         )

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { oauthCodes, sessions, smsCodes } from '../../server/src/db/schema'
 import { FieldCipher, sha256 } from '../../server/src/crypto'
-import { REFRESH_REUSE_GRACE_MS, SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY } from '../../server/src/domain/auth'
+import { REFRESH_REUSE_GRACE_MS, SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY, pruneOneTimeCodes } from '../../server/src/domain/auth'
 import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
 
 let t: TestApp
@@ -576,6 +576,32 @@ describe('POST /dld-auth/token/smsBindCode', () => {
     assert.equal(elsewhere.code, 429)
     // another mobile is fine
     assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile: newMobile() }, { headers: s.headers, ip: s.ip })).code, 200)
+  })
+
+  it('the order sweep forgets SMS codes past the day they count in and sandbox sign-in codes a day past expiry; fresher ones stay', async () => {
+    const s = await signInWechat(t.app)
+    const mobile = newMobile()
+    assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers, ip: s.ip })).code, 200)
+    const db = t.database.db
+    const hour = 3_600_000
+    const [old] = await db
+      .insert(smsCodes)
+      .values({ mobileIndex: 'pruned-mobile', codeHash: sha256(`old:${mobile}`), purpose: 'bind', expiresAt: new Date(Date.now() - 25 * hour), createdAt: new Date(Date.now() - 25 * hour) })
+      .returning()
+    const [withinDay] = await db
+      .insert(smsCodes)
+      .values({ mobileIndex: 'pruned-mobile', codeHash: sha256(`day:${mobile}`), purpose: 'bind', expiresAt: new Date(Date.now() - 23 * hour), createdAt: new Date(Date.now() - 23 * hour) })
+      .returning()
+    const oauth = (name: string, expiresAt: Date) => ({ codeHash: sha256(`${name}:${mobile}`), provider: 'wechat' as const, appId: DEMO.both.appId, subject: name, scope: 'snsapi_base', expiresAt })
+    await db.insert(oauthCodes).values([oauth('stale', new Date(Date.now() - 25 * hour)), oauth('recent', new Date(Date.now() - hour))])
+
+    await pruneOneTimeCodes(db)
+    const sms = await db.select({ id: smsCodes.id }).from(smsCodes).where(inArray(smsCodes.id, [old!.id, withinDay!.id]))
+    assert.deepEqual(sms.map((r) => r.id), [withinDay!.id])
+    const codes = await db.select({ subject: oauthCodes.subject }).from(oauthCodes).where(inArray(oauthCodes.codeHash, [sha256(`stale:${mobile}`), sha256(`recent:${mobile}`)]))
+    assert.deepEqual(codes.map((r) => r.subject), ['recent'])
+    // the code just sent still counts: a second one within 60 s is refused
+    assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers, ip: s.ip })).code, 429)
   })
 
   it('limits one address to 5 calls a minute', async () => {

@@ -30,6 +30,7 @@ export const SMS_RESEND_MS = 60 * 1000
  * (automated tests read it from the answer; everywhere else it goes by SMS, or to the sandbox log).
  */
 export const codeSentAnswer = (code: string, mode: string) => ({ sent: true, resendAfter: SMS_RESEND_MS / 1000, ...(mode === 'test' ? { devCode: code } : {}) })
+const DAY_MS = 24 * 60 * 60 * 1000
 /**
  * Codes one mobile may be sent in 24 hours: with SMS_MAX_ATTEMPTS guesses each, at most 50 guesses a day can be
  * made at a million codes, however many addresses an attacker has.
@@ -209,6 +210,16 @@ export async function refreshSession(db: Db, refreshToken: string, provider: 'we
   throw unauthenticated()
 }
 
+/**
+ * One-time codes are kept only while they can matter (the order sweep runs this): an SMS code until it leaves the
+ * day that counts toward SMS_PER_MOBILE_PER_DAY, a sandbox sign-in code a day past its expiry. Neither is read after
+ * that; a code sent again once its row is gone is refused just the same (no row, no sign-in).
+ */
+export async function pruneOneTimeCodes(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(smsCodes).where(lt(smsCodes.createdAt, new Date(now - DAY_MS)))
+  await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, new Date(now - DAY_MS)))
+}
+
 /** From the operating system's random source: Math.random's generator can be predicted from its earlier output. */
 export function generateSmsCode(): string {
   return String(randomInt(1_000_000)).padStart(6, '0')
@@ -231,7 +242,7 @@ export async function createSmsCode(db: Db, cipher: FieldCipher, mobile: string,
         today: sql<number>`count(*)`.mapWith(Number),
       })
       .from(smsCodes)
-      .where(and(eq(smsCodes.mobileIndex, mobileIndex), gt(smsCodes.createdAt, new Date(now - 24 * 3600_000))))
+      .where(and(eq(smsCodes.mobileIndex, mobileIndex), gt(smsCodes.createdAt, new Date(now - DAY_MS))))
     if (counts?.recent) throw new AppError(Code.TOO_MANY, '验证码已发送，请60秒后再试')
     if ((counts?.today ?? 0) >= SMS_PER_MOBILE_PER_DAY) throw new AppError(Code.TOO_MANY, SMS_DAILY_LIMIT)
     const code = generateSmsCode()
