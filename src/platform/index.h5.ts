@@ -142,11 +142,15 @@ function preloadPages(paths: string[]) {
   const routes = (window as { __taroAppConfig?: { routes?: RouterPage[] } }).__taroAppConfig?.routes ?? []
   for (const route of routes) {
     if (!paths.includes(`/${route.path}`)) continue
-    // the loader answers [the page's module, ...]
-    const loaded = route.load?.()
-    const page = Array.isArray(loaded) ? (loaded[0] as unknown) : null
-    // what fails to come now is fetched again, and reported, when the page opens
-    if (page instanceof Promise) page.catch(() => undefined)
+    // what fails to come now is fetched again, and reported, when the page opens: a preload never stops the caller
+    try {
+      // the loader answers [the page's module, ...]
+      const loaded = route.load?.()
+      const page = Array.isArray(loaded) ? (loaded[0] as unknown) : null
+      if (page instanceof Promise) page.catch(() => undefined)
+    } catch {
+      // as above
+    }
   }
 }
 

@@ -145,10 +145,15 @@ export class HospitalStore {
    * `banners`: the app opens on a home page, whose banners are read beside the config rather than after the page's
    * script has come (they are the home's largest picture, and a round trip later on a slow link).
    */
-  async load(appId: string, { banners = false }: { banners?: boolean } = {}) {
+  async load(appId: string, { banners = false, homeKnown }: { banners?: boolean; homeKnown?: (homePath: string) => void } = {}) {
     const main = appId === DEFAULT_APP_ID && !this.cachedHospitalCode
+    // the home of the hospital as last seen on this phone is told at once; the hospital's answer corrects it
+    const seen = !main && this.hospital && this.hospital.hospitalCode === this.cachedHospitalCode ? this.homePath : null
+    if (seen) homeKnown?.(seen)
     const hospital = main ? null : await api.getHospitalByAppId(appId, this.cachedHospitalCode ?? undefined)
     if (banners) this.loadBanners(hospital?.hospitalCode)
+    const home = TAB_BARS[roleOf(hospital?.configDto)][0]!.path
+    if (home !== seen) homeKnown?.(home)
     const homeConfig = await api.getHomePageConfig(hospital?.hospitalCode)
     runInAction(() => {
       this.appId = appId

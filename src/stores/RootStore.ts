@@ -8,7 +8,7 @@ import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
 import { errorReporter, reportOf } from '@/utils/clientErrors'
 import { reportClientError } from '@/services/hospital'
 import { ChatStore } from './ChatStore'
-import { HospitalStore, TAB_BARS, isHomeUrl } from './HospitalStore'
+import { HospitalStore, isHomeUrl } from './HospitalStore'
 import { UserStore } from './UserStore'
 import { PreferencesStore } from './PreferencesStore'
 import { CONSENT_URL, HOME_URL, loginUrl } from '@/pageUrls'
@@ -93,11 +93,10 @@ export class RootStore {
     }
     // the home's banners come with the startup when the app opens on a home (长辈模式 shows none)
     const banners = !!url && isHomeUrl(url) && !this.preferences.elderMode
-    const loading = Promise.all([this.user.loadUser(), this.hospital.load(appId, { banners })])
-    // the entry opens its hospital's home once this is done (pages/sys/index): the homes' code comes meanwhile, all
-    // three, as the role is not known yet and they share all but a few KB; asked for after the calls, which go first
-    if (url?.split('?')[0] === HOME_URL) platform.preloadPages(Object.values(TAB_BARS).map((tabs) => tabs[0]!.path))
-    const [user] = await loading
+    // the entry opens its hospital's home once this is done (pages/sys/index): that home's code comes meanwhile, as
+    // soon as it is known which (at once on a phone that has seen the hospital, else after the hospital's answer)
+    const homeKnown = url?.split('?')[0] === HOME_URL ? (path: string) => platform.preloadPages([path]) : undefined
+    const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId, { banners, homeKnown })])
     // spec §2: the IM profile carries the nick and avatar
     if (user.id) void this.chat.requestSignature(user.id, { nick: user.nickname, avatar: user.wechatAvatar }).catch(() => undefined)
     runInAction(() => {

@@ -149,7 +149,7 @@ describe('startup (spec §2)', () => {
     expect(adReads()).toEqual([])
   })
 
-  test('the entry fetches the three homes’ code through the router after startup’s calls are sent; a home tab or a trip to authorisation does not', async () => {
+  test('the entry fetches its hospital’s home’s code through the router while startup reads on: at once on a phone that has seen the hospital, else once the hospital answers; a home tab or a trip to authorisation does not', async () => {
     const loaded: { path: string; requestsBefore: string[] }[] = []
     const route = (path: string) => ({
       path,
@@ -160,17 +160,29 @@ describe('startup (spec §2)', () => {
     })
     const w = window as { __taroAppConfig?: unknown }
     w.__taroAppConfig = { routes: ['pages/sys/index', 'pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index', 'pages/sys/user/index'].map(route) }
+    const query = { appId: 'wx10388demo00000', hospitalCode: '10388' }
     try {
       serve(5)
       signedIn('wx10388demo00000')
-      expect(await new RootStore().enterPage('/pages/sys/index', { appId: 'wx10388demo00000' })).toBe('ready')
-      expect(loaded.map((l) => l.path)).toEqual(['pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index'])
-      expect(loaded[0]!.requestsBefore).toEqual(expect.arrayContaining(['/dld-hospital/userinfo', '/dld-hospital/hospital/getByAppId']))
+      local.set(LOCAL.cachedHospital, '10388')
+      // the first visit: 10388 is a palm-only hospital, which its answer says before its config is read
+      expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('ready')
+      expect(loaded.map((l) => l.path)).toEqual(['pages/sys/palm/index'])
+      expect(loaded[0]!.requestsBefore).toContain('/dld-hospital/hospital/getByAppId')
+      expect(loaded[0]!.requestsBefore).not.toContain('/dld-hospital/common/homePageConfig')
+      expect(calls.requests.map((r) => r.url)).toContain('/dld-hospital/common/homePageConfig')
+
+      // the next visit knows it from the last
+      loaded.length = 0
+      calls.requests.length = 0
+      expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('ready')
+      expect(loaded.map((l) => l.path)).toEqual(['pages/sys/palm/index'])
+      expect(loaded[0]!.requestsBefore).not.toContain('/dld-hospital/hospital/getByAppId')
 
       loaded.length = 0
-      expect(await new RootStore().enterPage('/pages/sys/palm/index', { appId: 'wx10388demo00000' })).toBe('ready')
+      expect(await new RootStore().enterPage('/pages/sys/palm/index', query)).toBe('ready')
       local.remove(LOCAL.token)
-      expect(await new RootStore().enterPage('/pages/sys/index', { appId: 'wx10388demo00000' })).toBe('redirecting')
+      expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('redirecting')
       expect(loaded).toEqual([])
     } finally {
       delete w.__taroAppConfig
