@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { eq, sql } from 'drizzle-orm'
-import { auditLog, chatMessages, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
+import { auditLog, chatMessages, chatRevocations, doctors, files, identities, inquiries, patients } from '../../server/src/db/schema'
 import { USER_SIG_TTL_S, localSig } from '../../server/src/plugins/providers/im'
 import type { ChatMessage, ChatServerFrame } from '../../types/api/chat'
 import { pairKeyOf } from '../../server/src/domain/chat'
@@ -340,6 +340,59 @@ describe('GET /dld-im/ws (our own chat service)', () => {
     const back = text('收到，请稍等')
     assert.ok((await desk.send(`0_${patient.userId}`, back)).ok)
     assert.deepEqual((await phone.messages(1)).map((m) => m.payload), [back])
+    phone.close()
+    desk.close()
+    await twin.close()
+  })
+
+  it('pushes a message sent while the receiving connection’s signature is still being checked', async () => {
+    const twin = await t.twin()
+    const twinBase = await listen(twin.app)
+    const phone = await Client.open(await patientSig(patient), base)
+    // on the twin, the check of a new connection's signature (its read of chat_revocations) waits for `release`
+    const real = twin.app.ctx.db
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let checking = () => {}
+    const checkStarted = new Promise<void>((resolve) => (checking = resolve))
+    let reading = () => {}
+    const messageRead = new Promise<void>((resolve) => (reading = resolve))
+    const held = (query: object): object =>
+      new Proxy(query, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target) as unknown
+          if (prop === 'then') return (ok: never, ko: never) => gate.then(() => (target as PromiseLike<unknown>).then(ok, ko))
+          return typeof value === 'function' ? (...args: unknown[]) => held((value as (...a: unknown[]) => object).apply(target, args)) : value
+        },
+      })
+    twin.app.ctx.db = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'select') return Reflect.get(target, prop, receiver) as unknown
+        return (...args: Parameters<typeof real.select>) =>
+          new Proxy(real.select(...args), {
+            get(builder, key, r) {
+              if (key !== 'from') return Reflect.get(builder, key, r) as unknown
+              return (table: never) => {
+                const query = builder.from(table)
+                if (table === chatRevocations) {
+                  checking()
+                  return held(query)
+                }
+                if (table === chatMessages) reading() // the twin reads a message to push it to a connection it holds
+                return query
+              }
+            },
+          })
+      },
+    })
+    const desk = await Client.open(doctorSig(doctor), twinBase)
+    await checkStarted
+    const words = text('签名核对时发来的消息')
+    assert.ok((await phone.send(doctor, words)).ok)
+    await Promise.race([messageRead, new Promise((resolve) => setTimeout(resolve, 3000))])
+    release()
+    assert.deepEqual((await desk.messages(1)).map((m) => m.payload), [words])
+    twin.app.ctx.db = real
     phone.close()
     desk.close()
     await twin.close()

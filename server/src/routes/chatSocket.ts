@@ -89,8 +89,12 @@ const issuedAtOf = (sig: string) => Number(sig.split('.')[1]) - USER_SIG_TTL_S
 export async function chatSocketRoutes(app: FastifyInstance) {
   const { cipher, config, database, metrics } = app.ctx
   const db = () => app.ctx.db
-  /** This process's connections by account; a patient may have the app open on two phones. */
-  const online = new Map<string, Map<string, WebSocket>>()
+  /**
+   * This process's connections by account; a patient may have the app open on two phones. A connection is held here
+   * from its first moment, while its signature is still checked: a message announced meanwhile waits for `admitted`
+   * and is pushed once the check passes (dropped if it fails), so nothing sent in that moment is missed.
+   */
+  const online = new Map<string, Map<string, { ws: WebSocket; admitted: Promise<boolean> }>>()
   /** This process's queue subscriptions, by connection (one each: a new one replaces it). */
   const queueSubs = new Map<string, QueueSubscription>()
   const push = (ws: WebSocket, f: ChatServerFrame | QueueChangedFrame) => {
@@ -100,14 +104,17 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   /** Pushes a stored message to this process's connections of both parties (not the one that sent it). */
   const deliver = async (a: Announcement) => {
     const targets = [a.to, a.from].flatMap((account) =>
-      [...(online.get(account) ?? new Map<string, WebSocket>())].filter(([connection]) => connection !== a.origin).map(([, ws]) => ({ account, ws })),
+      [...(online.get(account)?.entries() ?? [])].filter(([connection]) => connection !== a.origin).map(([, held]) => ({ account, ...held })),
     )
     if (!targets.length) return // most processes hold neither party: no query at all
     const row = await chat.storedMessage(db(), a.id)
     if (!row) return
-    for (const { account, ws } of targets) {
-      push(ws, { op: 'message', message: chat.toMessage(cipher, row, account) })
-      if (account === a.to) push(ws, { op: 'conversationsUpdated' })
+    for (const { account, ws, admitted } of targets) {
+      void admitted.then((ok) => {
+        if (!ok) return
+        push(ws, { op: 'message', message: chat.toMessage(cipher, row, account) })
+        if (account === a.to) push(ws, { op: 'conversationsUpdated' })
+      })
     }
   }
   const stopListening = await database.listen(chat.CHAT_CHANNEL, (payload) => {
@@ -118,7 +125,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       return
     }
     if ('revoked' in a) {
-      for (const ws of online.get(a.revoked)?.values() ?? []) {
+      for (const { ws } of online.get(a.revoked)?.values() ?? []) {
         push(ws, { op: 'kicked', reason: 'signature revoked' })
         ws.close(CLOSE_BAD_SIGNATURE, 'signature revoked')
       }
@@ -174,7 +181,8 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       return
     }
     const connection = randomUUID()
-    // a revoked signature (the account unbound its mobile) is refused; frames that arrive meanwhile wait, in order
+    // a revoked signature (the account unbound its mobile) is refused; frames and messages that arrive meanwhile wait
+    let counted = false
     const admitted = chat
       .signatureRevoked(db(), account, issuedAtOf(sig))
       .then((revoked) => {
@@ -183,10 +191,8 @@ export async function chatSocketRoutes(app: FastifyInstance) {
           return false
         }
         if (ws.readyState !== ws.OPEN) return false // gone while it was checked: its close handler has run already
-        const mine = online.get(account) ?? new Map<string, WebSocket>()
-        online.set(account, mine)
-        mine.set(connection, ws)
         metrics.chatConnections.inc()
+        counted = true
         return true
       })
       .catch((err: unknown) => {
@@ -194,6 +200,9 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         ws.close(1011, 'try again')
         return false
       })
+    const accountsOwn = online.get(account) ?? new Map<string, { ws: WebSocket; admitted: Promise<boolean> }>()
+    online.set(account, accountsOwn)
+    accountsOwn.set(connection, { ws, admitted })
 
     // the signature expires: the client is told, and logs in again with a fresh one (spec §4 kicked out)
     const expiry = setTimeout(() => {
@@ -271,8 +280,9 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       clearTimeout(expiry)
       clearInterval(heartbeat)
       const mine = online.get(account)
-      if (mine?.delete(connection)) metrics.chatConnections.dec()
+      mine?.delete(connection)
       if (mine && !mine.size) online.delete(account)
+      if (counted) metrics.chatConnections.dec()
     })
   })
 }
