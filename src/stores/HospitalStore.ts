@@ -144,6 +144,8 @@ export class HospitalStore {
    * Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either.
    * `banners`: the app opens on a home page, whose banners are read beside the config rather than after the page's
    * script has come (they are the home's largest picture, and a round trip later on a slow link).
+   * `homeKnown`: told the path of the hospital's home as soon as it is known (at once when the stored hospital is the
+   * one asked for, else once the hospital answers), so the page's code can be fetched while startup reads on.
    */
   async load(appId: string, { banners = false, homeKnown }: { banners?: boolean; homeKnown?: (homePath: string) => void } = {}) {
     const main = appId === DEFAULT_APP_ID && !this.cachedHospitalCode
