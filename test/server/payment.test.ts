@@ -204,6 +204,9 @@ describe('createOrder', () => {
     assert.equal(first.status, 'created')
     const again = await newOrder(owner, { key, businessId: 7 })
     assert.equal(again.id, first.id)
+    // the answer again adds no second created event
+    const events = await t.database.db.select().from(orderEvents).where(eq(orderEvents.orderId, first.id))
+    assert.deepEqual(events.map((e) => [e.fromStatus, e.toStatus, e.reason]), [[null, 'created', '创建订单']])
     const refused = (e: Error & { code?: number }) => e.code === 409 && e.message === '重复的请求'
     await assert.rejects(newOrder(owner, { key, businessId: 7, amountFen: 999 }), refused)
     await assert.rejects(newOrder(owner, { key, businessId: 8 }), refused)

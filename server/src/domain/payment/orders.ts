@@ -125,27 +125,34 @@ export async function createOrder(tx: Tx, input: NewOrder): Promise<OrderRow> {
   if (!subject || subject.length > 64) throw badInput('订单说明不正确')
   if (!(input.expiresAt instanceof Date) || Number.isNaN(input.expiresAt.getTime())) throw badInput('订单有效期不正确')
 
-  const [inserted] = await tx
-    .insert(orders)
-    .values({
-      orderNo: newOrderNo(),
-      userId: input.userId,
-      hospitalId: input.hospitalId,
-      business: input.business,
-      businessId: input.businessId,
-      subject,
-      amountFen: input.amountFen,
-      insuranceFen,
-      status: 'created',
-      expiresAt: input.expiresAt,
-      idempotencyKey: key,
-    })
-    .onConflictDoNothing({ target: [orders.userId, orders.idempotencyKey] })
-    .returning()
-  if (inserted) {
-    await tx.insert(orderEvents).values({ orderId: inserted.id, fromStatus: null, toStatus: 'created', reason: '创建订单' })
-    return inserted
-  }
+  // the order and its first event in one statement (one round trip of every order's creation): the event's CTE
+  // inserts only when the order's did (a conflict on the key inserts nothing and returns no row)
+  const created = tx.$with('created').as(
+    tx
+      .insert(orders)
+      .values({
+        orderNo: newOrderNo(),
+        userId: input.userId,
+        hospitalId: input.hospitalId,
+        business: input.business,
+        businessId: input.businessId,
+        subject,
+        amountFen: input.amountFen,
+        insuranceFen,
+        status: 'created',
+        expiresAt: input.expiresAt,
+        idempotencyKey: key,
+      })
+      .onConflictDoNothing({ target: [orders.userId, orders.idempotencyKey] })
+      .returning(),
+  )
+  const firstEvent = tx
+    .$with('first_event', { orderId: sql<number>`order_id` })
+    .as(
+      sql`insert into ${orderEvents} (order_id, from_status, to_status, reason) select id, null, 'created', ${'创建订单'} from ${created} returning order_id`,
+    )
+  const [inserted] = await tx.with(created, firstEvent).select().from(created)
+  if (inserted) return inserted
   const [existing] = await tx
     .select()
     .from(orders)
