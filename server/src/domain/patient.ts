@@ -51,16 +51,15 @@ export const OCR_UNREADABLE = '未能识别身份证，请拍摄身份证人像�
 /** SMS codes that prove a patient's mobile carry this purpose, apart from the account's own bind codes. */
 export const PATIENT_SMS_PURPOSE = 'patient'
 
+/** The patient `patientId` if it is `userId`'s and still bound (a booking joins its own reads onto it). */
+export const ownPatient = (userId: number, patientId: number) => and(eq(patients.id, patientId), eq(patients.userId, userId), isNull(patients.unboundAt))!
+
 /**
  * The caller's own bound patient, or 2999 with nothing revealed (someone else's, unbound or missing look the same).
  * Every call that takes a patient id goes through here first.
  */
 export async function requireOwnPatient(db: Db | Tx, userId: number, patientId: number) {
-  const [row] = await db
-    .select()
-    .from(patients)
-    .where(and(eq(patients.id, patientId), eq(patients.userId, userId), isNull(patients.unboundAt)))
-    .limit(1)
+  const [row] = await db.select().from(patients).where(ownPatient(userId, patientId)).limit(1)
   if (!row) throw forbidden()
   return row
 }

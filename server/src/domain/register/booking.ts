@@ -13,10 +13,10 @@ import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
-import { doctors, hospitals, orders, registrations } from '../../db/schema'
+import { doctors, hospitals, orders, patients, registrations } from '../../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
-import { cardAtHospital, requireCompletePatient, requireOwnPatient } from '../patient'
+import { cardAtHospital, ownPatient, requireCompletePatient, requireOwnPatient } from '../patient'
 import type { HisPatient, HisProvider, HisSchedule } from '../../plugins/providers/his'
 import { open } from '../../crypto'
 import {
@@ -77,6 +77,13 @@ export async function priceForPatient(db: Db, his: HisProvider, userId: number, 
 
 // ---- booking ----------------------------------------------------------------------------------------------------
 
+/** The registration the same attempt made (same idempotency key), or 409 when the key was used for another booking. */
+function sameAttempt(row: RegistrationRow | null, input: RegisterInput): RegistrationRow | null {
+  if (!row) return null
+  if (row.scheduleId !== input.scheduleId || row.patientId !== input.patientId || row.timeRange !== input.timeRange) throw conflict(SAME_KEY_OTHER_BOOKING)
+  return row
+}
+
 /** The same attempt again (same idempotency key): the registration it made, or 409 when the key was used otherwise. */
 async function byIdempotencyKey(db: Db | Tx, userId: number, input: RegisterInput): Promise<RegistrationRow | null> {
   const [row] = await db
@@ -84,9 +91,22 @@ async function byIdempotencyKey(db: Db | Tx, userId: number, input: RegisterInpu
     .from(registrations)
     .where(and(eq(registrations.userId, userId), eq(registrations.idempotencyKey, input.idempotencyKey)))
     .limit(1)
-  if (!row) return null
-  if (row.scheduleId !== input.scheduleId || row.patientId !== input.patientId || row.timeRange !== input.timeRange) throw conflict(SAME_KEY_OTHER_BOOKING)
-  return row
+  return sameAttempt(row ?? null, input)
+}
+
+/**
+ * The caller's own bound patient (403 otherwise) and what this attempt's idempotency key already made, in one
+ * statement: the two reads every booking starts with.
+ */
+async function ownPatientAndAttempt(db: Db, userId: number, input: RegisterInput) {
+  const [row] = await db
+    .select({ patient: patients, made: registrations })
+    .from(patients)
+    .leftJoin(registrations, and(eq(registrations.userId, patients.userId), eq(registrations.idempotencyKey, input.idempotencyKey)))
+    .where(ownPatient(userId, input.patientId))
+    .limit(1)
+  if (!row) throw forbidden()
+  return { patient: row.patient, again: sameAttempt(row.made, input) }
 }
 
 /** The patient's bookings in this department, day and segment (one live one at most). */
@@ -132,8 +152,7 @@ export async function bookRegistration(
   now: Date,
   opts: { freeOnly: boolean },
 ): Promise<Registration> {
-  const patient = await requireOwnPatient(db, userId, input.patientId)
-  const again = await byIdempotencyKey(db, userId, input)
+  const { patient, again } = await ownPatientAndAttempt(db, userId, input)
   if (again) return viewOf(db, cipher, again.id, now)
 
   const { schedule, hospital, settings } = await requireSchedule(db, his, input.scheduleId)
