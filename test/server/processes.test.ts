@@ -9,7 +9,8 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { FieldCipher } from '../../server/src/crypto'
 import { SWEEP_LOCK_KEY, openDatabase, rowsOf, scratchDatabase, type Database } from '../../server/src/db'
 import { HOSPITAL_CHANNEL } from '../../server/src/domain/hospitalCache'
-import { doctors, hospitals, inquiries, ledgerEntries, orders, patients, scheduleSlots, schedules } from '../../server/src/db/schema'
+import { CONFIG_HOLD_MINUTES } from '../../server/src/domain/register/rules'
+import { doctors, hospitalConfigs, hospitals, inquiries, ledgerEntries, orders, patients, scheduleSlots, schedules } from '../../server/src/db/schema'
 import { SMS_CODE_EXPIRED } from '../../server/src/domain/auth'
 import { doctorImAccount } from '../../server/src/domain/internetDoctors'
 import { createStaffAccount } from '../../server/src/domain/staff'
@@ -343,6 +344,27 @@ describe('the hospitals each process keeps (domain/hospitalCache.ts)', () => {
       await setNotice(was)
     }
     assert.ok(await until(() => both(was)))
+  })
+
+  it('a registration setting changed by an operator’s SQL shows on A and on B, which had both kept the old one', async () => {
+    const holdMinutes = async (server: ServerProcess) =>
+      (await phone().must<{ holdMinutes: number }>(server, 'POST', '/dld-palm/api/hospital/register', { hospitalCode: code })).holdMinutes
+    const was = await holdMinutes(a)
+    assert.equal(await holdMinutes(b), was)
+    const [h] = await database.db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, code))
+    const mine = and(eq(hospitalConfigs.hospitalId, h!.id), eq(hospitalConfigs.key, CONFIG_HOLD_MINUTES))
+    const [before] = await database.db.select().from(hospitalConfigs).where(mine)
+    try {
+      await database.db
+        .insert(hospitalConfigs)
+        .values({ hospitalId: h!.id, key: CONFIG_HOLD_MINUTES, value: String(was + 5) })
+        .onConflictDoUpdate({ target: [hospitalConfigs.hospitalId, hospitalConfigs.key], set: { value: String(was + 5) } })
+      assert.ok(await until(async () => (await holdMinutes(a)) === was + 5 && (await holdMinutes(b)) === was + 5), 'A or B still answers the old hold')
+    } finally {
+      if (before) await database.db.update(hospitalConfigs).set({ value: before.value }).where(mine)
+      else await database.db.delete(hospitalConfigs).where(mine)
+    }
+    assert.ok(await until(async () => (await holdMinutes(a)) === was && (await holdMinutes(b)) === was))
   })
 
   it('a change made while A’s listening connection is down still shows on A: what it kept then is not trusted', async () => {

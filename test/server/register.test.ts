@@ -28,7 +28,7 @@ import { ensureSchedules } from '../../server/src/seed/register'
 import { seedIfEmpty } from '../../server/src/seed'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import { maskIdCard } from '../../src/utils/mask'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp, assertBadInput, assertForbidden } from './harness'
+import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp, assertBadInput, assertForbidden, until } from './harness'
 import { confirmAtCashier, newKey } from './fixtures'
 
 const A = '/dld-palm/api'
@@ -811,7 +811,7 @@ describe('POST /dld-palm/api/register', () => {
     const p = await addPatient(owner.userId)
     const input = (s: { id: number }, timeRange: string) => ({ scheduleId: s.id, patientId: p.id, timeRange, idempotencyKey: newKey('k') })
     const attempt = (s: { id: number }, timeRange: string, hhmm: string) =>
-      bookRegistration(db(), t.app.ctx.cipher, t.app.ctx.providers.his, owner.userId, input(s, timeRange), at(today(), hhmm), { freeOnly: false })
+      bookRegistration(db(), t.app.ctx.cipher, t.app.ctx.providers.his, t.app.ctx.hospitals, owner.userId, input(s, timeRange), at(today(), hhmm), { freeOnly: false })
     await assert.rejects(attempt(am, '08:00-08:30', '11:30'), { code: 400, message: '今日上午号源已停止预约' })
     await assert.rejects(attempt(pm, '14:00-14:30', '17:00'), { code: 400, message: '今日下午号源已停止预约' })
     assert.equal((await attempt(am, '08:00-08:30', '11:29')).status, 'holding')
@@ -928,6 +928,7 @@ describe('holds that run out', () => {
       db(),
       t.app.ctx.cipher,
       t.app.ctx.providers.his,
+      t.app.ctx.hospitals,
       u.userId,
       { scheduleId: s.id, patientId: (await addPatient(u.userId)).id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') },
       later,
@@ -1025,10 +1026,14 @@ describe('POST /dld-palm/api/cancel', () => {
     // booked the day before (a free booking needs no payment, so the clock can be set)
     await db().insert(hospitalConfigs).values({ hospitalId: dept.hospitalId, key: 'register.freeForElderly', value: 'true' })
     const elder = await addPatient(owner.userId, { birthday: '1940-02-02' })
+    // the setting applies once this process has heard of the change (hospital_changed) and forgotten what it kept
+    const price = async () => (await call<{ payFen: number }>('POST', `${A}/activity/price`, { caller: owner, body: { scheduleId: s.id, patientId: elder.id } })).data.payFen
+    assert.ok(await until(async () => (await price()) === 0), 'the elderly waiver does not apply')
     const booked = await bookRegistration(
       db(),
       t.app.ctx.cipher,
       t.app.ctx.providers.his,
+      t.app.ctx.hospitals,
       owner.userId,
       { scheduleId: s.id, patientId: elder.id, timeRange: '17:00-17:30', idempotencyKey: newKey('k') },
       at(plusDays(today(), -1), '09:00'),

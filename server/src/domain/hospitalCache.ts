@@ -4,8 +4,9 @@
  * again each time was most of the home-page call's cost (issue 21).
  *
  * Rule: a kept row is trusted only while this process hears every change. The database announces each statement
- * that touches `hospitals` on HOSPITAL_CHANNEL (migration 0034, a trigger, so an operator's own SQL counts too), and
- * every process forgets all it kept. While the listening connection is down nothing is kept or answered from here;
+ * that touches `hospitals` or `hospital_configs` on HOSPITAL_CHANNEL (migrations 0034 and 0035, triggers, so an
+ * operator's own SQL counts too), and every process forgets all it kept: the rows and what was derived from a
+ * hospital's settings (`kept`). While the listening connection is down nothing is kept or answered from here;
  * when it is back, what was kept before is forgotten. A row read while a change was announced is not kept.
  * Only the plain database is cached: a transaction reads its own rows.
  */
@@ -19,6 +20,7 @@ type HospitalRow = NonNullable<Awaited<ReturnType<typeof findHospitalByCode>>>
 
 export class HospitalCache {
   private readonly rows = new Map<string, HospitalRow>()
+  private readonly derived = new Map<string, unknown>()
   /** Bumped by every announced change: a read that began before it may hold the old row. */
   private generation = 0
   private listening = false
@@ -62,8 +64,22 @@ export class HospitalCache {
     return row
   }
 
+  /**
+   * What `read` answers for `key`, read from the hospitals and their settings only (a hospital's registration
+   * settings): kept under the same rule as the rows, so a changed setting is read again at once.
+   */
+  async kept<T>(key: string, read: () => Promise<T>): Promise<T> {
+    if (!this.listening) return read()
+    if (this.derived.has(key)) return this.derived.get(key) as T
+    const generation = this.generation
+    const value = await read()
+    if (this.listening && generation === this.generation) this.derived.set(key, value)
+    return value
+  }
+
   private forget() {
     this.generation++
     this.rows.clear()
+    this.derived.clear()
   }
 }

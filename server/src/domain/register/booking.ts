@@ -35,7 +35,8 @@ import type { PayProvidersOf } from '../../plugins/providers'
 import { GENERAL_CLINIC_NAME } from './schedule'
 import { registrationHis } from './his'
 import { requireOwnRegistration, toView, viewOf } from './records'
-import { hospitalWithSettings, settingsOne, type RegisterSettings } from './settings'
+import { cachedSettings, settingsOne, type RegisterSettings } from './settings'
+import type { HospitalCache } from '../hospitalCache'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
@@ -51,11 +52,16 @@ export const SAME_KEY_OTHER_BOOKING = '重复的请求'
 
 // ---- schedules and prices -----------------------------------------------------------------------------------------
 
-/** The HIS's schedule with its time ranges, and the hospital it is at with its registration settings. */
-async function requireSchedule(db: Db, his: HisProvider, scheduleId: number) {
+/**
+ * The HIS's schedule with its time ranges, and the hospital it is at with its registration settings: both from what
+ * this process keeps of the hospitals (a booking at the morning release reads them thousands of times).
+ */
+async function requireSchedule(db: Db, his: HisProvider, hospitals: HospitalCache, scheduleId: number) {
   const [schedule] = await his.schedules({ hospitalCode: null, scheduleIds: [scheduleId] })
   if (!schedule) throw notFound('号源')
-  return { schedule, ...(await hospitalWithSettings(db, schedule.hospitalCode)) }
+  const hospital = await hospitals.requireByCode(schedule.hospitalCode)
+  const settings = await cachedSettings(db, hospitals, hospital.id)
+  return { schedule, hospital, settings }
 }
 
 function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSettings): ActivityPrice {
@@ -69,9 +75,15 @@ function priceFor(schedule: HisSchedule, birthday: string, settings: RegisterSet
 }
 
 /** POST /activity/price: what this patient pays for this schedule after the hospital's activities. */
-export async function priceForPatient(db: Db, his: HisProvider, userId: number, input: { scheduleId: number; patientId: number }): Promise<ActivityPrice> {
+export async function priceForPatient(
+  db: Db,
+  his: HisProvider,
+  hospitals: HospitalCache,
+  userId: number,
+  input: { scheduleId: number; patientId: number },
+): Promise<ActivityPrice> {
   const patient = await requireOwnPatient(db, userId, input.patientId)
-  const { schedule, settings } = await requireSchedule(db, his, input.scheduleId)
+  const { schedule, settings } = await requireSchedule(db, his, hospitals, input.scheduleId)
   return priceFor(schedule, patient.birthday, settings)
 }
 
@@ -147,6 +159,7 @@ export async function bookRegistration(
   db: Db,
   cipher: FieldCipher,
   his: HisProvider,
+  hospitals: HospitalCache,
   userId: number,
   input: RegisterInput,
   now: Date,
@@ -155,7 +168,7 @@ export async function bookRegistration(
   const { patient, again } = await ownPatientAndAttempt(db, userId, input)
   if (again) return viewOf(db, cipher, again.id, now)
 
-  const { schedule, hospital, settings } = await requireSchedule(db, his, input.scheduleId)
+  const { schedule, hospital, settings } = await requireSchedule(db, his, hospitals, input.scheduleId)
   // spec §5: the app shows its completion modal on the refusal's exact text
   requireCompletePatient(cipher, patient)
   if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)

@@ -1,10 +1,9 @@
 /** Registration settings each hospital may change (hospital_configs `register.*`), and the rules page built from them. */
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, inArray } from 'drizzle-orm'
 import type { RegisterRules } from '../../../../types/api/register'
 import type { Db, Tx } from '../../db'
-import { hospitalConfigs, hospitals } from '../../db/schema'
-import { notFound } from '../../errors'
-import { requireHospitalByCode } from '../hospital'
+import { hospitalConfigs } from '../../db/schema'
+import type { HospitalCache } from '../hospitalCache'
 import {
   BOOK_DAYS,
   CHS_REGISTER_HOSPITALS,
@@ -51,28 +50,14 @@ export async function settingsOf(db: Db | Tx, hospitalIds: number[]): Promise<Ma
 
 export const settingsOne = async (db: Db | Tx, hospitalId: number) => (await settingsOf(db, [hospitalId])).get(hospitalId)!
 
-/** The hospital by its code with its registration settings, in one statement (a booking needs both). */
-export async function hospitalWithSettings(db: Db | Tx, code: string) {
-  const [row] = await db
-    .select({
-      hospital: hospitals,
-      // written out: a select from one table drops the table from column names, and "id" would be the config's
-      values: sql<Record<string, string> | null>`(select json_object_agg(c.key, c.value) from hospital_configs c where c.hospital_id = "hospitals"."id" and c.key in (${sql.join(
-        SETTING_KEYS.map((k) => sql`${k}`),
-        sql`, `,
-      )}))`,
-    })
-    .from(hospitals)
-    .where(eq(hospitals.code, code))
-    .limit(1)
-  if (!row) throw notFound('医院')
-  return { hospital: row.hospital, settings: settingsFrom((key) => row.values?.[key]) }
-}
+/** The hospital's registration settings as this process keeps them (forgotten on any change of a hospital's settings). */
+export const cachedSettings = (db: Db, hospitals: HospitalCache, hospitalId: number) =>
+  hospitals.kept(`register-settings:${hospitalId}`, () => settingsOne(db, hospitalId))
 
 /** POST /hospital/register: the rules the notice and confirm pages show. */
-export async function registerRules(db: Db, hospitalCode: string): Promise<RegisterRules> {
-  const hospital = await requireHospitalByCode(db, hospitalCode)
-  const settings = await settingsOne(db, hospital.id)
+export async function registerRules(db: Db, hospitals: HospitalCache, hospitalCode: string): Promise<RegisterRules> {
+  const hospital = await hospitals.requireByCode(hospitalCode)
+  const settings = await cachedSettings(db, hospitals, hospital.id)
   return {
     hospitalCode: hospital.code,
     holdMinutes: settings.holdMinutes,

@@ -112,7 +112,7 @@ const bookingBody = z.object({
  * booking with a hold while the patient pays, free bookings, cancelling, and the records.
  */
 export async function registrationRoutes(app: FastifyInstance) {
-  const { cipher, providers } = app.ctx
+  const { cipher, providers, hospitals } = app.ctx
   const db = () => app.ctx.db
   const A = '/dld-palm/api'
 
@@ -176,7 +176,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'none',
     body: z.object({ hospitalCode }),
     data: rules,
-    handler: async ({ body }) => register.registerRules(db(), body.hospitalCode),
+    handler: async ({ body }) => register.registerRules(db(), hospitals, body.hospitalCode),
   })
 
   route(app, {
@@ -186,7 +186,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'user',
     body: z.object({ scheduleId: id, patientId: id }),
     data: activityPrice,
-    handler: async ({ body, auth }) => register.priceForPatient(db(), providers.his, auth.userId, body),
+    handler: async ({ body, auth }) => register.priceForPatient(db(), providers.his, hospitals, auth.userId, body),
   })
 
   route(app, {
@@ -200,7 +200,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'user',
     body: bookingBody,
     data: registration,
-    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, providers.his, auth.userId, body, new Date(), { freeOnly: false }),
+    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, providers.his, hospitals, auth.userId, body, new Date(), { freeOnly: false }),
   })
 
   route(app, {
@@ -210,7 +210,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     auth: 'user',
     body: bookingBody.omit({ insurance: true }),
     data: registration,
-    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, providers.his, auth.userId, body, new Date(), { freeOnly: true }),
+    handler: async ({ body, auth }) => register.bookRegistration(db(), cipher, providers.his, hospitals, auth.userId, body, new Date(), { freeOnly: true }),
   })
 
   route(app, {
