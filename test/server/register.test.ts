@@ -937,6 +937,29 @@ describe('holds that run out', () => {
     assert.deepEqual([taken.status, taken.seq], ['holding', 1])
     assert.equal((await detail(owner, held.id)).data.status, 'expired')
   })
+
+  it('the patient’s own hold past its time does not count against booking another range of the same segment', async () => {
+    const s = await makeSchedule()
+    const p = await addPatient(owner.userId)
+    const held = await bookOk(owner, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30' })
+    const again = (at: Date) =>
+      bookRegistration(
+        db(),
+        t.app.ctx.cipher,
+        t.app.ctx.providers.his,
+        t.app.ctx.hospitals,
+        owner.userId,
+        { scheduleId: s.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey('k') },
+        at,
+        { freeOnly: false },
+      )
+    // still held: one booking per segment
+    await assert.rejects(again(new Date()), (e: Error) => e.message === ONE_PER_SEGMENT)
+    const second = await again(new Date(Date.now() + 16 * 60_000))
+    assert.deepEqual([second.status, second.timeRange], ['holding', '08:30-09:00'])
+    assert.equal((await detail(owner, held.id)).data.status, 'expired')
+    assert.equal(await freeSlots(s.id), 1)
+  })
 })
 
 describe('POST /dld-palm/api/cancel', () => {

@@ -299,11 +299,19 @@ export async function fileAtHospital(
 }
 
 /**
- * The card of a patient the caller has just been checked to own (a booking has read the row): one read when the
- * patient is filed already, as nearly every booking's is; otherwise filed as fileAtHospital does.
+ * The card of a patient the caller has just been checked to own (a booking has read the row): `known` when the caller
+ * read the patient's card row with the patient (null: none), else one read; when the patient is not filed yet (rare:
+ * nearly every booking's patient is), filed as fileAtHospital does.
  */
-export async function cardAtHospital(db: Db, cipher: FieldCipher, his: HisProvider, patient: PatientRow, hospital: HospitalRow): Promise<HospitalCard> {
-  const existing = await cardOf(db, patient.id, hospital.id)
+export async function cardAtHospital(
+  db: Db,
+  cipher: FieldCipher,
+  his: HisProvider,
+  patient: PatientRow,
+  hospital: HospitalRow,
+  known?: typeof patientCards.$inferSelect | null,
+): Promise<HospitalCard> {
+  const existing = known === undefined ? await cardOf(db, patient.id, hospital.id) : known
   if (existing) return { patientId: patient.id, hospitalCode: hospital.code, hospitalName: hospital.name, hisMedCardNo: cipher.decrypt(existing.cardNoEnc), existed: true }
   try {
     return await db.transaction(async (tx) => fileInTx(tx, cipher, his, patient, hospital))

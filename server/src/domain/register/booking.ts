@@ -9,11 +9,12 @@
  * segment) is the last line of defence. Every function that depends on the time takes `now`.
  */
 import { and, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm'
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
 import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
-import { doctors, hospitals, orders, patients, registrations } from '../../db/schema'
+import { doctors, hospitals, orders, patientCards, patients, registrations } from '../../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../../errors'
 import type { AuthContext } from '../auth'
 import { cardAtHospital, ownPatient, requireCompletePatient, requireOwnPatient } from '../patient'
@@ -106,30 +107,41 @@ async function byIdempotencyKey(db: Db | Tx, userId: number, input: RegisterInpu
   return sameAttempt(row ?? null, input)
 }
 
+/** A booking that holds a place or is booked: the one a patient may have per department, day and segment. */
+const LIVE_STATUSES: RegistrationStatus[] = ['holding', 'booked']
+
+/** The patient's bookings (in `table`, registrations or an alias of it) in the schedule's department, day and segment. */
+const sameSegmentAs = (table: Record<'patientId' | 'deptId' | 'visitDate' | 'segment', AnyPgColumn>, patientId: number | AnyPgColumn, s: HisSchedule) =>
+  and(eq(table.patientId, patientId), eq(table.deptId, s.deptId), eq(table.visitDate, s.visitDate), eq(table.segment, s.segment))!
+
 /**
- * The caller's own bound patient (403 otherwise) and what this attempt's idempotency key already made, in one
- * statement: the two reads every booking starts with.
+ * What every booking reads first, in one statement: the caller's own bound patient (403 otherwise), what this
+ * attempt's idempotency key already made, a live booking of the patient in the schedule's department, day and
+ * segment, and the patient's card at the hospital.
  */
-async function ownPatientAndAttempt(db: Db, userId: number, input: RegisterInput) {
+async function bookingStart(db: Db, userId: number, input: RegisterInput, schedule: HisSchedule, hospitalId: number) {
+  const live = alias(registrations, 'live')
+  const liveId = db
+    .select({ id: live.id })
+    .from(live)
+    .where(and(sameSegmentAs(live, patients.id, schedule), inArray(live.status, LIVE_STATUSES)))
+    .limit(1)
   const [row] = await db
-    .select({ patient: patients, made: registrations })
+    .select({ patient: patients, made: registrations, card: patientCards, live: sql<number | null>`(${liveId})` })
     .from(patients)
     .leftJoin(registrations, and(eq(registrations.userId, patients.userId), eq(registrations.idempotencyKey, input.idempotencyKey)))
+    .leftJoin(patientCards, and(eq(patientCards.patientId, patients.id), eq(patientCards.hospitalId, hospitalId)))
     .where(ownPatient(userId, input.patientId))
     .limit(1)
   if (!row) throw forbidden()
-  return { patient: row.patient, again: sameAttempt(row.made, input) }
+  return { patient: row.patient, again: sameAttempt(row.made, input), live: row.live !== null, card: row.card }
 }
-
-/** The patient's bookings in this department, day and segment (one live one at most). */
-const sameSegmentAs = (patientId: number, s: HisSchedule) =>
-  and(eq(registrations.patientId, patientId), eq(registrations.deptId, s.deptId), eq(registrations.visitDate, s.visitDate), eq(registrations.segment, s.segment))!
 
 async function liveBookingIn(db: Db | Tx, sameSegment: SQL) {
   const [row] = await db
     .select({ id: registrations.id })
     .from(registrations)
-    .where(and(sameSegment, inArray(registrations.status, ['holding', 'booked'])))
+    .where(and(sameSegment, inArray(registrations.status, LIVE_STATUSES)))
     .limit(1)
   return row ?? null
 }
@@ -165,10 +177,11 @@ export async function bookRegistration(
   now: Date,
   opts: { freeOnly: boolean },
 ): Promise<Registration> {
-  const { patient, again } = await ownPatientAndAttempt(db, userId, input)
+  const { schedule, hospital, settings } = await requireSchedule(db, his, hospitals, input.scheduleId)
+  const start = await bookingStart(db, userId, input, schedule, hospital.id)
+  const { patient, again } = start
   if (again) return viewOf(db, cipher, again.id, now)
 
-  const { schedule, hospital, settings } = await requireSchedule(db, his, hospitals, input.scheduleId)
   // spec §5: the app shows its completion modal on the refusal's exact text
   requireCompletePatient(cipher, patient)
   if (schedule.stopped) throw badInput(SCHEDULE_STOPPED)
@@ -184,13 +197,13 @@ export async function bookRegistration(
     const made = await byIdempotencyKey(db, userId, input)
     return made ? viewOf(db, cipher, made.id, now) : null
   })
-  const sameSegment = sameSegmentAs(patient.id, schedule)
-  if (await liveBookingIn(db, sameSegment)) {
+  const sameSegment = sameSegmentAs(registrations, patient.id, schedule)
+  if (start.live) {
     // a hold of this patient that ran out does not count once it is given back
     const released = await releaseExpiredHolds(db, now, sameSegment)
     if (!released || (await liveBookingIn(db, sameSegment))) return madeMeanwhile(badInput(ONE_PER_SEGMENT))
   }
-  const card = await cardAtHospital(db, cipher, his, patient, hospital)
+  const card = await cardAtHospital(db, cipher, his, patient, hospital, start.card)
   const who: HisPatient = { cardNo: card.hisMedCardNo, idCard: open(cipher, patient.idCardEnc), name: cipher.decrypt(patient.nameEnc) }
 
   const attempt = () => insertBooking(db, his, { userId, input, schedule, hospital, who, price, settings, now })
