@@ -28,6 +28,7 @@ import { ensureSchedules } from '../../server/src/seed/register'
 import { seedIfEmpty } from '../../server/src/seed'
 import type { SandboxPay } from '../../server/src/plugins/providers/paySandbox'
 import { maskIdCard } from '../../src/utils/mask'
+import type { RegisterInput } from '../../types/api/register'
 import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, type Envelope, type TestApp, assertBadInput, assertForbidden, until } from './harness'
 import { confirmAtCashier, newKey } from './fixtures'
 
@@ -251,6 +252,9 @@ async function bookOk(caller: Caller, body: Record<string, unknown>, url = `${A}
   assert.equal(env.code, 200, env.msg)
   return env.data
 }
+/** A booking made at the time `now` (the domain call, since the API books at the real time). */
+const bookAt = (userId: number, input: RegisterInput, now: Date, opts = { freeOnly: false }) =>
+  bookRegistration(db(), t.app.ctx.cipher, t.app.ctx.providers.his, t.app.ctx.hospitals, userId, input, now, opts)
 const detail = (caller: Caller, id: number) => call<RegistrationView>('GET', `${A}/register/detail`, { caller, query: { id: String(id) } })
 
 /** Pays a held registration the way a patient does: /register/pay, the sandbox cashier, back to /confirm. */
@@ -811,7 +815,7 @@ describe('POST /dld-palm/api/register', () => {
     const p = await addPatient(owner.userId)
     const input = (s: { id: number }, timeRange: string) => ({ scheduleId: s.id, patientId: p.id, timeRange, idempotencyKey: newKey('k') })
     const attempt = (s: { id: number }, timeRange: string, hhmm: string) =>
-      bookRegistration(db(), t.app.ctx.cipher, t.app.ctx.providers.his, t.app.ctx.hospitals, owner.userId, input(s, timeRange), at(today(), hhmm), { freeOnly: false })
+      bookAt(owner.userId, input(s, timeRange), at(today(), hhmm))
     await assert.rejects(attempt(am, '08:00-08:30', '11:30'), { code: 400, message: '今日上午号源已停止预约' })
     await assert.rejects(attempt(pm, '14:00-14:30', '17:00'), { code: 400, message: '今日下午号源已停止预约' })
     assert.equal((await attempt(am, '08:00-08:30', '11:29')).status, 'holding')
@@ -924,16 +928,7 @@ describe('holds that run out', () => {
     const held = await bookOk(owner, { scheduleId: s.id, patientId: (await addPatient(owner.userId)).id, timeRange: '08:00-08:30' })
     const u = await signInUser(t.app)
     const later = new Date(Date.now() + 16 * 60_000)
-    const taken = await bookRegistration(
-      db(),
-      t.app.ctx.cipher,
-      t.app.ctx.providers.his,
-      t.app.ctx.hospitals,
-      u.userId,
-      { scheduleId: s.id, patientId: (await addPatient(u.userId)).id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') },
-      later,
-      { freeOnly: false },
-    )
+    const taken = await bookAt(u.userId, { scheduleId: s.id, patientId: (await addPatient(u.userId)).id, timeRange: '08:00-08:30', idempotencyKey: newKey('k') }, later)
     assert.deepEqual([taken.status, taken.seq], ['holding', 1])
     assert.equal((await detail(owner, held.id)).data.status, 'expired')
   })
@@ -942,17 +937,7 @@ describe('holds that run out', () => {
     const s = await makeSchedule()
     const p = await addPatient(owner.userId)
     const held = await bookOk(owner, { scheduleId: s.id, patientId: p.id, timeRange: '08:00-08:30' })
-    const again = (at: Date) =>
-      bookRegistration(
-        db(),
-        t.app.ctx.cipher,
-        t.app.ctx.providers.his,
-        t.app.ctx.hospitals,
-        owner.userId,
-        { scheduleId: s.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey('k') },
-        at,
-        { freeOnly: false },
-      )
+    const again = (at: Date) => bookAt(owner.userId, { scheduleId: s.id, patientId: p.id, timeRange: '08:30-09:00', idempotencyKey: newKey('k') }, at)
     // still held: one booking per segment
     await assert.rejects(again(new Date()), (e: Error) => e.message === ONE_PER_SEGMENT)
     const second = await again(new Date(Date.now() + 16 * 60_000))
@@ -1052,11 +1037,7 @@ describe('POST /dld-palm/api/cancel', () => {
     // the setting applies once this process has heard of the change (hospital_changed) and forgotten what it kept
     const price = async () => (await call<{ payFen: number }>('POST', `${A}/activity/price`, { caller: owner, body: { scheduleId: s.id, patientId: elder.id } })).data.payFen
     assert.ok(await until(async () => (await price()) === 0), 'the elderly waiver does not apply')
-    const booked = await bookRegistration(
-      db(),
-      t.app.ctx.cipher,
-      t.app.ctx.providers.his,
-      t.app.ctx.hospitals,
+    const booked = await bookAt(
       owner.userId,
       { scheduleId: s.id, patientId: elder.id, timeRange: '17:00-17:30', idempotencyKey: newKey('k') },
       at(plusDays(today(), -1), '09:00'),
