@@ -1,7 +1,7 @@
 // `npm test` runs this with --max-warnings 0 (scripts/test.mjs). The lines it holds:
 // - TypeScript's recommended rules, and the React hooks rules on the app's components;
 // - screens (pages, subpackages, components) reach the server only through stores: no endpoint service imports;
-// - observer and the stores' context come from mobx-react only (not mobx-react-lite);
+// - observer comes from mobx-react-lite (the app has no class components), the stores from useStores() (src/stores);
 // - no import circle in the server (its wiring reads top-down: app -> routes -> domain -> db, providers beside).
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -23,14 +23,14 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // one way to observe and to reach the stores: mobx-react (observer, Provider, MobXProviderContext behind useStores())
+    // one way to observe and to reach the stores: mobx-react-lite's observer, and useStores() (src/stores)
     files: ['src/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'mobx-react-lite', message: 'Import observer from mobx-react; stores come from useStores() (src/stores).' }],
-          patterns: [{ group: ['mobx-react-lite/*'], message: 'Import from mobx-react.' }],
+          paths: [{ name: 'mobx-react', message: 'Import observer from mobx-react-lite; stores come from useStores() (src/stores).' }],
+          patterns: [{ group: ['mobx-react-lite/*'], message: 'Import from mobx-react-lite.' }],
         },
       ],
     },

@@ -1,7 +1,7 @@
 import type { PropsWithChildren } from 'react'
 import Taro, { useError, usePageNotFound, useUnhandledRejection } from '@tarojs/taro'
-import { Provider } from 'mobx-react'
 import { rootStore } from './stores/RootStore'
+import { StoresContext } from './stores'
 import { NOT_FOUND_URL } from './pageUrls'
 import './app.scss'
 
@@ -13,7 +13,7 @@ function App({ children }: PropsWithChildren) {
   // what breaks on a patient's phone reaches the server's log (a few reports a session, scrubbed: RootStore)
   useError((error) => rootStore.reportError('error', error))
   useUnhandledRejection((event) => rootStore.reportError('rejection', (event as { reason?: unknown }).reason))
-  return <Provider rootStore={rootStore}>{children}</Provider>
+  return <StoresContext.Provider value={rootStore}>{children}</StoresContext.Provider>
 }
 
 export default App

@@ -1,13 +1,12 @@
-import { useContext } from 'react'
-import { MobXProviderContext } from 'mobx-react'
+import { createContext, useContext } from 'react'
 import type { RootStore } from './RootStore'
 
-/**
- * Components reach the stores only through this hook: the root store that src/app.tsx hands to mobx-react's
- * `<Provider rootStore>` (a test gives its own root store the same way, or mocks this module).
- */
+/** The root store that src/app.tsx provides to every page (a page test provides its own root store the same way). */
+export const StoresContext = createContext<RootStore | null>(null)
+
+/** Components reach the stores only through this hook (or a test mocks this module). */
 export function useStores(): RootStore {
-  const { rootStore } = useContext(MobXProviderContext) as { rootStore?: RootStore }
-  if (!rootStore) throw new Error('useStores() is called outside <Provider rootStore> (src/app.tsx)')
+  const rootStore = useContext(StoresContext)
+  if (!rootStore) throw new Error('useStores() is called outside <StoresContext.Provider> (src/app.tsx)')
   return rootStore
 }

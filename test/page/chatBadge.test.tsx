@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react'
-import { Provider } from 'mobx-react'
+import { StoresContext } from '../../src/stores'
 import { calls, testing } from './doubles/taro'
 import { RootStore } from '../../src/stores/RootStore'
 import TabBar from '../../src/components/TabBar'
@@ -97,9 +97,9 @@ async function tabPage() {
   testing.setRouter('/pages/sys/internet/index')
   await root.chat.requestSignature(7)
   render(
-    <Provider rootStore={root}>
+    <StoresContext.Provider value={root}>
       <TabBar />
-    </Provider>,
+    </StoresContext.Provider>,
   )
 }
 

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react'
-import { Provider } from 'mobx-react'
+import { StoresContext } from '../../src/stores'
 import { calls, testing } from '../page/doubles/taro'
 import platform from '../../src/platform/index.h5'
 import { RootStore, rootStore } from '../../src/stores/RootStore'
@@ -236,9 +236,9 @@ describe('tab bar', () => {
     rootStore.chat.conversations.list = [{ unreadCount: 2 }, { unreadCount: 3 }] as never
     testing.setRouter('/h5/pages/sys/internet/index')
     render(
-      <Provider rootStore={rootStore}>
+      <StoresContext.Provider value={rootStore}>
         <TabBar />
-      </Provider>,
+      </StoresContext.Provider>,
     )
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['首页', '5我的问诊', '健康知识', '我的'])
     expect(screen.getAllByRole('tab')[0]!.getAttribute('aria-selected')).toBe('true')

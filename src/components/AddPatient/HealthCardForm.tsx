@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup } from '@/components/FormField'
 import { useStores } from '@/stores'
 import { toastError } from '@/ui/feedback'

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
 import Tappable from '@/components/Tappable'

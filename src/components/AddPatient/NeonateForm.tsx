@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { View, Input } from '@tarojs/components'
 import { DatePicker } from '@nutui/nutui-react-taro'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Choice, FormField, FormGroup, FormValue } from '@/components/FormField'
 import SmsCodeField from '@/components/SmsCodeField'
 import Tappable from '@/components/Tappable'

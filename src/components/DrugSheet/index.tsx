@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Sheet from '../Sheet'
 import { LoadFailed, Loading } from '../Empty'
 import { yuan } from '@/utils/register'

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { View, Text } from '@tarojs/components'
 import { NoticeBar } from '@nutui/nutui-react-taro'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { useStores } from '@/stores'
 import PageShell, { openPage } from '../PageShell'
 import Tappable from '../Tappable'

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, NoHospital } from '@/components/Empty'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'

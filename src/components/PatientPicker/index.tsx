@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Tappable from '../Tappable'
 import { useStores } from '@/stores'
 import { MSG } from '@/ui/messages'

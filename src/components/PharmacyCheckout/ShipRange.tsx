@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { ArrowDown, ArrowUp } from '@nutui/icons-react-taro'
 import Sheet from '@/components/Sheet'
 import { LoadFailed, Loading } from '@/components/Empty'

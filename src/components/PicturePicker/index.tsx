@@ -1,5 +1,5 @@
 import { View, Image } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Tappable from '../Tappable'
 import type { PictureList } from '@/stores/base/PictureList'
 import './index.scss'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Button } from '@/components/Button'
 import Tappable from '@/components/Tappable'
 import Empty, { LoadFailed } from '@/components/Empty'

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Articles, Home, HomeF, Message, MessageF, User, UserF } from '@nutui/icons-react-taro'
 import Tappable from '../Tappable'
 import { useStores } from '@/stores'

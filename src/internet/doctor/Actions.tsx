@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Button } from '@/components/Button'
 import { openPage } from '@/components/PageShell'
 import { useStores } from '@/stores'

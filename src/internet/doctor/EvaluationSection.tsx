@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { openPage } from '@/components/PageShell'
 import EvaluationItem from '@/components/EvaluationItem'
 import Tappable from '@/components/Tappable'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Tappable from '@/components/Tappable'
 import { MSG } from '@/ui/messages'
 import './PlaceFilter.scss'

@@ -1,4 +1,4 @@
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import OnlineDoctorList from '@/components/OnlineDoctorList'
 import { useStores } from '@/stores'
 import PlaceFilter from './PlaceFilter'

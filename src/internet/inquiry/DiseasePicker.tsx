@@ -1,5 +1,5 @@
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
 import { MAX_KEYWORD } from '@/stores/KeywordSearch'

@@ -1,7 +1,7 @@
 import { useRef } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { DESCRIPTION_MAX } from '@/stores/InquiryStore'

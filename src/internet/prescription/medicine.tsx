@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import DrugSheet from '@/components/DrugSheet'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'

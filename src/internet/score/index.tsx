@@ -1,6 +1,6 @@
 import { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell, { openPage } from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { LevelStars } from '@/components/OnlineDoctorCard'

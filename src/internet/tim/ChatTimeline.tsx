@@ -1,6 +1,6 @@
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import type { ChatMessage } from '../../../types/api/chat'
 import MessageItem, { pictureSrc } from './MessageItem'
 import { timeline } from './timeline'

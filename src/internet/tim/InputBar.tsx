@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Tappable from '@/components/Tappable'
 import { fieldName } from '@/components/FormField/fieldName'
 import { useStores } from '@/stores'

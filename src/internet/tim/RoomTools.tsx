@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import CountedTextarea from '@/components/CountedTextarea'
 import Sheet from '@/components/Sheet'
 import { openPage } from '@/components/PageShell'

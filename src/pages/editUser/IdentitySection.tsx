@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Button } from '@/components/Button'
 import { FormField, FormGroup, FormValue } from '@/components/FormField'
 import Tappable from '@/components/Tappable'

@@ -1,7 +1,7 @@
 import { useRef } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import ActionBar from '@/components/ActionBar'
 import { Button } from '@/components/Button'
 import Empty, { LoadFailed, Loading, NoHospital } from '@/components/Empty'

@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Tappable from '@/components/Tappable'
 import { useStores } from '@/stores'
 import type { Hospital } from '../../../types/api/hospital'

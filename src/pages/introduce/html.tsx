@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useRouter } from '@tarojs/taro'
 import { View, RichText } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
 import { useStores } from '@/stores'

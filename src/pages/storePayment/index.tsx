@@ -1,4 +1,4 @@
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import PharmacyCheckout from '@/components/PharmacyCheckout'
 import { usePharmacyOrderStore } from '@/stores/PharmacyOrderStore'

@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Check, Star } from '@nutui/icons-react-taro'
 import CountedTextarea from '@/components/CountedTextarea'
 import Tappable from '@/components/Tappable'

@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text, Image, Input, ScrollView } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { NoHospital } from '@/components/Empty'
 import Tappable from '@/components/Tappable'

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Button } from '@/components/Button'
 import { Loading } from '@/components/Empty'
 import ActionBar from '@/components/ActionBar'

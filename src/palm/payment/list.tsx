@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Check } from '@nutui/icons-react-taro'
 import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'

@@ -1,4 +1,4 @@
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { toastSuccess } from '@/ui/feedback'

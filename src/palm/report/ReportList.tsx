@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import Taro, { useReachBottom } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Empty, { LoadFailed, NoHospital } from '@/components/Empty'
 import PatientPicker from '@/components/PatientPicker'
 import SmsCodeField from '@/components/SmsCodeField'

@@ -1,4 +1,4 @@
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import AppointmentList from '../../pages/order/physical/AppointmentList'
 import { usePhysical } from '../../pages/order/physical/usePhysical'

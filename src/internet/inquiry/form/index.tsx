@@ -1,5 +1,5 @@
 import { useEffect, useId, type ReactNode } from 'react'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import ActionBar from '@/components/ActionBar'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
 import { Button } from '@/components/Button'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { fieldName } from '@/components/FormField/fieldName'
 import Toggle from '@/components/Toggle'
 import { INTAKE_LIMITS, canEditIntake } from '@/stores/InquiryStore'

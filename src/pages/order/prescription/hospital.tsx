@@ -1,4 +1,4 @@
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { View } from '@tarojs/components'
 import PageShell from '@/components/PageShell'
 import { PrescriptionList } from '@/components/PrescriptionItem'

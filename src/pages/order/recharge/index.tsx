@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { HOSPITALIZATION_URL, rechargeDetailUrl } from '@/pageUrls'
 import { useRecharge } from './useRecharge'

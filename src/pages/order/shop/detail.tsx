@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Button } from '@/components/Button'
 import CountedTextarea from '@/components/CountedTextarea'
 import PageShell from '@/components/PageShell'

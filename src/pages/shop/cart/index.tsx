@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { Check, Minus, Plus } from '@nutui/icons-react-taro'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { Button } from '@/components/Button'
 import ActionBar from '@/components/ActionBar'
 import PageShell from '@/components/PageShell'

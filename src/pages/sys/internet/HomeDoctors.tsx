@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
 import { View } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import { openPage } from '@/components/PageShell'
 import OnlineDoctorCard from '@/components/OnlineDoctorCard'
 import Tappable from '@/components/Tappable'

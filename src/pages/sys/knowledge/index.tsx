@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useReachBottom } from '@tarojs/taro'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Empty from '@/components/Empty'
 import ArticleList from '@/components/ArticleList'

@@ -1,5 +1,5 @@
 import { useRouter } from '@tarojs/taro'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { usePhysical } from '../../../pages/order/physical/usePhysical'
 import PdfViewer from './PdfViewer'

@@ -1,6 +1,6 @@
 import { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { LoadFailed, Loading } from '@/components/Empty'
 import { Button } from '@/components/Button'

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useRouter } from '@tarojs/taro'
 import { View, Text, Canvas } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import UCharts from '@qiun/ucharts'
 import PageShell from '@/components/PageShell'
 import Empty, { LoadFailed, Loading } from '@/components/Empty'
