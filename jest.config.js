@@ -62,6 +62,8 @@ module.exports = {
         '^@/platform/im$': '<rootDir>/src/platform/im.h5.ts',
         ...base.moduleNameMapper,
         ...taroJest.moduleNameMapper,
+        // the components the H5 build draws (config/index.ts useHtmlComponents)
+        '^@tarojs/components$': '@tarojs/components-react',
       },
     },
   ],

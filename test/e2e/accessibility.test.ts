@@ -28,9 +28,9 @@ describe('accessibility of every page (axe-core, WCAG 2.2 A/AA)', () => {
   async function check(page: Page, name: string) {
     await settled(page)
     found.push(...(await audit(page, name)))
-    // NutUI's buttons are Taro custom elements: each must say it is a button and be in the Tab order unless disabled
+    // NutUI's buttons are Taro's divs (.taro-button-core): each must say it is a button and be in the Tab order unless disabled
     const mute = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('taro-button-core')]
+      [...document.querySelectorAll<HTMLElement>('.taro-button-core')]
         .filter((b) => b.offsetParent !== null)
         .filter((b) => b.getAttribute('role') !== 'button' || (b.getAttribute('aria-disabled') !== 'true' && b.tabIndex !== 0))
         .map((b) => b.textContent?.trim()),

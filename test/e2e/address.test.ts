@@ -169,7 +169,7 @@ describe('delivery addresses in the browser', () => {
     await seeText(page, '示范市第一人民医院')
     await seeText(page, '浙江省杭州市上城区示范路1号')
     await seeText(page, /纬度 30\.2741/)
-    await visible(page.locator('taro-button-core', { hasText: '复制地址' })).first().waitFor()
+    await visible(page.locator('.taro-button-core', { hasText: '复制地址' })).first().waitFor()
     await shot(page, 'address-3-open-location')
   })
 })

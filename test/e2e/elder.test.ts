@@ -65,7 +65,7 @@ async function measure(page: Page): Promise<{ median: number; spills: string[]; 
  * is 44 to 48 CSS pixels tall (more in elder mode).
  */
 async function inActionBar(page: Page, label: string, mode: string) {
-  const button = visible(page.locator('.action-bar taro-button-core', { hasText: label })).first()
+  const button = visible(page.locator('.action-bar .taro-button-core', { hasText: label })).first()
   await button.waitFor()
   const box = (await button.boundingBox())!
   const viewport = page.viewportSize()!

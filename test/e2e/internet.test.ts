@@ -96,7 +96,7 @@ describe('finding a doctor online in the browser', () => {
     await seeText(page, '图文问诊')
     // both bottom buttons are on the screen, side by side (复诊续方 was once laid out at x 386-743)
     for (const text of ['图文问诊', '复诊续方']) {
-      const box = await visible(page.locator('.online-doctor__actions taro-button-core', { hasText: text })).first().boundingBox()
+      const box = await visible(page.locator('.online-doctor__actions .taro-button-core', { hasText: text })).first().boundingBox()
       assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${text} lies on the 390-wide screen: ${JSON.stringify(box)}`)
     }
     const follow = visible(page.locator('.online-doctor__follow')).first()
@@ -195,11 +195,11 @@ describe('finding a doctor online in the browser', () => {
     await signIn(page)
     const patient = await patientId(page)
     await page.goto(`/h5/internet/doctor/index?id=${TAN.id}`)
-    await visible(page.locator('.online-doctor__actions taro-button-core', { hasText: '图文问诊' })).first().waitFor()
+    await visible(page.locator('.online-doctor__actions .taro-button-core', { hasText: '图文问诊' })).first().waitFor()
     // ordered while the page lies below another (here 问诊须知; the inquiry page in life): back on it, it knows
     await tapButton(page, '复诊续方')
     await waitForPath(page, '/h5/internet/doctorList/notice')
-    await visible(page.locator('taro-button-core', { hasText: '我已阅读并同意' })).first().waitFor()
+    await visible(page.locator('.taro-button-core', { hasText: '我已阅读并同意' })).first().waitFor()
     const inquiry = await call<{ id: number }>(page, 'POST', '/dld-hospital/inquiry/addInquiryInfo', {
       doctorId: TAN.id,
       patientId: patient,
@@ -209,7 +209,7 @@ describe('finding a doctor online in the browser', () => {
     await page.goBack()
     await waitForPath(page, '/h5/internet/doctor/index')
     await seeText(page, '您与该医生有一个未结束的图文问诊（待支付）')
-    assert.equal(await visible(page.locator('.online-doctor__actions taro-button-core', { hasText: '图文问诊' })).count(), 0, 'no second order offered')
+    assert.equal(await visible(page.locator('.online-doctor__actions .taro-button-core', { hasText: '图文问诊' })).count(), 0, 'no second order offered')
     await tapButton(page, '继续支付')
     await waitForPath(page, '/h5/pages/order/inquiry/detail', (q) => q.get('id') === String(inquiry.id))
 
@@ -224,7 +224,7 @@ describe('finding a doctor online in the browser', () => {
     // another doctor: nothing open, the usual two
     await page.goto(`/h5/internet/doctor/index?id=${BAI.id}`)
     await see(page, '.online-doctor__name', BAI.name)
-    await visible(page.locator('.online-doctor__actions taro-button-core', { hasText: '复诊续方' })).first().waitFor()
+    await visible(page.locator('.online-doctor__actions .taro-button-core', { hasText: '复诊续方' })).first().waitFor()
     assert.equal(await visible(page.getByText('继续问诊', { exact: true })).count(), 0)
   })
 

@@ -158,7 +158,7 @@ describe("the pharmacy's console and the patient's medicine order in the browser
     await confirmModal(page)
     await status(page, '已发货')
     await seeText(page, 'EMS9876543210')
-    assert.equal(await visible(page.locator('taro-button-core', { hasText: '撤销退款申请' })).count(), 0)
+    assert.equal(await visible(page.locator('.taro-button-core', { hasText: '撤销退款申请' })).count(), 0)
     await pharmacyOrders(desk, '退款申请')
     assert.equal(await card(desk, orderCode).count(), 0, 'a withdrawn request leaves the console')
 

@@ -134,7 +134,7 @@ describe('reports in the browser', () => {
     const code = visible(page.getByPlaceholder('请输入验证码')).first()
     await code.click()
     await code.pressSequentially(body.data.devCode!)
-    await visible(page.locator('taro-button-core', { hasText: '验证并查看报告' })).first().click()
+    await visible(page.locator('.taro-button-core', { hasText: '验证并查看报告' })).first().click()
     await visible(page.locator('.report-item', { hasText: '血常规' })).first().waitFor()
     await shot(page, 'reports-7-relative-verified')
 

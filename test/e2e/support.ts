@@ -243,9 +243,9 @@ export async function tabLabels(page: Page): Promise<string[]> {
   return (await bar.locator('.tab-bar__text').allInnerTexts()).map((t) => t.trim())
 }
 
-/** Taps a NutUI Button by its text: the `taro-button-core` element takes the pointer events. */
+/** Taps a NutUI Button by its text: Taro's `.taro-button-core` element takes the pointer events. */
 export async function tapButton(page: Page, text: string) {
-  await visible(page.locator('taro-button-core', { hasText: text })).first().click()
+  await visible(page.locator('.taro-button-core', { hasText: text })).first().click()
 }
 
 /** The mobile as the app shows it: first 3, four stars, last 4. */

@@ -61,6 +61,6 @@ describe('satisfaction survey in the browser', () => {
     await seeText(page, '已参与')
     await page.goto(`${FORM}?id=${surveyId}`)
     await seeText(page, '您已参与过该调查（已参与），感谢您的反馈')
-    assert.equal(await visible(page.locator('taro-button-core', { hasText: '提交' })).count(), 0)
+    assert.equal(await visible(page.locator('.taro-button-core', { hasText: '提交' })).count(), 0)
   })
 })

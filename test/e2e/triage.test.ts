@@ -81,7 +81,7 @@ describe('智能导诊 in the browser', () => {
     const alert = visible(page.locator('.triage__bubble--emergency')).first()
     await alert.waitFor()
     assert.match(await alert.innerText(), /120/)
-    await visible(alert.locator('taro-button-core', { hasText: '拨打120' })).first().waitFor()
+    await visible(alert.locator('.taro-button-core', { hasText: '拨打120' })).first().waitFor()
     await shot(page, 'triage-5-emergency')
   })
 })

@@ -10,7 +10,7 @@ const ACTIVATION_KEYS = ['Enter', ' ', 'Spacebar']
 
 /**
  * NutUI's Button as every screen uses it, made a real button for a screen reader and a keyboard: on H5 NutUI renders
- * Taro's `taro-button-core`, a custom element with no role and no place in the Tab order. This adds the button role,
+ * Taro's button, a div (`.taro-button-core`) with no role and no place in the Tab order. This adds the button role,
  * its disabled state, Tab, and Enter / Space doing what a tap does; a mini-program's native button has its own.
  * Screens import it instead of NutUI's (one way to draw a button).
  */

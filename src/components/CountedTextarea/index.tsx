@@ -1,5 +1,5 @@
 import { Text, Textarea } from '@tarojs/components'
-import { fieldName } from '../FormField/fieldName'
+import { textareaName } from '../FormField/fieldName'
 import './index.scss'
 
 interface Props {
@@ -25,7 +25,7 @@ export default function CountedTextarea({ value, max, placeholder, label, disabl
         maxlength={max}
         disabled={disabled}
         placeholder={placeholder}
-        {...fieldName(label)}
+        {...textareaName(label)}
         onInput={(e) => onInput(e.detail.value)}
       />
       <Text className='counted-textarea__count'>

@@ -1,23 +1,24 @@
 import { Children, cloneElement, isValidElement, type ReactNode } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
 import Tappable from '../Tappable'
-import { fieldName } from './fieldName'
+import { fieldName, textareaName } from './fieldName'
 import './index.scss'
 
-export { fieldName }
+export { fieldName, textareaName }
 
-type FieldElement = { nativeProps?: Record<string, unknown> }
+type FieldElement = { 'aria-label'?: string; nativeProps?: Record<string, unknown> }
 
 /**
  * spec §5 form defaults: label on the left at a fixed width, a bottom border under each row. The label names the
  * Input or Textarea it holds (one that brings its own name keeps it).
  */
 export function FormField({ label, children, extra }: { label: string; children: ReactNode; extra?: ReactNode }) {
-  const named = Children.map(children, (child) =>
-    isValidElement<FieldElement>(child) && (child.type === Input || child.type === Textarea)
-      ? cloneElement(child, { nativeProps: { ...fieldName(label).nativeProps, ...child.props.nativeProps } })
-      : child,
-  )
+  const named = Children.map(children, (child) => {
+    if (!isValidElement<FieldElement>(child)) return child
+    if (child.type === Input) return cloneElement(child, fieldName(child.props['aria-label'] ?? label))
+    if (child.type === Textarea) return cloneElement(child, { nativeProps: { ...textareaName(label).nativeProps, ...child.props.nativeProps } })
+    return child
+  })
   return (
     <View className='form-field'>
       <Text className='form-field__label'>{label}</Text>

@@ -11,7 +11,7 @@ export const BANNER_INTERVAL_MS = 3000
 /** A banner's picture (its title as alt text) or, without one, its title; a tap opens its page, an https one in the web-view. */
 export default function Banner({ banner }: { banner: AdBanner }) {
   const face = banner.image ? (
-    <Image className='home__banner-image' src={banner.image} mode='aspectFill' nativeProps={{ alt: banner.title }} />
+    <Image className='home__banner-image' src={banner.image} mode='aspectFill' imgProps={{ alt: banner.title }} />
   ) : (
     <View className='home__banner'>{banner.title}</View>
   )

@@ -59,7 +59,7 @@ function NucleicOrders({ urls }: { urls: ReturnType<typeof nucleicUrls> }) {
         {o.status === 'refunded' && <Text className='nucleic__line'>{`已原路退回${yuan(o.order.refundedFen || o.amountFen)}`}</Text>}
         {code && (
           <View className='nucleic__code'>
-            <Image className='nucleic__code-image' src={code.image} mode='aspectFit' nativeProps={{ alt: `采样码，条码号${code.sampleNo}` }} />
+            <Image className='nucleic__code-image' src={code.image} mode='aspectFit' imgProps={{ alt: `采样码，条码号${code.sampleNo}` }} />
             <Text className='nucleic__code-no'>{code.sampleNo}</Text>
             <Text className='nucleic__line'>请在采样点出示此码，工作人员扫码后采样</Text>
           </View>

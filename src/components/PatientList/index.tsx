@@ -133,7 +133,7 @@ function PatientList({ variant, select = false }: Props) {
           </View>
           {p.hisMedCardNo ? (
             <View className='health-card__qr'>
-              <Image className='health-card__qr-image' src={qrDataUrl(p.hisMedCardNo)} nativeProps={{ alt: `就诊卡号${p.hisMedCardNo}的二维码` }} />
+              <Image className='health-card__qr-image' src={qrDataUrl(p.hisMedCardNo)} imgProps={{ alt: `就诊卡号${p.hisMedCardNo}的二维码` }} />
               <Text className='health-card__no'>{p.hisMedCardNo}</Text>
             </View>
           ) : (

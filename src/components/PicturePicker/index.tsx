@@ -14,7 +14,7 @@ function PicturePicker({ photos, locked = false }: { photos: PictureList; locked
     <View className='picture-picker'>
       {photos.items.map((pic, i) => (
         <View key={pic.url} className='picture-picker__item'>
-          <Image className='picture-picker__thumb' src={pic.preview} nativeProps={{ alt: `第${i + 1}张图片` }} />
+          <Image className='picture-picker__thumb' src={pic.preview} imgProps={{ alt: `第${i + 1}张图片` }} />
           {!fixed && (
             <Tappable className='picture-picker__remove' label={`删除第${i + 1}张图片`} onTap={() => photos.remove(i)}>
               ×

@@ -6,7 +6,7 @@ import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Toggle from '@/components/Toggle'
 import Tappable from '@/components/Tappable'
-import { fieldName } from '@/components/FormField/fieldName'
+import { fieldName, textareaName } from '@/components/FormField/fieldName'
 import { toastError, toastSuccess } from '@/ui/feedback'
 import { detailFromLocation, draftOf, emptyDraft, type AddressDraft } from '@/stores/AddressStore'
 import { DETAIL_MAX_LENGTH, regionLabel } from '@/utils/address'
@@ -119,7 +119,7 @@ function AddressAdd() {
             className='address-form__textarea'
             maxlength={DETAIL_MAX_LENGTH}
             placeholder='请输入街道、门牌号等'
-            {...fieldName('详细地址')}
+            {...textareaName('详细地址')}
             value={draft.detail}
             autoHeight
             onInput={(e) => set({ detail: e.detail.value })}

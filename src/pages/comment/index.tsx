@@ -92,7 +92,7 @@ function FeedbackItem({ item }: { item: Suggestion }) {
       {item.pictures.length > 0 && (
         <View className='comment-item__pictures'>
           {item.pictures.map((url, i) => (
-            <Image key={url} className='comment-item__picture' src={assetUrl(url)} mode='aspectFill' nativeProps={{ alt: `第${i + 1}张图片` }} />
+            <Image key={url} className='comment-item__picture' src={assetUrl(url)} mode='aspectFill' imgProps={{ alt: `第${i + 1}张图片` }} />
           ))}
         </View>
       )}

@@ -70,7 +70,7 @@ function CardDetail({ patientId }: { patientId: number }) {
           <Text className='card-detail__heading'>电子健康卡</Text>
           {card.healthCard ? (
             <>
-              <Image className='card-detail__qr-image' src={card.healthCard.url} nativeProps={{ alt: '电子健康卡二维码' }} />
+              <Image className='card-detail__qr-image' src={card.healthCard.url} imgProps={{ alt: '电子健康卡二维码' }} />
               <Text className='card-detail__tip'>在接入电子健康卡的医院出示此码即可就诊；每次打开都会刷新</Text>
             </>
           ) : (
@@ -81,7 +81,7 @@ function CardDetail({ patientId }: { patientId: number }) {
       {record.filed ? (
         <>
           <View className='card-detail__qr'>
-            <Image className='card-detail__qr-image' src={qrDataUrl(record.hisMedCardNo)} nativeProps={{ alt: `就诊卡号${record.hisMedCardNo}的二维码` }} />
+            <Image className='card-detail__qr-image' src={qrDataUrl(record.hisMedCardNo)} imgProps={{ alt: `就诊卡号${record.hisMedCardNo}的二维码` }} />
             <Text className='card-detail__no'>{record.hisMedCardNo}</Text>
             <Text className='card-detail__tip'>就诊时出示此码，在自助机、诊室和药房扫码识别</Text>
           </View>

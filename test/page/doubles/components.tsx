@@ -28,18 +28,19 @@ export const View = pass('div')
 export const Text = pass('span')
 export const Swiper = pass('div')
 export const SwiperItem = pass('div')
-/** As Taro's H5 Image: `nativeProps` reach the <img>, other attributes stay on the wrapper around it. */
-export const Image = ({ src, nativeProps, ...rest }: { src: string; nativeProps?: { alt?: string }; [k: string]: unknown }) => (
+/** As Taro's H5 Image: `imgProps` reach the <img>, other attributes stay on the wrapper around it. */
+export const Image = ({ src, imgProps, ...rest }: { src: string; imgProps?: { alt?: string }; [k: string]: unknown }) => (
   <span aria-hidden={rest['aria-hidden'] as 'true' | undefined}>
-    <img src={src} alt={nativeProps?.alt ?? ''} />
+    <img src={src} alt={imgProps?.alt ?? ''} />
   </span>
 )
 export const RichText = ({ nodes }: { nodes: string }) => <div dangerouslySetInnerHTML={{ __html: nodes }} />
-type FieldProps = { value?: string; placeholder?: string; nativeProps?: { 'aria-label'?: string }; onInput?: (e: { detail: { value: string } }) => void }
-/** As Taro's H5 Input / Textarea: `nativeProps` (the field's name among them) reach the <input> / <textarea>. */
-export const Input = ({ value, placeholder, nativeProps, onInput }: FieldProps) => (
-  <input value={value} placeholder={placeholder} aria-label={nativeProps?.['aria-label']} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
+type FieldProps = { value?: string; placeholder?: string; 'aria-label'?: string; nativeProps?: { 'aria-label'?: string }; onInput?: (e: { detail: { value: string } }) => void }
+/** As Taro's H5 Input, a real <input> that takes its name as it is. */
+export const Input = ({ value, placeholder, 'aria-label': name, onInput }: FieldProps) => (
+  <input value={value} placeholder={placeholder} aria-label={name} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )
+/** As Taro's H5 Textarea: `nativeProps` (the field's name among them) reach the <textarea> inside it. */
 export const Textarea = ({ value, placeholder, nativeProps, onInput }: FieldProps) => (
   <textarea value={value} placeholder={placeholder} aria-label={nativeProps?.['aria-label']} onChange={(e) => onInput?.({ detail: { value: e.target.value } })} />
 )

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import { observer } from 'mobx-react-lite'
-import { fieldName } from '@/components/FormField/fieldName'
+import { fieldName, textareaName } from '@/components/FormField/fieldName'
 import Toggle from '@/components/Toggle'
 import { INTAKE_LIMITS, canEditIntake } from '@/stores/InquiryStore'
 import { toastSuccess } from '@/ui/feedback'
@@ -82,7 +82,7 @@ function IntakeCard({ inquiry: i }: { inquiry: Inquiry }) {
             maxlength={INTAKE_LIMITS[f.key]}
             autoHeight
             placeholder={`请输入${f.label}（选填）`}
-            {...fieldName(f.label)}
+            {...textareaName(f.label)}
             onInput={set(f.key)}
           />
         </View>

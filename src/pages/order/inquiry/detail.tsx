@@ -100,7 +100,7 @@ function InquiryDetail() {
           {i.pictures.length > 0 && (
             <View className='inquiry-detail__pictures'>
               {i.pictures.map((url, n) => (
-                <Image key={url} className='inquiry-detail__picture' src={assetUrl(url)} nativeProps={{ alt: `病情图片${n + 1}` }} />
+                <Image key={url} className='inquiry-detail__picture' src={assetUrl(url)} imgProps={{ alt: `病情图片${n + 1}` }} />
               ))}
             </View>
           )}

@@ -42,7 +42,8 @@ function AmountChoice({ store }: { store: RechargeStore }) {
           placeholder={`请输入${fenToYuan(store.limits.minFen).replace(/\.00$/, '')}-${fenToYuan(store.limits.maxFen).replace(/\.00$/, '')}元`}
           maxlength={11}
           value={store.ownText}
-          nativeProps={{ 'aria-label': '其他金额（元）', 'aria-invalid': error ? 'true' : 'false' }}
+          aria-label='其他金额（元）'
+          aria-invalid={error ? 'true' : 'false'}
           onInput={(e) => store.setOwn(e.detail.value)}
         />
         <Text className='amount-choice__own-unit'>元</Text>

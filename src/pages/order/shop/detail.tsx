@@ -74,7 +74,7 @@ function PharmacyOrderDetail() {
         {code && (
           <View className='shop-order__card shop-order__pickup'>
             <Text className='shop-order__heading'>取药码</Text>
-            <Image className='shop-order__qr' src={qrDataUrl(code.qrText)} nativeProps={{ alt: `取药二维码，取药码${code.pickupCode}` }} />
+            <Image className='shop-order__qr' src={qrDataUrl(code.qrText)} imgProps={{ alt: `取药二维码，取药码${code.pickupCode}` }} />
             <Text className='shop-order__code'>{code.pickupCode}</Text>
             <Text className='shop-order__note'>{o.status === 'ready' ? '药品已备好，请到店出示取药码' : '药房备药中，备好后请到店出示取药码'}</Text>
           </View>

@@ -49,7 +49,7 @@ function EscortPassPage() {
         <View className='pass__card'>
           <Text className='pass__hospital'>{pass.hospitalName}</Text>
           <Text className='pass__title'>电子陪护证</Text>
-          <Image className='pass__qr' src={qrDataUrl(pass.token)} nativeProps={{ alt: `陪护人${pass.escortName}的电子陪护证二维码` }} />
+          <Image className='pass__qr' src={qrDataUrl(pass.token)} imgProps={{ alt: `陪护人${pass.escortName}的电子陪护证二维码` }} />
           <Text className='pass__valid'>有效期至 {wallTime(pass.expiresAt)}</Text>
         </View>
         <View className='pass__card pass__rows'>
