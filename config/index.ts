@@ -116,6 +116,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('whatwg-fetch', noModule).set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only', noModule)
         // nor its JSONP transport, which only a call with the jsonp option uses (the app's calls never have it)
         chain.resolve.alias.set('jsonp-retry', noModule)
+        // NutUI's lodash.kebabcase, for the names of ConfigProvider's CSS variables: a few lines do the same (the file says)
+        chain.resolve.alias.set('lodash.kebabcase$', path.resolve(__dirname, 'kebabCase.cjs'))
         // mobx-react-lite reaches React's own useSyncExternalStore through a shim written for React 17; React 18 has it
         chain.resolve.alias.set('use-sync-external-store/shim$', 'react')
         // NutUI's icons as SVG files beside the scripts rather than base64 inside them (config/iconFiles.mjs)
