@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import {
+  auditLog,
   departments,
   diseases,
   doctorFans,
@@ -843,12 +844,17 @@ describe('POST /dld-palm/api/apply/free', () => {
     assert.equal(await freeSlots(expert.id), 2)
   })
 
-  it('books a free registration at once', async () => {
+  it('books a free registration at once, recorded in the audit log against the patient', async () => {
     const s = await makeSchedule()
     const elder = await addPatient(owner.userId, { birthday: '1945-12-31' })
     const r = await bookOk(owner, { scheduleId: s.id, patientId: elder.id, timeRange: '08:30-09:00' }, `${A}/apply/free`)
     assert.deepEqual([r.status, r.statusText, r.seq, r.feeFen, r.order, r.cancellable], ['booked', '预约成功', 2, 0, null, true])
     assert.equal(await freeSlots(s.id), 1)
+    const audit = await db().select().from(auditLog).where(and(eq(auditLog.route, `POST ${A}/apply/free`), eq(auditLog.patientId, elder.id)))
+    assert.deepEqual(
+      audit.map((a) => [a.actorKind, a.actorId, a.action, a.subject]),
+      [['patient', owner.userId, 'change', 'registration']],
+    )
   })
 })
 

@@ -206,6 +206,9 @@ export async function registrationRoutes(app: FastifyInstance) {
   route(app, {
     method: 'POST',
     url: `${A}/apply/free`,
+    // a booking as POST /register is: the same limit on making orders, and recorded against the patient
+    callerLimit: CALLER_LIMITS.order,
+    audit: 'registration',
     summary: 'Book a schedule whose fee for this patient is 0 (booked at once); refused when a fee is due',
     auth: 'user',
     body: bookingBody.omit({ insurance: true }),
