@@ -3,7 +3,11 @@ import Taro, { useError, usePageNotFound, useUnhandledRejection } from '@tarojs/
 import { rootStore } from './stores/RootStore'
 import { StoresContext } from './stores'
 import { NOT_FOUND_URL } from './pageUrls'
+import platform from '@/platform'
 import './app.scss'
+
+// H5: startup (or the return from authorisation) begins while the page's own code is still on its way
+if (process.env.TARO_ENV === 'h5') rootStore.startEarly(platform.currentUrl())
 
 /** The root store is built once (src/stores/RootStore.ts) and provided to every page; pages read it with useStores(), and their own stores with useXStore() (src/stores/base/pageStore.ts). */
 function App({ children }: PropsWithChildren) {

@@ -11,6 +11,8 @@ export const hospitalHomeUrl = (hospitalCode: string) => `${HOME_URL}?hospitalCo
 export const loginUrl = (sourceType: number) => `/pages/login/index?sourceType=${sourceType}`
 /** 我的, the last tab of every tab bar. */
 export const MINE_URL = '/pages/sys/user/index'
+/** Where WeChat's and Alipay's authorisation pages send the browser back (spec §2: /h5/pages/login/login). */
+export const AUTH_RETURN_URL = '/pages/login/login'
 export const PERMISSION_URL = '/pages/permission'
 /** Where an address that is no page of this build leads (app.tsx). */
 export const NOT_FOUND_URL = '/pages/notFound/index'

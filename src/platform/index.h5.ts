@@ -4,6 +4,7 @@ import type { PayAction } from '../../types/api/payment'
 import type { PayOutcome, Platform, ShareContent } from './index'
 import { sessionCache } from './sessionCache'
 import { announce, focusTitle, labelModal } from './screenReader'
+import { AUTH_RETURN_URL } from '@/pageUrls'
 
 const BASE = '/h5'
 const AUTH_PARAMS = ['code', 'state', 'auth_code', 'app_id', 'scope']
@@ -174,7 +175,7 @@ const platform: Platform = {
     const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname
     return `${path || '/'}${window.location.search}`
   },
-  authReturnUrl: () => `${window.location.origin}${BASE}/pages/login/login`,
+  authReturnUrl: () => `${window.location.origin}${BASE}${AUTH_RETURN_URL}`,
   leaveTo(url) {
     window.location.href = url
   },

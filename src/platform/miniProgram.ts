@@ -1,6 +1,6 @@
 import Taro, { useShareAppMessage } from '@tarojs/taro'
 import type { PayOutcome, Platform, ShareContent } from './index'
-import { WEBVIEW_CLOSED, webviewUrl } from '@/pageUrls'
+import { AUTH_RETURN_URL, WEBVIEW_CLOSED, webviewUrl } from '@/pageUrls'
 import { memoryBackend, sessionCache } from './sessionCache'
 
 /** Alipay's own API (Taro has neither): the base-scope code of the signed-in Alipay user, and the payment sheet. */
@@ -165,7 +165,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
         .join('&')
       return `/${page.route}${query ? `?${query}` : ''}`
     },
-    authReturnUrl: () => '/pages/login/login',
+    authReturnUrl: () => AUTH_RETURN_URL,
     leaveTo() {
       void Taro.showModal({ title: '提示', content: '请在浏览器中打开完成授权', showCancel: false })
     },

@@ -152,11 +152,18 @@ export class HospitalStore {
     // the home of the hospital as last seen on this phone is told at once; the hospital's answer corrects it
     const seen = !main && this.hospital && this.hospital.hospitalCode === this.cachedHospitalCode ? this.homePath : null
     if (seen) homeKnown?.(seen)
-    const hospital = main ? null : await api.getHospitalByAppId(appId, this.cachedHospitalCode ?? undefined)
+    const asked = main ? undefined : (this.cachedHospitalCode ?? undefined)
+    const answer = main ? null : api.getHospitalByAppId(appId, asked)
+    // the config and banners of the hospital asked for are read beside the hospital, not a round trip after it; they
+    // are read again only when the answer is another hospital (an app id's own when the code is none of its)
+    const early = asked ? api.getHomePageConfig(asked) : null
+    early?.catch(() => undefined)
+    if (banners && asked) this.loadBanners(asked)
+    const hospital = await answer
     if (banners) this.loadBanners(hospital?.hospitalCode)
     const home = TAB_BARS[roleOf(hospital?.configDto)][0]!.path
     if (home !== seen) homeKnown?.(home)
-    const homeConfig = await api.getHomePageConfig(hospital?.hospitalCode)
+    const homeConfig = await (early && hospital?.hospitalCode === asked ? early : api.getHomePageConfig(hospital?.hospitalCode))
     runInAction(() => {
       this.appId = appId
       this.main = !hospital

@@ -4,14 +4,14 @@ import platform from '@/platform'
 import { authEvents } from '@/services/request'
 import { MSG } from '@/ui/messages'
 import { SESSION, session } from '@/services/storage'
-import { isOpenPage, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
+import { isOpenPage, pathOf, skipsStartup, sourceTypeFor } from '@/utils/routeRules'
 import { errorReporter, reportOf } from '@/utils/clientErrors'
 import { reportClientError } from '@/services/hospital'
 import { ChatStore } from './ChatStore'
 import { HospitalStore, isHomeUrl } from './HospitalStore'
 import { UserStore } from './UserStore'
 import { PreferencesStore } from './PreferencesStore'
-import { CONSENT_URL, HOME_URL, loginUrl } from '@/pageUrls'
+import { AUTH_RETURN_URL, CONSENT_URL, HOME_URL, loginUrl } from '@/pageUrls'
 
 export type StartupResult = 'ready' | 'redirecting'
 
@@ -35,7 +35,7 @@ export class RootStore {
   }
 
   constructor() {
-    makeAutoObservable<RootStore, 'starting' | 'report'>(this, { starting: false, report: false, reportError: false, user: false, hospital: false, chat: false })
+    makeAutoObservable<RootStore, 'starting' | 'report' | 'startupFor'>(this, { starting: false, report: false, reportError: false, startEarly: false, startupFor: false, user: false, hospital: false, chat: false })
     // spec §8: 401 remembers the page and re-authorises with the user-info scope, returning to the login page
     authEvents.onUnauthorized = () => {
       const appId = platform.fixedAppId() ?? this.hospital.appId
@@ -103,6 +103,27 @@ export class RootStore {
       this.started = true
     })
     return 'ready'
+  }
+
+  /**
+   * H5's entry calls this as the app's script runs, before the page's own code has come (a round trip or more sooner
+   * on a slow link): the startup of the page opened or, back from authorisation, the redemption of its code and then
+   * the startup of the page it goes back to. The page's enterPage takes the startup under way. `url`: the address as
+   * opened, without the H5 base.
+   */
+  startEarly(url: string) {
+    if (pathOf(url) !== AUTH_RETURN_URL) return this.startupFor(url)
+    this.user.returnFromAuthorization().then(
+      (target) => this.startupFor(target),
+      () => undefined,
+    )
+  }
+
+  private startupFor(url: string) {
+    if (skipsStartup(url)) return
+    const [path = '', search = ''] = url.split('?')
+    const query = Object.fromEntries(new URLSearchParams(search))
+    this.startup(query, `${pathOf(path)}${search ? `?${search}` : ''}`).catch(() => undefined)
   }
 
   /**

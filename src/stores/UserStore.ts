@@ -23,10 +23,12 @@ export class UserStore {
   token: string | null = local.get<string>(LOCAL.token) ?? null
   /** 账号与隐私: where the account's codes go and what keeps it from being closed (null until loaded). */
   closure: AccountClosure | null = null
+  /** The redemption of this page load's authorisation code, once started (returnFromAuthorization). */
+  private returning: Promise<string> | null = null
   readonly identitySaving = new OneAtATime()
 
   constructor() {
-    makeAutoObservable(this, { identitySaving: false })
+    makeAutoObservable<UserStore, 'returning'>(this, { identitySaving: false, returning: false, returnFromAuthorization: false })
   }
 
   /** spec §4: logged in means a user with a non-zero id. */
@@ -117,6 +119,14 @@ export class UserStore {
     const { url } = await auth.getAuthorizeUrl(provider, { appId, redirectUri: platform.authReturnUrl(), scope: fullScope, state })
     platform.leaveTo(url)
     return 'left'
+  }
+
+  /**
+   * The app's return from authorisation, once per page load: H5's entry starts it as the app's script runs, before
+   * the login page's own code has come (a round trip sooner on a slow link), and the login page takes the same answer.
+   */
+  returnFromAuthorization(): Promise<string> {
+    return (this.returning ??= this.completeAuthorization(platform.authReturnParams()))
   }
 
   /**

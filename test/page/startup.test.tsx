@@ -13,9 +13,11 @@ const hospitals: Record<string, { isInternet: boolean; isPalm: boolean }> = {
   '10412': { isInternet: true, isPalm: false },
 }
 
+type Answer = Parameters<typeof testing.answer>[0]
+
 /** The real server's answers for the calls startup makes, reduced to what the rules read; `extra` answers others first. */
-function serve(userId: number, extra?: (url: string, data: unknown) => object | undefined, consentNeeded = false) {
-  testing.answer(({ url, data }) => {
+function answers(userId: number, extra?: (url: string, data: unknown) => object | undefined, consentNeeded = false): Answer {
+  return ({ url, data }) => {
     const own = extra?.(url, data)
     if (own) return { statusCode: 200, data: own }
     const ok = (d: unknown) => ({ statusCode: 200, data: { code: 200, msg: 'success', data: d } })
@@ -29,7 +31,11 @@ function serve(userId: number, extra?: (url: string, data: unknown) => object | 
     if (url === '/dld-hospital/common/homePageConfig') return ok({ main: !q.hospitalCode, hospital: null, menus: [] })
     if (url === '/dld-im/im/user-sig') return ok({ driver: 'local', sdkAppId: 0, imAccount: q.imAccount, userSig: 's', expire: 1 })
     return { statusCode: 404, data: '' }
-  })
+  }
+}
+
+function serve(...args: Parameters<typeof answers>) {
+  testing.answer(answers(...args))
 }
 
 function signedIn(appId: string, expire = Date.now() + 3_600_000) {
@@ -169,8 +175,6 @@ describe('startup (spec §2)', () => {
       expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('ready')
       expect(loaded.map((l) => l.path)).toEqual(['pages/sys/palm/index'])
       expect(loaded[0]!.requestsBefore).toContain('/dld-hospital/hospital/getByAppId')
-      expect(loaded[0]!.requestsBefore).not.toContain('/dld-hospital/common/homePageConfig')
-      expect(calls.requests.map((r) => r.url)).toContain('/dld-hospital/common/homePageConfig')
 
       // the next visit knows it from the last
       loaded.length = 0
@@ -187,6 +191,91 @@ describe('startup (spec §2)', () => {
     } finally {
       delete w.__taroAppConfig
     }
+  })
+
+  test('the home-page config and banners of the hospital asked for are read while the hospital is asked for, not after its answer; again when it answers another hospital', async () => {
+    const reads = (url: string) => calls.requests.filter((r) => r.url === url).map((r) => r.data)
+    const configReads = () => reads('/dld-hospital/common/homePageConfig')
+    const query = { appId: 'wx10388demo00000', hospitalCode: '10388' }
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const base = answers(5)
+    // the hospital answers only when the test lets it
+    testing.answer(((req) => (req.url === '/dld-hospital/hospital/getByAppId' ? held.then(() => base(req)) : base(req))) as Answer)
+    signedIn('wx10388demo00000')
+    local.set(LOCAL.cachedHospital, '10388')
+    const root = new RootStore()
+    const entered = root.enterPage('/pages/sys/index', query)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(configReads()).toEqual([{ hospitalCode: '10388' }])
+    expect(reads('/dld-hospital/common/ad')).toEqual([{ hospitalCode: '10388' }])
+    release()
+    expect(await entered).toBe('ready')
+    expect(root.hospital.hospital?.hospitalCode).toBe('10388')
+    expect(configReads()).toHaveLength(1)
+
+    // the app id's own hospital when the code asked for is none of its: its config and banners are read for it
+    calls.requests.length = 0
+    serve(5, (url) => (url === '/dld-hospital/hospital/getByAppId' ? { code: 200, msg: 'success', data: { id: 2, hospitalCode: '10412', hospitalName: '医院10412', configDto: hospitals['10412'] } } : undefined))
+    const other = new RootStore()
+    expect(await other.enterPage('/pages/sys/index', query)).toBe('ready')
+    expect(configReads()).toEqual([{ hospitalCode: '10388' }, { hospitalCode: '10412' }])
+    expect(reads('/dld-hospital/common/ad')).toEqual([{ hospitalCode: '10388' }, { hospitalCode: '10412' }])
+    expect(other.hospital.hospital?.hospitalCode).toBe('10412')
+  })
+
+  test('back from authorisation, the code is redeemed once however often the return is asked for (the entry starts it, the login page takes it)', async () => {
+    serve(5, (url) => (url === '/dld-auth/token/wxH5' ? { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } } : undefined))
+    session.set(SESSION.authState, 'st1')
+    session.set(SESSION.appId, 'wx10392demo00000')
+    session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
+    window.history.replaceState(null, '', '/h5/pages/login/login?code=c1&state=st1')
+    const root = new RootStore()
+    const first = root.user.returnFromAuthorization()
+    const second = root.user.returnFromAuthorization()
+    expect(await first).toBe('/pages/sys/index?hospitalCode=10392')
+    expect(await second).toBe('/pages/sys/index?hospitalCode=10392')
+    expect(calls.requests.filter((r) => r.url === '/dld-auth/token/wxH5').map((r) => r.data)).toEqual(['code=c1&appId=wx10392demo00000'])
+    expect(local.get(LOCAL.token)).toBe('t1')
+    expect(window.location.search).toBe('')
+  })
+
+  test('H5’s entry starts the startup of the page opened before the page’s code has come; the page takes it; a page without startup starts none', async () => {
+    serve(5)
+    signedIn('wx10388demo00000')
+    local.set(LOCAL.cachedHospital, '10388')
+    const urls = () => calls.requests.map((r) => r.url)
+    const root = new RootStore()
+    root.startEarly('/?appId=wx10388demo00000&hospitalCode=10388')
+    expect(urls()).toContain('/dld-hospital/userinfo')
+    expect(await root.enterPage('/pages/sys/index', { appId: 'wx10388demo00000', hospitalCode: '10388' })).toBe('ready')
+    expect(urls().filter((u) => u === '/dld-hospital/userinfo')).toHaveLength(1)
+    expect(urls().filter((u) => u === '/dld-hospital/hospital/getByAppId')).toHaveLength(1)
+    // the entry is a home: its banners came with the startup
+    expect(urls()).toContain('/dld-hospital/common/ad')
+
+    calls.requests.length = 0
+    new RootStore().startEarly('/pages/about/index')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(calls.requests).toEqual([])
+  })
+
+  test('back from authorisation, H5’s entry redeems the code and starts the startup of the page it goes back to', async () => {
+    serve(5, (url) => (url === '/dld-auth/token/wxH5' ? { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } } : undefined))
+    session.set(SESSION.authState, 'st1')
+    session.set(SESSION.appId, 'wx10392demo00000')
+    session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
+    local.set(LOCAL.cachedHospital, '10392')
+    window.history.replaceState(null, '', '/h5/pages/login/login?code=c1&state=st1')
+    const root = new RootStore()
+    root.startEarly('/pages/login/login?code=c1&state=st1')
+    // the login page takes the same return, then opens the page, whose startup is under way
+    const target = await root.user.returnFromAuthorization()
+    expect(target).toBe('/pages/sys/index?hospitalCode=10392')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(calls.requests.map((r) => r.url)).toEqual(expect.arrayContaining(['/dld-auth/token/wxH5', '/dld-hospital/userinfo', '/dld-hospital/hospital/getByAppId']))
+    expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('ready')
+    expect(calls.requests.filter((r) => r.url === '/dld-hospital/userinfo')).toHaveLength(1)
   })
 
   test('more than three trips to authorisation in a minute stop with a message instead of looping', async () => {

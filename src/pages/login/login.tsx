@@ -4,7 +4,6 @@ import { View, Text } from '@tarojs/components'
 import { Button } from '@/components/Button'
 import PageShell from '@/components/PageShell'
 import { useStores } from '@/stores'
-import platform from '@/platform'
 import './index.scss'
 import { HOME_URL } from '@/pageUrls'
 
@@ -15,7 +14,7 @@ export default function AuthReturn() {
 
   const complete = async () => {
     try {
-      const target = await root.user.completeAuthorization(platform.authReturnParams())
+      const target = await root.user.returnFromAuthorization()
       await Taro.reLaunch({ url: target })
     } catch (e) {
       setError(e instanceof Error ? e.message : '登录失败')
