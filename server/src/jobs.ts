@@ -14,9 +14,9 @@ import type { FastifyInstance } from 'fastify'
 import { closeExpiredOrders, retryPendingRefunds } from './domain/payment'
 import { closeOverdueInquiries } from './domain/inquiry'
 import { hospitalToday } from './domain/register'
-import { pruneLoginFailures } from './domain/staff'
+import { pruneLoginFailures, pruneStaffSessions } from './domain/staff'
 import { pruneRateCounters } from './domain/limits'
-import { pruneOneTimeCodes } from './domain/auth'
+import { pruneOneTimeCodes, pruneSessions } from './domain/auth'
 import { ensureSchedules } from './seed/register'
 import { OVERDUE_LOCK_KEY, SWEEP_LOCK_KEY } from './db'
 
@@ -61,6 +61,8 @@ export function startJobs(app: FastifyInstance): void {
             pruneLoginFailures(db()),
             pruneRateCounters(db()),
             pruneOneTimeCodes(db()),
+            pruneSessions(db()),
+            pruneStaffSessions(db()),
             providers.pay.sandbox?.deliverOwed(),
           ]),
         )

@@ -3,9 +3,11 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
-import { oauthCodes, sessions, smsCodes } from '../../server/src/db/schema'
+import { oauthCodes, reportVerifications, sessions, smsCodes, staffAccounts, staffSessions } from '../../server/src/db/schema'
 import { FieldCipher, sha256 } from '../../server/src/crypto'
-import { REFRESH_REUSE_GRACE_MS, SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY, pruneOneTimeCodes } from '../../server/src/domain/auth'
+import { REFRESH_REUSE_GRACE_MS, SMS_CODE_EXPIRED, SMS_DAILY_LIMIT, SMS_PER_MOBILE_PER_DAY, pruneOneTimeCodes, pruneSessions } from '../../server/src/domain/auth'
+import { pruneStaffSessions } from '../../server/src/domain/staff'
+import { addPatient } from './fixtures'
 import { startTestApp, signInWechat, signInUser, envelopeOf, randomIp, DEMO, type TestApp } from './harness'
 
 let t: TestApp
@@ -602,6 +604,48 @@ describe('POST /dld-auth/token/smsBindCode', () => {
     assert.deepEqual(codes.map((r) => r.subject), ['recent'])
     // the code just sent still counts: a second one within 60 s is refused
     assert.equal(envelopeOf(await post('/dld-auth/token/smsBindCode', { mobile }, { headers: s.headers, ip: s.ip })).code, 429)
+  })
+
+  it('the order sweep forgets sessions a day past their refresh token’s expiry with their report verifications, and workbench sessions a day past expiry; the rest stay', async () => {
+    const db = t.database.db
+    const hour = 3_600_000
+    const caller = await signInUser(t.app)
+    const [own] = await db.select().from(sessions).where(eq(sessions.accessHash, sha256(caller.token)))
+    const patientId = await addPatient(t, caller.userId, { name: '王五', sex: 1, birthday: '1960-01-01', mobile: '13612345670' })
+    const session = (name: string, refreshExpiresAt: Date, revokedAt: Date | null = null) => ({
+      identityId: own!.identityId,
+      accessHash: sha256(`access:${name}:${caller.token}`),
+      refreshHash: sha256(`refresh:${name}:${caller.token}`),
+      accessExpiresAt: new Date(refreshExpiresAt.getTime() - 29 * 24 * hour),
+      refreshExpiresAt,
+      revokedAt,
+    })
+    const [gone, rotated, lately] = await db
+      .insert(sessions)
+      .values([session('gone', new Date(Date.now() - 25 * hour)), session('rotated', new Date(Date.now() + 10 * 24 * hour), new Date(Date.now() - hour)), session('lately', new Date(Date.now() - 23 * hour))])
+      .returning({ id: sessions.id })
+    await db.insert(reportVerifications).values([
+      { sessionId: gone!.id, patientId },
+      { sessionId: own!.id, patientId },
+    ])
+    const [staff] = await db.select({ id: staffAccounts.id }).from(staffAccounts).limit(1)
+    const staffSession = (name: string, expiresAt: Date) => ({ staffId: staff!.id, tokenHash: sha256(`staff:${name}:${caller.token}`), expiresAt })
+    const [staffGone, staffLately] = await db
+      .insert(staffSessions)
+      .values([staffSession('gone', new Date(Date.now() - 25 * hour)), staffSession('lately', new Date(Date.now() - 23 * hour))])
+      .returning({ id: staffSessions.id })
+
+    await pruneSessions(db)
+    await pruneStaffSessions(db)
+    const left = await db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, [own!.id, gone!.id, rotated!.id, lately!.id]))
+    assert.deepEqual(left.map((r) => r.id).sort((a, b) => a - b), [own!.id, rotated!.id, lately!.id].sort((a, b) => a - b))
+    const verified = await db.select({ sessionId: reportVerifications.sessionId }).from(reportVerifications).where(eq(reportVerifications.patientId, patientId))
+    assert.deepEqual(verified.map((r) => r.sessionId), [own!.id])
+    const staffLeft = await db.select({ id: staffSessions.id }).from(staffSessions).where(inArray(staffSessions.id, [staffGone!.id, staffLately!.id]))
+    assert.deepEqual(staffLeft.map((r) => r.id), [staffLately!.id])
+    // the caller is still signed in
+    const me = envelopeOf(await t.app.inject({ method: 'GET', url: '/dld-hospital/userinfo', headers: caller.headers, remoteAddress: randomIp() }))
+    assert.equal(me.code, 200)
   })
 
   it('limits one address to 5 calls a minute', async () => {

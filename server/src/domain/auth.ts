@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
-import { and, desc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import { uniqueViolation, type Db, type Tx } from '../db'
-import { identities, oauthCodes, sessions, smsCodes, users } from '../db/schema'
+import { identities, oauthCodes, reportVerifications, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
 import { AppError, Code, badInput, conflict, unauthenticated } from '../errors'
 import { maskMobile } from '@/utils/mask'
@@ -218,6 +218,20 @@ export async function refreshSession(db: Db, refreshToken: string, provider: 'we
 export async function pruneOneTimeCodes(db: Db, now = Date.now()): Promise<void> {
   await db.delete(smsCodes).where(lt(smsCodes.createdAt, new Date(now - DAY_MS)))
   await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, new Date(now - DAY_MS)))
+}
+
+/**
+ * Forgets patients' sessions a day past their refresh token's expiry, with the report verifications made in them:
+ * nothing can use or renew them any more. Until then a rotated session is kept, so that its refresh token used again
+ * is seen as a theft (revokeOnReuse). The order sweep calls it.
+ */
+export async function pruneSessions(db: Db, now = Date.now()): Promise<void> {
+  const before = new Date(now - DAY_MS)
+  await db.transaction(async (tx) => {
+    const gone = tx.select({ id: sessions.id }).from(sessions).where(lt(sessions.refreshExpiresAt, before))
+    await tx.delete(reportVerifications).where(inArray(reportVerifications.sessionId, gone))
+    await tx.delete(sessions).where(lt(sessions.refreshExpiresAt, before))
+  })
 }
 
 /** From the operating system's random source: Math.random's generator can be predicted from its earlier output. */

@@ -171,7 +171,12 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('sessions_access_key').on(t.accessHash), uniqueIndex('sessions_refresh_key').on(t.refreshHash)],
+  (t) => [
+    uniqueIndex('sessions_access_key').on(t.accessHash),
+    uniqueIndex('sessions_refresh_key').on(t.refreshHash),
+    // the order sweep forgets sessions past their refresh token's expiry (pruneSessions)
+    index('sessions_refresh_expires_idx').on(t.refreshExpiresAt),
+  ],
 )
 
 /**

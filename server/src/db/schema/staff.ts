@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { createdAt } from './core'
 import { onlineDoctors, physicianAssistants } from './internet'
 import { pharmacists } from './pharmacy'
@@ -38,5 +38,5 @@ export const staffSessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('staff_sessions_token_key').on(t.tokenHash)],
+  (t) => [uniqueIndex('staff_sessions_token_key').on(t.tokenHash), index('staff_sessions_expires_idx').on(t.expiresAt)],
 )

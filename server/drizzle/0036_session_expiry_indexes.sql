@@ -1,0 +1,2 @@
+CREATE INDEX "sessions_refresh_expires_idx" ON "sessions" USING btree ("refresh_expires_at");--> statement-breakpoint
+CREATE INDEX "staff_sessions_expires_idx" ON "staff_sessions" USING btree ("expires_at");
