@@ -6,8 +6,13 @@ import { NOT_FOUND_URL } from './pageUrls'
 import platform from '@/platform'
 import './app.scss'
 
-// H5: startup (or the return from authorisation) begins while the page's own code is still on its way
-if (process.env.TARO_ENV === 'h5') rootStore.startEarly(platform.currentUrl())
+// H5: startup (or the return from authorisation) begins while the page's own code is still on its way; back from
+// authorisation, the page the patient was on opens at once (RootStore.startEarly)
+if (process.env.TARO_ENV === 'h5') {
+  const opened = platform.currentUrl()
+  const opens = rootStore.startEarly(opened)
+  if (opens !== opened) platform.openInstead(opens)
+}
 
 /** The root store is built once (src/stores/RootStore.ts) and provided to every page; pages read it with useStores(), and their own stores with useXStore() (src/stores/base/pageStore.ts). */
 function App({ children }: PropsWithChildren) {

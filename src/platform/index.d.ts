@@ -90,6 +90,8 @@ export interface Platform {
   stripAuthParams(): void
   /** Takes other one-time parameters (the health card's `healthCode`) out of the address bar the same way. */
   stripParams(names: string[]): void
+  /** H5, before the router has read the address: the app opens `url` (a page's path and query) instead. */
+  openInstead(url: string): void
   /** Hands a payment to the channel: opens the cashier, or WeChat's payment sheet. */
   pay(action: PayAction): Promise<PayOutcome>
   /**

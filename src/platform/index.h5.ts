@@ -195,6 +195,9 @@ const platform: Platform = {
     names.forEach((p) => url.searchParams.delete(p))
     window.history.replaceState(window.history.state, '', url.toString())
   },
+  openInstead(url) {
+    window.history.replaceState(window.history.state, '', `${BASE}${url}`)
+  },
   async pay(action) {
     if (action.kind === 'redirect') {
       // the cashier (sandbox, Alipay's) sends the browser back to the return URL given to the server

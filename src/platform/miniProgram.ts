@@ -172,6 +172,7 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
     authReturnParams: () => ({}),
     stripAuthParams: () => undefined,
     stripParams: () => undefined,
+    openInstead: () => undefined,
     async pay(action) {
       if (action.kind === 'redirect') {
         // the sandbox cashier is a page of the server: it opens in the web-view page, and once that closes the

@@ -26,6 +26,14 @@ export class RootStore {
   chat = new ChatStore()
   started = false
   private starting: Promise<StartupResult> | null = null
+  /**
+   * The browser is on its way to authorisation: a page that asks for startup now is told so, instead of a second
+   * trip with another state (whose return the first one's would then not match). H5's entry starts the startup before
+   * the page's code has come, so the page may ask after the first trip has begun.
+   */
+  private leaving = false
+  /** Whether startup has looked at this page load's return from authorisation (a failure is shown once). */
+  private returnSeen = false
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */
   private readonly report = errorReporter(reportClientError)
 
@@ -35,9 +43,12 @@ export class RootStore {
   }
 
   constructor() {
-    makeAutoObservable<RootStore, 'starting' | 'report' | 'startupFor'>(this, { starting: false, report: false, reportError: false, startEarly: false, startupFor: false, user: false, hospital: false, chat: false })
+    makeAutoObservable<RootStore, 'starting' | 'leaving' | 'returnSeen' | 'report' | 'startupFor'>(this, { starting: false, leaving: false, returnSeen: false, report: false, reportError: false, startEarly: false, startupFor: false, user: false, hospital: false, chat: false })
     // spec §8: 401 remembers the page and re-authorises with the user-info scope, returning to the login page
     authEvents.onUnauthorized = () => {
+      // calls answered 401 together make one trip, not one each (each trip's state would undo the one before)
+      if (this.leaving) return
+      this.leaving = true
       const appId = platform.fixedAppId() ?? this.hospital.appId
       this.user.clearTokens()
       this.started = false
@@ -45,9 +56,12 @@ export class RootStore {
       void this.user
         .authorize(appId, 'userinfo')
         .then((how) => {
+          if (how !== 'left') this.leaving = false
           if (how === 'signed-in') void Taro.reLaunch({ url: this.user.takeRedirect() })
         })
-        .catch(() => undefined)
+        .catch(() => {
+          this.leaving = false
+        })
     }
     // the account on this phone changed or went (退出登录, 注销账号, a new sign-in): the chat lets go of the old one,
     // whose signatures the server has revoked; startup asks for the new account's
@@ -71,6 +85,7 @@ export class RootStore {
     // restarts for that hospital: its code is cached, the tokens cleared and authorisation redone (spec §2)
     const hospitalChanged = !!query.hospitalCode && query.hospitalCode !== this.hospital.cachedHospitalCode
     if (this.started && !hospitalChanged) return Promise.resolve('ready')
+    if (this.leaving && !hospitalChanged) return Promise.resolve('redirecting')
     this.started = false
     this.starting ??= this.runStartup(query, url).finally(() => {
       this.starting = null
@@ -79,6 +94,15 @@ export class RootStore {
   }
 
   private async runStartup(query: Record<string, string | undefined>, url?: string): Promise<StartupResult> {
+    // back from authorisation (startEarly): the code is redeemed first; a failure is shown on the login page, once
+    // (its 重新进入 starts afresh)
+    if (!this.returnSeen) {
+      this.returnSeen = true
+      if (!(await this.user.returned())) {
+        await Taro.redirectTo({ url: AUTH_RETURN_URL })
+        return 'redirecting'
+      }
+    }
     let appId = platform.fixedAppId() ?? (query.appId || session.get<string>(SESSION.appId) || this.user.lifeData?.appId)
     if (!appId) {
       console.warn(MSG.noAppId)
@@ -89,7 +113,9 @@ export class RootStore {
     if (query.hospitalCode && this.hospital.cacheHospitalCode(query.hospitalCode) && !platform.fixedAppId()) this.user.clearTokens()
     if (!this.user.hasValidLogin(appId) && !(await this.user.renew(appId))) {
       this.user.clearTokens()
-      if ((await this.user.authorize(appId, 'base')) !== 'signed-in') return 'redirecting'
+      const how = await this.user.authorize(appId, 'base')
+      if (how === 'left') this.leaving = true
+      if (how !== 'signed-in') return 'redirecting'
     }
     // the home's banners come with the startup when the app opens on a home (长辈模式 shows none)
     const banners = !!url && isHomeUrl(url) && !this.preferences.elderMode
@@ -106,17 +132,26 @@ export class RootStore {
   }
 
   /**
-   * H5's entry calls this as the app's script runs, before the page's own code has come (a round trip or more sooner
-   * on a slow link): the startup of the page opened or, back from authorisation, the redemption of its code and then
-   * the startup of the page it goes back to. The page's enterPage takes the startup under way. `url`: the address as
-   * opened, without the H5 base.
+   * H5's entry calls this as the app's script runs, before the router has read the address and before the page's own
+   * code has come (a round trip or more sooner on a slow link): the startup of the page opened or, back from
+   * authorisation, the redemption of its code and then the startup of the page it goes back to. Answers the page to
+   * open: back from authorisation, the page it goes back to when one is remembered (the login page, which would only
+   * say 正在登录, is not drawn; startup waits for the code to be redeemed and shows a failure there), else `url`.
+   * The page's enterPage takes the startup under way. `url`: the address as opened, without the H5 base.
    */
-  startEarly(url: string) {
-    if (pathOf(url) !== AUTH_RETURN_URL) return this.startupFor(url)
+  startEarly(url: string): string {
+    if (pathOf(url) !== AUTH_RETURN_URL) {
+      this.startupFor(url)
+      return url
+    }
+    const target = this.user.redirectTarget
+    // without a page to go back to, the login page is drawn and shows a failure itself
+    if (!target) this.returnSeen = true
     this.user.returnFromAuthorization().then(
-      (target) => this.startupFor(target),
+      (to) => this.startupFor(to),
       () => undefined,
     )
+    return target ?? url
   }
 
   private startupFor(url: string) {

@@ -28,7 +28,7 @@ export class UserStore {
   readonly identitySaving = new OneAtATime()
 
   constructor() {
-    makeAutoObservable<UserStore, 'returning'>(this, { identitySaving: false, returning: false, returnFromAuthorization: false })
+    makeAutoObservable<UserStore, 'returning'>(this, { identitySaving: false, returning: false, returnFromAuthorization: false, returned: false, redirectTarget: false })
   }
 
   /** spec §4: logged in means a user with a non-zero id. */
@@ -127,6 +127,16 @@ export class UserStore {
    */
   returnFromAuthorization(): Promise<string> {
     return (this.returning ??= this.completeAuthorization(platform.authReturnParams()))
+  }
+
+  /** Whether this page load's return from authorisation, if it has one under way, went well (true without one). */
+  returned(): Promise<boolean> {
+    return this.returning ? this.returning.then(() => true, () => false) : Promise.resolve(true)
+  }
+
+  /** The page the app goes back to after authorisation or binding, if one is remembered; it stays remembered. */
+  get redirectTarget(): string | null {
+    return session.get<string>(SESSION.redirectUrl) ?? null
   }
 
   /**

@@ -246,7 +246,8 @@ describe('startup (spec §2)', () => {
     local.set(LOCAL.cachedHospital, '10388')
     const urls = () => calls.requests.map((r) => r.url)
     const root = new RootStore()
-    root.startEarly('/?appId=wx10388demo00000&hospitalCode=10388')
+    expect(root.startEarly('/?appId=wx10388demo00000&hospitalCode=10388')).toBe('/?appId=wx10388demo00000&hospitalCode=10388')
+    await new Promise((r) => setTimeout(r, 0))
     expect(urls()).toContain('/dld-hospital/userinfo')
     expect(await root.enterPage('/pages/sys/index', { appId: 'wx10388demo00000', hospitalCode: '10388' })).toBe('ready')
     expect(urls().filter((u) => u === '/dld-hospital/userinfo')).toHaveLength(1)
@@ -255,7 +256,7 @@ describe('startup (spec §2)', () => {
     expect(urls()).toContain('/dld-hospital/common/ad')
 
     calls.requests.length = 0
-    new RootStore().startEarly('/pages/about/index')
+    expect(new RootStore().startEarly('/pages/about/index')).toBe('/pages/about/index')
     await new Promise((r) => setTimeout(r, 0))
     expect(calls.requests).toEqual([])
   })
@@ -268,14 +269,73 @@ describe('startup (spec §2)', () => {
     local.set(LOCAL.cachedHospital, '10392')
     window.history.replaceState(null, '', '/h5/pages/login/login?code=c1&state=st1')
     const root = new RootStore()
-    root.startEarly('/pages/login/login?code=c1&state=st1')
-    // the login page takes the same return, then opens the page, whose startup is under way
-    const target = await root.user.returnFromAuthorization()
-    expect(target).toBe('/pages/sys/index?hospitalCode=10392')
-    await new Promise((r) => setTimeout(r, 0))
-    expect(calls.requests.map((r) => r.url)).toEqual(expect.arrayContaining(['/dld-auth/token/wxH5', '/dld-hospital/userinfo', '/dld-hospital/hospital/getByAppId']))
+    // the page the patient was on opens at once, not the login page
+    expect(root.startEarly('/pages/login/login?code=c1&state=st1')).toBe('/pages/sys/index?hospitalCode=10392')
+    // its startup waits for the code to be redeemed, then goes on as signed in
     expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('ready')
+    expect(calls.requests.map((r) => r.url)).toEqual(expect.arrayContaining(['/dld-auth/token/wxH5', '/dld-hospital/userinfo', '/dld-hospital/hospital/getByAppId']))
     expect(calls.requests.filter((r) => r.url === '/dld-hospital/userinfo')).toHaveLength(1)
+    expect(leaveTo).not.toHaveBeenCalled()
+    expect(local.get(LOCAL.token)).toBe('t1')
+    expect(calls.navigations).toEqual([])
+  })
+
+  test('back from authorisation with a code the server refuses, the page opened goes to the login page, which says why', async () => {
+    serve(0, (url) => (url === '/dld-auth/token/wxH5' ? { code: 500, msg: '授权码已失效', data: null } : undefined))
+    session.set(SESSION.authState, 'st2')
+    session.set(SESSION.appId, 'wx10392demo00000')
+    session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
+    window.history.replaceState(null, '', '/h5/pages/login/login?code=c2&state=st2')
+    const root = new RootStore()
+    expect(root.startEarly('/pages/login/login?code=c2&state=st2')).toBe('/pages/sys/index?hospitalCode=10392')
+    expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('redirecting')
+    expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/login/login' }])
+    // no second trip to authorisation on its own: the login page shows the failure and the way home
+    expect(leaveTo).not.toHaveBeenCalled()
+    await expect(root.user.returnFromAuthorization()).rejects.toThrow('授权码已失效')
+    // 重新进入: the home authorises afresh
+    expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('redirecting')
+    expect(leaveTo).toHaveBeenCalledTimes(1)
+  })
+
+  test('back from authorisation with no page to go back to (the return address opened again), the login page shows the failure and 重新进入 goes home signed in', async () => {
+    serve(5)
+    signedIn('wx10392demo00000')
+    local.set(LOCAL.cachedHospital, '10392')
+    window.history.replaceState(null, '', '/h5/pages/login/login?code=used&state=old')
+    const root = new RootStore()
+    expect(root.startEarly('/pages/login/login?code=used&state=old')).toBe('/pages/login/login?code=used&state=old')
+    await expect(root.user.returnFromAuthorization()).rejects.toThrow('授权状态不一致，请重新进入')
+    expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('ready')
+    expect(calls.navigations).toEqual([])
+    expect(leaveTo).not.toHaveBeenCalled()
+  })
+
+  test('a page that asks for startup once the entry’s trip to authorisation has begun is told so, without a second trip', async () => {
+    serve(0)
+    window.history.replaceState(null, '', '/h5/pages/address/list')
+    const root = new RootStore()
+    root.startEarly('/pages/address/list')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(leaveTo).toHaveBeenCalledTimes(1)
+    const state = session.get(SESSION.authState)
+    expect(await root.enterPage('/pages/address/list', {})).toBe('redirecting')
+    expect(leaveTo).toHaveBeenCalledTimes(1)
+    expect(session.get(SESSION.authState)).toBe(state)
+    expect(session.get(SESSION.redirectUrl)).toBe('/pages/address/list')
+  })
+
+  test('calls answered 401 together make one trip to authorisation', async () => {
+    serve(5, (url) => (url === '/dld-palm/api/patient/list' ? { code: 401, msg: '登录已过期，请重新登录', data: null } : undefined))
+    signedIn('wx10392demo00000')
+    const root = new RootStore()
+    const { get } = await import('../../src/services/request')
+    await Promise.all([1, 2, 3].map(() => get('/dld-palm/api/patient/list').catch(() => undefined)))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(leaveTo).toHaveBeenCalledTimes(1)
+    expect(leaveTo).toHaveBeenCalledWith(expect.stringContaining('scope=snsapi_userinfo'))
+    expect(calls.requests.filter((r) => r.url.startsWith('/dld-auth/oauth/'))).toHaveLength(1)
+    expect(root.started).toBe(false)
   })
 
   test('more than three trips to authorisation in a minute stop with a message instead of looping', async () => {
