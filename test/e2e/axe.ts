@@ -27,6 +27,13 @@ export interface Violation {
 /** Runs axe on the visible page (and anything shown over it: a modal, a toast) and answers its violations. */
 export async function audit(page: Page, name: string): Promise<Violation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE })
+  // a toast fading in or out (Taro's fades over 0.1 s) would be read at part of its contrast: what moves settles first
+  // (an endless animation, a spinner, is left to run; 2 s at most)
+  await page.evaluate(async () => {
+    await new Promise((r) => setTimeout(r, 0))
+    const moving = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity)
+    await Promise.race([Promise.all(moving.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 2000))])
+  })
   const found = await page.evaluate(async (tags) => {
     const shown = [...document.querySelectorAll<HTMLElement>('.taro_page')].filter((p) => p.offsetParent !== null || getComputedStyle(p).display !== 'none')
     document.querySelectorAll('[data-axe-hidden]').forEach((e) => e.removeAttribute('data-axe-hidden'))
