@@ -311,7 +311,7 @@ async function main() {
   // the server's own key (DATA_KEY, or the one generated into DATA_DIR): it must decrypt what is written here
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', DEMO: '1', LOG_LEVEL: 'warn' })
   const cipher = new FieldCipher(config.dataKey)
-  const database = await openDatabase({ url, dataDir: config.dataDir })
+  const database = await openDatabase({ url, dataDir: config.dataDir, ...config.database })
   try {
     await seedIfEmpty(database.db, cipher)
   } finally {

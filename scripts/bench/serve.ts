@@ -236,7 +236,7 @@ async function serveApp(config: Config, database: Database, port: number, withou
 /** BENCH_WORKERS > 1: each worker of the cluster serves the primary's database on the primary's port. */
 async function worker() {
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', DEMO: '1', LOG_LEVEL: 'warn' })
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, ...config.database })
   const app = await serveApp(config, database, config.port, benchWithout())
   process.once('SIGTERM', () => void app.close().then(() => database.close()).then(() => process.exit(0)))
 }
@@ -284,7 +284,7 @@ async function main() {
   const own = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'h5bench') : null
   // production's code paths on the demo platform, with its sandboxes: DEMO=1, as a training server would run
   const config = loadConfig({ ...process.env, DATABASE_URL: own?.url ?? '', NODE_ENV: 'production', DEMO: '1', DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
-  const database = await openDatabase({ url: config.databaseUrl, dataDir })
+  const database = await openDatabase({ url: config.databaseUrl, dataDir, ...config.database })
   const cipher = new FieldCipher(config.dataKey)
   await seedIfEmpty(database.db, cipher)
   const largeScale = process.env.BENCH_LARGE_SCALE ? Number(process.env.BENCH_LARGE_SCALE) : null

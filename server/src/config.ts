@@ -92,6 +92,8 @@ export interface Config {
   shutdownGraceMs: number
   /** How many server processes `server.ts` runs on the port (node:cluster); more than one needs DATABASE_URL. */
   workers: number
+  /** PostgreSQL's connection pool and the embedded database's turns (DB_*), for openDatabase. */
+  database: DatabaseSettings
   /** The bearer token that opens `GET /metrics` (Prometheus); without it there are no metrics to read. */
   metricsToken: string | null
   logLevel: string
@@ -187,13 +189,27 @@ function parseJson<T>(name: string, raw: string | undefined): T | null {
  * A setting that is a whole number from `min` (WORKERS, the embedded database's DB_* bounds), `fallback` when unset;
  * anything else is a mistake worth refusing to start on (a NaN bound would refuse or admit every request).
  */
-export function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const value = env[name]
   if (!value) return fallback
   const n = Number(value)
   if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number from ${min}, not ${JSON.stringify(value)}`)
   return n
 }
+
+/** How the server uses its database (db/index.ts openDatabase). */
+export interface DatabaseSettings {
+  /** PostgreSQL: connections in each process's pool (DB_POOL_SIZE). */
+  poolSize: number
+  /** PGlite: requests at work on it at once (DB_ACTIVE_REQUESTS; the others wait their turn, first come first served). */
+  activeRequests: number
+  /** PGlite: requests waiting their turn beyond which a new request is answered busy at once (DB_QUEUE_MAX). */
+  queueMax: number
+  /** PGlite: how long a request waits for its turn before it is answered busy, having done nothing (DB_QUEUE_WAIT_MS). */
+  queueWaitMs: number
+}
+
+export const DATABASE_DEFAULTS: DatabaseSettings = { poolSize: 10, activeRequests: 8, queueMax: 1000, queueWaitMs: 1000 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as Config['mode']
@@ -244,6 +260,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     staffDemoPassword: staffDemoPasswordOf(env),
     shutdownGraceMs: (Number(env.SHUTDOWN_GRACE_SECONDS) > 0 ? Number(env.SHUTDOWN_GRACE_SECONDS) : 10) * 1000,
     workers: wholeNumberSetting(env, 'WORKERS', 1),
+    database: {
+      poolSize: wholeNumberSetting(env, 'DB_POOL_SIZE', DATABASE_DEFAULTS.poolSize),
+      activeRequests: wholeNumberSetting(env, 'DB_ACTIVE_REQUESTS', DATABASE_DEFAULTS.activeRequests),
+      queueMax: wholeNumberSetting(env, 'DB_QUEUE_MAX', DATABASE_DEFAULTS.queueMax, 0),
+      queueWaitMs: wholeNumberSetting(env, 'DB_QUEUE_WAIT_MS', DATABASE_DEFAULTS.queueWaitMs),
+    },
     metricsToken: env.METRICS_TOKEN || null,
   }
   return { ...base, ...overrides }

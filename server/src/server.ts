@@ -24,7 +24,7 @@ const whereToOpen = (config: Config) => `${config.publicUrl ?? `http://localhost
 async function serve(config: Config) {
   // PGlite: one process per DATA_DIR; `npm run backup` finds this one there and asks it for the snapshot
   const hold = holdDataDir(config)
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, ...config.database })
   const app = await buildApp(config, database)
   if (cluster.isPrimary && (await seed(config, database))) app.log.info('demo data loaded')
   drainOnSignals(app, database, { graceMs: config.shutdownGraceMs })
@@ -52,7 +52,7 @@ function primaryLog(config: Config) {
  */
 async function primary(config: Config) {
   const log = primaryLog(config)
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, ...config.database })
   try {
     if (await seed(config, database)) log('info', 'demo data loaded')
   } finally {

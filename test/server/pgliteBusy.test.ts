@@ -145,21 +145,22 @@ it('a request that waits too long for its turn is answered busy then, having don
   }
 })
 
-it('a mistyped bound is refused at start, naming the setting (a NaN would refuse every request that waits)', async () => {
+it('a mistyped bound is refused at start, naming the setting (a NaN would refuse every request that waits); good ones are taken', () => {
   for (const [name, value] of [
     ['DB_QUEUE_WAIT_MS', '1s'],
     ['DB_ACTIVE_REQUESTS', '0'],
     ['DB_QUEUE_MAX', '-1'],
+    ['DB_POOL_SIZE', 'ten'],
   ] as const) {
-    const before = process.env[name]
-    process.env[name] = value
-    try {
-      await assert.rejects(openDatabase({ url: null, dataDir: dir, pglite }), new RegExp(`^Error: ${name} must be a whole number from [01], not "${value}"$`))
-    } finally {
-      if (before === undefined) delete process.env[name]
-      else process.env[name] = before
-    }
+    assert.throws(() => loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, [name]: value }), new RegExp(`^Error: ${name} must be a whole number from [01], not "${value}"$`))
   }
+  assert.deepEqual(loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_POOL_SIZE: '20', DB_ACTIVE_REQUESTS: '4', DB_QUEUE_MAX: '0', DB_QUEUE_WAIT_MS: '250' }).database, {
+    poolSize: 20,
+    activeRequests: 4,
+    queueMax: 0,
+    queueWaitMs: 250,
+  })
+  assert.deepEqual(config.database, { poolSize: 10, activeRequests: 8, queueMax: 1000, queueWaitMs: 1000 })
 })
 
 it('an open chat socket takes no turn: with one turn, calls are served while patients are connected', async () => {

@@ -12,7 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import * as schema from './schema'
 import { busy } from '../errors'
-import { wholeNumberSetting } from '../config'
+import { DATABASE_DEFAULTS, type DatabaseSettings } from '../config'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 /** What a domain function takes: the database or an open transaction. */
@@ -169,13 +169,6 @@ function gated(client: PGlite, gate: Gate): PGlite {
   })
 }
 
-/** Requests working on PGlite at once (DB_ACTIVE_REQUESTS). */
-export const DEFAULT_ACTIVE_REQUESTS = 8
-/** Requests waiting their turn on PGlite beyond which a new request is answered busy (DB_QUEUE_MAX). */
-export const DEFAULT_QUEUE_MAX = 1000
-/** How long a request waits for its turn on PGlite before it is answered busy (DB_QUEUE_WAIT_MS). */
-export const DEFAULT_QUEUE_WAIT_MS = 1000
-
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
 
@@ -275,14 +268,10 @@ export async function openDatabase(opts: {
   dataDir: string
   pglite?: PGlite
   countQueries?: boolean
-  /** PGlite: requests at work at once, waiting beyond which new ones are refused busy, and the longest wait for a turn (Admission). */
-  activeRequests?: number
-  queueMax?: number
-  queueWaitMs?: number
-}): Promise<Database> {
+} & Partial<DatabaseSettings>): Promise<Database> {
   const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: wholeNumberSetting(process.env, 'DB_POOL_SIZE', 10) })
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? DATABASE_DEFAULTS.poolSize })
     // an idle connection the server closes (a restart, a failover) leaves the pool and is replaced on next use;
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))
@@ -322,9 +311,9 @@ export async function openDatabase(opts: {
   }
   const gate = new Gate()
   const admission = new Admission(
-    opts.activeRequests ?? wholeNumberSetting(process.env, 'DB_ACTIVE_REQUESTS', DEFAULT_ACTIVE_REQUESTS),
-    opts.queueMax ?? wholeNumberSetting(process.env, 'DB_QUEUE_MAX', DEFAULT_QUEUE_MAX, 0),
-    opts.queueWaitMs ?? wholeNumberSetting(process.env, 'DB_QUEUE_WAIT_MS', DEFAULT_QUEUE_WAIT_MS),
+    opts.activeRequests ?? DATABASE_DEFAULTS.activeRequests,
+    opts.queueMax ?? DATABASE_DEFAULTS.queueMax,
+    opts.queueWaitMs ?? DATABASE_DEFAULTS.queueWaitMs,
   )
   const db = drizzlePglite(gated(client, gate), { schema, logger }) as unknown as Db
   await migratePglite(db as never, { migrationsFolder })
