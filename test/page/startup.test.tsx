@@ -43,6 +43,19 @@ function signedIn(appId: string, expire = Date.now() + 3_600_000) {
   local.set(LOCAL.lifeData, { appId, expire })
 }
 
+/** The browser back from authorisation at its return address with `code` and `state`, the home of 10392 remembered as the page to go back to; answers that address. */
+function backFromAuthorization(code: string, state: string) {
+  session.set(SESSION.authState, state)
+  session.set(SESSION.appId, 'wx10392demo00000')
+  session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
+  const url = `/pages/login/login?code=${code}&state=${state}`
+  window.history.replaceState(null, '', `/h5${url}`)
+  return url
+}
+
+/** The server's answer to a redeemed code. */
+const SIGNED_IN = { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } }
+
 let leaveTo: jest.SpyInstance
 beforeEach(() => {
   testing.reset()
@@ -225,11 +238,8 @@ describe('startup (spec §2)', () => {
   })
 
   test('back from authorisation, the code is redeemed once however often the return is asked for (the entry starts it, the login page takes it)', async () => {
-    serve(5, (url) => (url === '/dld-auth/token/wxH5' ? { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } } : undefined))
-    session.set(SESSION.authState, 'st1')
-    session.set(SESSION.appId, 'wx10392demo00000')
-    session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
-    window.history.replaceState(null, '', '/h5/pages/login/login?code=c1&state=st1')
+    serve(5, (url) => (url === '/dld-auth/token/wxH5' ? SIGNED_IN : undefined))
+    backFromAuthorization('c1', 'st1')
     const root = new RootStore()
     const first = root.user.returnFromAuthorization()
     const second = root.user.returnFromAuthorization()
@@ -262,15 +272,12 @@ describe('startup (spec §2)', () => {
   })
 
   test('back from authorisation, H5’s entry redeems the code and starts the startup of the page it goes back to', async () => {
-    serve(5, (url) => (url === '/dld-auth/token/wxH5' ? { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } } : undefined))
-    session.set(SESSION.authState, 'st1')
-    session.set(SESSION.appId, 'wx10392demo00000')
-    session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
+    serve(5, (url) => (url === '/dld-auth/token/wxH5' ? SIGNED_IN : undefined))
     local.set(LOCAL.cachedHospital, '10392')
-    window.history.replaceState(null, '', '/h5/pages/login/login?code=c1&state=st1')
+    const url = backFromAuthorization('c1', 'st1')
     const root = new RootStore()
     // the page the patient was on opens at once, not the login page
-    expect(root.startEarly('/pages/login/login?code=c1&state=st1')).toBe('/pages/sys/index?hospitalCode=10392')
+    expect(root.startEarly(url)).toBe('/pages/sys/index?hospitalCode=10392')
     // its startup waits for the code to be redeemed, then goes on as signed in
     expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('ready')
     expect(calls.requests.map((r) => r.url)).toEqual(expect.arrayContaining(['/dld-auth/token/wxH5', '/dld-hospital/userinfo', '/dld-hospital/hospital/getByAppId']))
@@ -282,12 +289,9 @@ describe('startup (spec §2)', () => {
 
   test('back from authorisation with a code the server refuses, the page opened goes to the login page, which says why', async () => {
     serve(0, (url) => (url === '/dld-auth/token/wxH5' ? { code: 500, msg: '授权码已失效', data: null } : undefined))
-    session.set(SESSION.authState, 'st2')
-    session.set(SESSION.appId, 'wx10392demo00000')
-    session.set(SESSION.redirectUrl, '/pages/sys/index?hospitalCode=10392')
-    window.history.replaceState(null, '', '/h5/pages/login/login?code=c2&state=st2')
+    const url = backFromAuthorization('c2', 'st2')
     const root = new RootStore()
-    expect(root.startEarly('/pages/login/login?code=c2&state=st2')).toBe('/pages/sys/index?hospitalCode=10392')
+    expect(root.startEarly(url)).toBe('/pages/sys/index?hospitalCode=10392')
     expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('redirecting')
     expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: '/pages/login/login' }])
     // no second trip to authorisation on its own: the login page shows the failure and the way home
