@@ -124,12 +124,12 @@ async function takeAttempt(db: Db, login: string, address: string, now: Date): P
   return { allowed: false, minutes: Math.max(1, Math.ceil(left / 60_000)) }
 }
 
-/** Forgets the failures of rows idle for LOGIN_RESET_HOURS and no longer locked (the order sweep calls it). */
 /** Forgets workbench sessions a day past their expiry (the order sweep calls it). */
 export async function pruneStaffSessions(db: Db, now = new Date()): Promise<void> {
   await db.delete(staffSessions).where(lt(staffSessions.expiresAt, new Date(now.getTime() - 24 * 3600_000)))
 }
 
+/** Forgets the failures of rows idle for LOGIN_RESET_HOURS and no longer locked (the order sweep calls it). */
 export async function pruneLoginFailures(db: Db, now = new Date()): Promise<void> {
   await db
     .delete(staffLoginFailures)
