@@ -168,7 +168,7 @@ export class UserStore {
   }
 
   takeRedirect(fallback = '/pages/sys/index'): string {
-    const url = session.get<string>(SESSION.redirectUrl) ?? fallback
+    const url = this.redirectTarget ?? fallback
     session.remove(SESSION.redirectUrl)
     return url
   }
