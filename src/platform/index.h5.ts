@@ -138,21 +138,26 @@ interface RouterPage {
   load?: () => unknown
 }
 
-/** Runs the router's own loader of each page: its chunks come once, and opening the page later finds them. */
+/**
+ * Runs the router's own loader of each page: its chunks come, and opening the page later finds them. The loaders are read a microtask later: the app's entry sets them after the app's module has run, and
+ * RootStore.startEarly asks from there.
+ */
 function preloadPages(paths: string[]) {
-  const routes = (window as { __taroAppConfig?: { routes?: RouterPage[] } }).__taroAppConfig?.routes ?? []
-  for (const route of routes) {
-    if (!paths.includes(`/${route.path}`)) continue
-    // what fails to come now is fetched again, and reported, when the page opens: a preload never stops the caller
-    try {
-      // the loader answers [the page's module, ...]
-      const loaded = route.load?.()
-      const page = Array.isArray(loaded) ? (loaded[0] as unknown) : null
-      if (page instanceof Promise) page.catch(() => undefined)
-    } catch {
-      // as above
+  queueMicrotask(() => {
+    const routes = (window as { __taroAppConfig?: { routes?: RouterPage[] } }).__taroAppConfig?.routes ?? []
+    for (const route of routes) {
+      if (!paths.includes(`/${route.path}`)) continue
+      // what fails to come now is fetched again, and reported, when the page opens: a preload never stops the caller
+      try {
+        // the loader answers [the page's module, ...]
+        const loaded = route.load?.()
+        const page = Array.isArray(loaded) ? (loaded[0] as unknown) : null
+        if (page instanceof Promise) page.catch(() => undefined)
+      } catch {
+        // as above
+      }
     }
-  }
+  })
 }
 
 const platform: Platform = {

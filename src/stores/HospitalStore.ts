@@ -106,6 +106,16 @@ export class HospitalStore {
   }
 
   /**
+   * The home the entry will likely open for a hospital code (the query's, else the stored one): the home of the
+   * hospital last seen on this phone when it is that hospital, else the merged home (both roles', and main mode's).
+   * The hospital's answer says for sure; the other homes share all their code with the merged one but their own page.
+   */
+  likelyHome(hospitalCode: string | null): string {
+    if (this.hospital && hospitalCode && this.hospital.hospitalCode === hospitalCode) return this.homePath
+    return TAB_BARS.all[0]!.path
+  }
+
+  /**
    * The home's entries for the hospital's role: the hospital's menu config once a home has read it (loadMenus), until
    * then the menus that came with the home-page config at startup (in main mode the platform's own).
    */
@@ -144,14 +154,11 @@ export class HospitalStore {
    * Loads the hospital of the app id (or of the cached code) and its home-page config; main mode without either.
    * `banners`: the app opens on a home page, whose banners are read beside the config rather than after the page's
    * script has come (they are the home's largest picture, and a round trip later on a slow link).
-   * `homeKnown`: told the path of the hospital's home as soon as it is known (at once when the stored hospital is the
-   * one asked for, else once the hospital answers), so the page's code can be fetched while startup reads on.
+   * `homeKnown`: told the path of the hospital's home once the hospital answers, so the page's code can be fetched while
+   * startup reads on (on H5 the entry has fetched the likely homes' code already: RootStore.startEarly).
    */
   async load(appId: string, { banners = false, homeKnown }: { banners?: boolean; homeKnown?: (homePath: string) => void } = {}) {
     const main = appId === DEFAULT_APP_ID && !this.cachedHospitalCode
-    // the home of the hospital as last seen on this phone is told at once; the hospital's answer corrects it
-    const seen = !main && this.hospital && this.hospital.hospitalCode === this.cachedHospitalCode ? this.homePath : null
-    if (seen) homeKnown?.(seen)
     const asked = main ? undefined : (this.cachedHospitalCode ?? undefined)
     const answer = main ? null : api.getHospitalByAppId(appId, asked)
     // the config and banners of the hospital asked for are read beside the hospital, not a round trip after it; they
@@ -161,8 +168,7 @@ export class HospitalStore {
     if (banners && asked) this.loadBanners(asked)
     const hospital = await answer
     if (banners) this.loadBanners(hospital?.hospitalCode)
-    const home = TAB_BARS[roleOf(hospital?.configDto)][0]!.path
-    if (home !== seen) homeKnown?.(home)
+    homeKnown?.(TAB_BARS[roleOf(hospital?.configDto)][0]!.path)
     const homeConfig = await (early && hospital?.hospitalCode === asked ? early : api.getHomePageConfig(hospital?.hospitalCode))
     runInAction(() => {
       this.appId = appId

@@ -34,6 +34,8 @@ export class RootStore {
   private leaving = false
   /** Whether startup has looked at this page load's return from authorisation (a failure is shown once). */
   private returnSeen = false
+  /** The pages whose code this page load has fetched ahead (preload). */
+  private readonly preloaded = new Set<string>()
   /** Each distinct error of this session once, a few at most (src/utils/clientErrors.ts). */
   private readonly report = errorReporter(reportClientError)
 
@@ -43,7 +45,21 @@ export class RootStore {
   }
 
   constructor() {
-    makeAutoObservable<RootStore, 'starting' | 'leaving' | 'returnSeen' | 'report' | 'startupFor'>(this, { starting: false, leaving: false, returnSeen: false, report: false, reportError: false, startEarly: false, startupFor: false, user: false, hospital: false, chat: false })
+    makeAutoObservable<RootStore, 'starting' | 'leaving' | 'returnSeen' | 'preloaded' | 'report' | 'startupFor' | 'preloadHome' | 'preload'>(this, {
+      starting: false,
+      leaving: false,
+      returnSeen: false,
+      preloaded: false,
+      report: false,
+      reportError: false,
+      startEarly: false,
+      startupFor: false,
+      preloadHome: false,
+      preload: false,
+      user: false,
+      hospital: false,
+      chat: false,
+    })
     // spec §8: 401 remembers the page and re-authorises with the user-info scope, returning to the login page
     authEvents.onUnauthorized = () => {
       // calls answered 401 together make one trip, not one each (each trip's state would undo the one before)
@@ -119,9 +135,9 @@ export class RootStore {
     }
     // the home's banners come with the startup when the app opens on a home (长辈模式 shows none)
     const banners = !!url && isHomeUrl(url) && !this.preferences.elderMode
-    // the entry opens its hospital's home once this is done (pages/sys/index): that home's code comes meanwhile, as
-    // soon as it is known which (at once on a phone that has seen the hospital, else after the hospital's answer)
-    const homeKnown = url?.split('?')[0] === HOME_URL ? (path: string) => platform.preloadPages([path]) : undefined
+    // the entry opens its hospital's home once this is done (pages/sys/index): that home's code comes meanwhile, once
+    // the hospital's answer says which (when startEarly has not fetched it already)
+    const homeKnown = url?.split('?')[0] === HOME_URL ? (path: string) => this.preload([path]) : undefined
     const [user] = await Promise.all([this.user.loadUser(), this.hospital.load(appId, { banners, homeKnown })])
     // spec §2: the IM profile carries the nick and avatar
     if (user.id) void this.chat.requestSignature(user.id, { nick: user.nickname, avatar: user.wechatAvatar }).catch(() => undefined)
@@ -141,17 +157,39 @@ export class RootStore {
    */
   startEarly(url: string): string {
     if (pathOf(url) !== AUTH_RETURN_URL) {
+      // a new visitor leaves for authorisation first: the home's code is fetched on the way back
+      if (this.user.signedInHere) this.preloadHome(url)
       this.startupFor(url)
       return url
     }
     const target = this.user.redirectTarget
     // without a page to go back to, the login page is drawn and shows a failure itself
     if (!target) this.returnSeen = true
+    else this.preloadHome(target)
     this.user.returnFromAuthorization().then(
       (to) => this.startupFor(to),
       () => undefined,
     )
     return target ?? url
+  }
+
+  /**
+   * Opened on the entry (which opens the hospital's home once startup is done), the home's code is fetched beside the
+   * startup, not after the hospital's answer: the home it likely has (HospitalStore.likelyHome). Not when another
+   * hospital is asked for, which is another sign-in first (spec §2).
+   */
+  private preloadHome(url: string) {
+    if (pathOf(url) !== HOME_URL) return
+    const asked = new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
+    if (asked && this.hospital.cachedHospitalCode && asked !== this.hospital.cachedHospitalCode) return
+    this.preload([this.hospital.likelyHome(asked ?? this.hospital.cachedHospitalCode)])
+  }
+
+  /** Fetches the code of pages about to open (platform.preloadPages), each once. */
+  private preload(paths: string[]) {
+    const fresh = paths.filter((path) => !this.preloaded.has(path))
+    fresh.forEach((path) => this.preloaded.add(path))
+    if (fresh.length) platform.preloadPages(fresh)
   }
 
   private startupFor(url: string) {

@@ -28,7 +28,7 @@ export class UserStore {
   readonly identitySaving = new OneAtATime()
 
   constructor() {
-    makeAutoObservable<UserStore, 'returning'>(this, { identitySaving: false, returning: false, returnFromAuthorization: false, returned: false, redirectTarget: false })
+    makeAutoObservable<UserStore, 'returning'>(this, { identitySaving: false, returning: false, returnFromAuthorization: false, returned: false, redirectTarget: false, signedInHere: false })
   }
 
   /** spec §4: logged in means a user with a non-zero id. */
@@ -68,6 +68,11 @@ export class UserStore {
   hasValidLogin(appId: string, now = Date.now()) {
     const life = this.lifeData
     return !!this.token && !!life && life.appId === appId && life.expire > now
+  }
+
+  /** A sign-in this phone keeps (a refresh token): startup goes on here unless it is refused, not to authorisation. */
+  get signedInHere(): boolean {
+    return !!local.get<string>(LOCAL.refreshToken)
   }
 
   /**

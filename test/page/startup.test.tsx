@@ -56,6 +56,33 @@ function backFromAuthorization(code: string, state: string) {
 /** The server's answer to a redeemed code. */
 const SIGNED_IN = { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } }
 
+/** The router's loaders of the entry, the homes and 我的 (window.__taroAppConfig), recording the pages loaded; `stop` takes them away. */
+function homeLoads() {
+  const paths: string[] = []
+  const route = (path: string) => ({
+    path,
+    load: () => {
+      paths.push(path)
+      return [Promise.reject(new Error('chunk failed')), undefined, undefined]
+    },
+  })
+  const w = window as { __taroAppConfig?: unknown }
+  w.__taroAppConfig = { routes: ['pages/sys/index', 'pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index', 'pages/sys/user/index'].map(route) }
+  return { paths, stop: () => delete w.__taroAppConfig }
+}
+
+/** Startup's answers (user 5), the hospital's held back until `release`. */
+function heldHospital(extra?: Parameters<typeof answers>[1]) {
+  let release = () => undefined as void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const answer = answers(5, extra)
+  testing.answer(async (req) => {
+    if (req.url === '/dld-hospital/hospital/getByAppId') await held
+    return answer(req)
+  })
+  return { release }
+}
+
 let leaveTo: jest.SpyInstance
 beforeEach(() => {
   testing.reset()
@@ -168,41 +195,76 @@ describe('startup (spec §2)', () => {
     expect(adReads()).toEqual([])
   })
 
-  test('the entry fetches its hospital’s home’s code through the router while startup reads on: at once on a phone that has seen the hospital, else once the hospital answers; a home tab or a trip to authorisation does not', async () => {
-    const loaded: { path: string; requestsBefore: string[] }[] = []
-    const route = (path: string) => ({
-      path,
-      load: () => {
-        loaded.push({ path, requestsBefore: calls.requests.map((r) => r.url) })
-        return [Promise.reject(new Error('chunk failed')), undefined, undefined]
-      },
-    })
-    const w = window as { __taroAppConfig?: unknown }
-    w.__taroAppConfig = { routes: ['pages/sys/index', 'pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index', 'pages/sys/user/index'].map(route) }
+  test('the entry fetches its hospital’s home’s code through the router once the hospital answers, while startup reads on; a home tab or a trip to authorisation does not', async () => {
+    const loaded = homeLoads()
     const query = { appId: 'wx10388demo00000', hospitalCode: '10388' }
     try {
-      serve(5)
       signedIn('wx10388demo00000')
       local.set(LOCAL.cachedHospital, '10388')
-      // the first visit: 10388 is a palm-only hospital, which its answer says before its config is read
-      expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('ready')
-      expect(loaded.map((l) => l.path)).toEqual(['pages/sys/palm/index'])
-      expect(loaded[0]!.requestsBefore).toContain('/dld-hospital/hospital/getByAppId')
+      // 10388 is a palm-only hospital, which its answer says before its config is read
+      const held = heldHospital()
+      const entering = new RootStore().enterPage('/pages/sys/index', query)
+      await new Promise((r) => setTimeout(r, 0))
+      expect(loaded.paths).toEqual([])
+      held.release()
+      expect(await entering).toBe('ready')
+      expect(loaded.paths).toEqual(['pages/sys/palm/index'])
 
-      // the next visit knows it from the last
-      loaded.length = 0
-      calls.requests.length = 0
-      expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('ready')
-      expect(loaded.map((l) => l.path)).toEqual(['pages/sys/palm/index'])
-      expect(loaded[0]!.requestsBefore).not.toContain('/dld-hospital/hospital/getByAppId')
-
-      loaded.length = 0
+      loaded.paths.length = 0
       expect(await new RootStore().enterPage('/pages/sys/palm/index', query)).toBe('ready')
       local.remove(LOCAL.token)
       expect(await new RootStore().enterPage('/pages/sys/index', query)).toBe('redirecting')
-      expect(loaded).toEqual([])
+      expect(loaded.paths).toEqual([])
     } finally {
-      delete w.__taroAppConfig
+      loaded.stop()
+    }
+  })
+
+  test('H5’s entry fetches the home’s code as the app’s script runs: for a phone signed in here, and back from authorisation (the merged home when the hospital is new to the phone, which shares its code with the others); not before a new visitor’s trip to authorisation', async () => {
+    const loaded = homeLoads()
+    try {
+      // a new visitor leaves first: nothing is fetched that the trip would throw away
+      serve(0)
+      new RootStore().startEarly('/?hospitalCode=10392')
+      await new Promise((r) => setTimeout(r, 0))
+      expect(leaveTo).toHaveBeenCalledTimes(1)
+      expect(loaded.paths).toEqual([])
+
+      // back from that trip: the homes come while the code is redeemed and the hospital asked for
+      const held = heldHospital((url) => (url === '/dld-auth/token/wxH5' ? SIGNED_IN : undefined))
+      const root = new RootStore()
+      root.startEarly(backFromAuthorization('c1', 'st1'))
+      await new Promise((r) => setTimeout(r, 0))
+      expect(calls.requests.map((r) => r.url)).toContain('/dld-hospital/hospital/getByAppId')
+      expect(loaded.paths).toEqual(['pages/sys/merge/index'])
+      held.release()
+      expect(await root.enterPage('/pages/sys/index', { hospitalCode: '10392' })).toBe('ready')
+
+      // the hospital's answer names the home guessed: it is not fetched twice
+      expect(loaded.paths).toEqual(['pages/sys/merge/index'])
+
+      // signed in here, the hospital seen (10388, palm only): its own home, before the hospital answers
+      signedIn('wx10388demo00000')
+      local.set(LOCAL.cachedHospital, '10388')
+      serve(5)
+      const palm = { appId: 'wx10388demo00000', hospitalCode: '10388' }
+      expect(await new RootStore().enterPage('/pages/sys/index', palm)).toBe('ready')
+      loaded.paths.length = 0
+      const seen = heldHospital()
+      const next = new RootStore()
+      next.startEarly('/?appId=wx10388demo00000&hospitalCode=10388')
+      await new Promise((r) => setTimeout(r, 0))
+      expect(loaded.paths).toEqual(['pages/sys/palm/index'])
+      seen.release()
+      expect(await next.enterPage('/pages/sys/index', palm)).toBe('ready')
+      expect(loaded.paths).toEqual(['pages/sys/palm/index'])
+      // another hospital asked for is another sign-in first
+      loaded.paths.length = 0
+      new RootStore().startEarly('/?hospitalCode=10392')
+      await new Promise((r) => setTimeout(r, 0))
+      expect(loaded.paths).toEqual([])
+    } finally {
+      loaded.stop()
     }
   })
 

@@ -4,7 +4,9 @@
  */
 import { useEffect, useRef } from 'react'
 
-type Handler = (opts: { url: string; method: string; data: unknown; header: Record<string, string> }) => { statusCode: number; data: unknown }
+/** Answers a request; a promise holds the answer back until the test lets it come. */
+type Handler = (opts: { url: string; method: string; data: unknown; header: Record<string, string> }) => Answered | Promise<Answered>
+type Answered = { statusCode: number; data: unknown }
 
 const storage = new Map<string, unknown>()
 
