@@ -61,10 +61,10 @@ async function bookers(db: Db, cipher: FieldCipher) {
   let person = 0
   for (let i = 0; i < BOOKERS; i++) {
     const session = await signIn(db, 'wechat', DEMO.both.appId, { subject: `bench-${randomBytes(8).toString('hex')}`, scope: 'snsapi_base' })
-    const auth = (await resolveToken(db, session.token))!
+    const { auth } = (await resolveToken(db, session.token))!
     const mobile = `137${String(i).padStart(8, '0')}`
     await bindMobile(db, cipher, auth, { mobile, code: await createSmsCode(db, cipher, mobile, 'bind'), sourceType: 0 })
-    const userId = (await resolveToken(db, session.token))!.userId!
+    const userId = (await resolveToken(db, session.token))!.auth.userId!
     const patientIds: number[] = []
     const people: { id: number; name: string; idCard: string }[] = []
     for (let p = 0; p < PATIENTS_PER_BOOKER; p++, person++) {
@@ -261,7 +261,7 @@ async function largeReaders(db: Db) {
   const out: { token: string; userId: number; patientId: number; registrationId: number | null; inquiryId: number | null }[] = []
   for (const r of picked) {
     const session = await signIn(db, 'wechat', DEMO.both.appId, { subject: `bench-${randomBytes(8).toString('hex')}`, scope: 'snsapi_base' })
-    const auth = (await resolveToken(db, session.token))!
+    const { auth } = (await resolveToken(db, session.token))!
     await db.update(identities).set({ userId: r.user_id }).where(eq(identities.id, auth.identityId))
     out.push({ token: session.token, userId: r.user_id, patientId: r.patient_id, registrationId: r.registration_id, inquiryId: r.inquiry_id })
   }

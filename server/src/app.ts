@@ -20,7 +20,7 @@ import { LOG_REDACTED_FIELDS, decodeSensitive } from './sensitive'
 import { NUL_CHARACTER, TOO_DEEP, holdsNul, isDataException, jsonDeeperThan } from './inputGuards'
 import { resolveToken, type AuthContext } from './domain/auth'
 import { buildProviders, type Providers } from './plugins/providers'
-import { databaseRateStore } from './domain/limits'
+import { databaseRateStore, type CountedCall } from './domain/limits'
 import { registerPaymentBusinesses } from './domain/businesses'
 import { startJobs } from './jobs'
 import { registerRoutes } from './routes'
@@ -54,6 +54,12 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthContext | null
+    /** The caller's calls of this route in its limit's window, this one included (route.ts `callerLimit`); else null. */
+    callerCalls: number | null
+  }
+  interface FastifyContextConfig {
+    /** The route's per-caller limit, counted as the caller's session is looked up (domain/limits.ts). */
+    callerLimit?: CountedCall
   }
 }
 
@@ -129,6 +135,7 @@ export async function buildApp(
   // every timer of the server: order sweep, overdue consultations, the schedule window (jobs.ts)
   startJobs(app)
   app.decorateRequest('auth', null)
+  app.decorateRequest('callerCalls', null)
 
   // hooks every request runs are plain callbacks: an async hook costs a promise per request
   const security = on('helmet') ? securityHeaders() : null
@@ -212,7 +219,11 @@ export async function buildApp(
         reply.raw.once('close', done)
       }
       const header = req.headers.authorization
-      if (header?.startsWith('Bearer ')) req.auth = await resolveToken(app.ctx.db, header.slice(7).trim())
+      if (header?.startsWith('Bearer ')) {
+        const found = await resolveToken(app.ctx.db, header.slice(7).trim(), new Date(), req.routeOptions.config.callerLimit)
+        req.auth = found?.auth ?? null
+        req.callerCalls = found?.calls ?? null
+      }
     })
     await registerRoutes(api)
   })

@@ -4,7 +4,7 @@ import { encodeSensitive } from './sensitive'
 import { Code, notBound, unauthenticated } from './errors'
 import type { AuthContext } from './domain/auth'
 import { patientIdsIn, recordAudit, type Actor, type AuditSubject } from './domain/audit'
-import { takeCall, type CallerLimit } from './domain/limits'
+import { refuseOverLimit, type CallerLimit } from './domain/limits'
 
 /** Who makes a call: a doctor or assistant at the workbench (its own token), else the signed-in patient. */
 function actorOf(req: FastifyRequest): Actor | null {
@@ -85,7 +85,10 @@ export function route<
   app.route({
     method: spec.method,
     url: spec.url,
-    config: spec.rateLimit ? { rateLimit: spec.rateLimit } : {},
+    config: {
+      ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
+      ...(spec.callerLimit ? { callerLimit: { route: `${spec.method} ${spec.url}`, limit: spec.callerLimit } } : {}),
+    },
     schema: {
       summary: spec.summary,
       tags: [tag],
@@ -99,10 +102,8 @@ export function route<
       const auth = req.auth
       if ((spec.auth === 'identity' || spec.auth === 'user') && !auth) throw unauthenticated()
       if (spec.auth === 'user' && !auth?.userId) throw notBound()
-      if (spec.callerLimit && auth) {
-        const caller = auth.userId ? `u${auth.userId}` : `i${auth.identityId}`
-        await takeCall(app.ctx.db, `${spec.method} ${spec.url} ${caller}`, spec.callerLimit)
-      }
+      // counted with the session's lookup (app.ts); the call of a caller signed in always has its count
+      if (spec.callerLimit && auth) refuseOverLimit(req.callerCalls!, spec.callerLimit)
       const ctx: RouteContext<B, Q, P, A> = {
         body: req.body as Infer<B>,
         query: req.query as Infer<Q>,

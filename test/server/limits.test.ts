@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { like } from 'drizzle-orm'
 import { rateCounters } from '../../server/src/db/schema'
-import { CALLER_LIMITS, takeCall } from '../../server/src/domain/limits'
+import { CALLER_LIMITS, refuseOverLimit } from '../../server/src/domain/limits'
+import { resolveToken } from '../../server/src/domain/auth'
 import { callApi, randomIp, signInUser, signInWechat, startTestApp, envelopeOf, type TestApp } from './harness'
 
 let t: TestApp
@@ -50,14 +51,24 @@ describe('per-caller limits on costly calls, kept in the database', () => {
   })
 
   it('a new window allows calls again, and the counters live in rate_counters', async () => {
+    const caller = await signInUser(t.app)
+    const token = caller.headers.authorization!.slice('Bearer '.length)
     const limit = { max: 2, windowMs: 60_000 }
+    const counted = { route: 'POST /test', limit }
     const now = Date.UTC(2026, 10, 25, 8, 0, 10)
-    await takeCall(t.database.db, 'test key', limit, now)
-    await takeCall(t.database.db, 'test key', limit, now + 1000)
-    await assert.rejects(takeCall(t.database.db, 'test key', limit, now + 2000), /操作过于频繁，请48秒后再试/)
-    await takeCall(t.database.db, 'test key', limit, now + 60_000)
-    const rows = await t.database.db.select().from(rateCounters).where(like(rateCounters.key, 'test key'))
+    const take = async (at: number) => {
+      const found = await resolveToken(t.database.db, token, new Date(at), counted)
+      refuseOverLimit(found!.calls!, limit, at)
+    }
+    await take(now)
+    await take(now + 1000)
+    await assert.rejects(take(now + 2000), /操作过于频繁，请48秒后再试/)
+    await take(now + 60_000)
+    const rows = await t.database.db.select().from(rateCounters).where(like(rateCounters.key, `POST /test u${caller.userId}`))
     assert.deepEqual(rows.map((r) => r.count).sort(), [1, 3])
+    // a lookup that counts nothing leaves the counters alone
+    assert.equal((await resolveToken(t.database.db, token, new Date(now + 3000)))!.calls, null)
+    assert.equal((await t.database.db.select().from(rateCounters).where(like(rateCounters.key, 'POST /test %'))).length, 2)
   })
 })
 

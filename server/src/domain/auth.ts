@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto'
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
-import { uniqueViolation, type Db, type Tx } from '../db'
-import { identities, oauthCodes, reportVerifications, sessions, smsCodes, users } from '../db/schema'
+import { rowsOf, uniqueViolation, type Db, type Tx } from '../db'
+import { identities, oauthCodes, rateCounters, reportVerifications, sessions, smsCodes, users } from '../db/schema'
 import { FieldCipher, randomToken, sha256 } from '../crypto'
 import { AppError, Code, badInput, conflict, unauthenticated } from '../errors'
 import { maskMobile } from '@/utils/mask'
 import { isMobile } from '@/utils/phoneCode'
 import { revokeChatSignatures } from './chat'
+import { windowStart, type CountedCall } from './limits'
 import { patientImAccount } from '@/utils/chatRules'
 import { PHONE_CODE_USED, type OAuthProfile, type WechatProvider } from '../plugins/providers/oauth'
 import type { SmsProvider } from '../plugins/providers/sms'
@@ -68,20 +69,33 @@ export async function issueSession(tx: Tx, identityId: number, appId: string, no
   return { token, refreshToken, expireTime: accessExpiresAt.getTime(), appId }
 }
 
-export async function resolveToken(db: Db, token: string, now = new Date()): Promise<AuthContext | null> {
-  const [row] = await db
-    .select({
-      sessionId: sessions.id,
-      identityId: identities.id,
-      provider: identities.provider,
-      appId: identities.appId,
-      userId: identities.userId,
-    })
-    .from(sessions)
-    .innerJoin(identities, eq(identities.id, sessions.identityId))
-    .where(and(eq(sessions.accessHash, sha256(token)), gt(sessions.accessExpiresAt, now), isNull(sessions.revokedAt)))
-    .limit(1)
-  return row ?? null
+/**
+ * The session of an access token that is in force. `counted`: the call counts against its caller's limit
+ * (domain/limits.ts), in the same statement, since every limited call looks its session up first: `calls` is the
+ * caller's count in the window, this call included (null when not counted).
+ */
+export async function resolveToken(db: Db, token: string, now = new Date(), counted?: CountedCall): Promise<{ auth: AuthContext; calls: number | null } | null> {
+  const found = sql`
+    select s.id as session_id, i.id as identity_id, i.provider, i.app_id, i.user_id
+    from ${sessions} s join ${identities} i on i.id = s.identity_id
+    where s.access_hash = ${sha256(token)} and s.access_expires_at > ${now.toISOString()}::timestamptz and s.revoked_at is null
+    limit 1`
+  const query = counted
+    ? sql`
+      with found as (${found}), counted as (
+        insert into ${rateCounters} (key, window_start, count)
+        select ${counted.route} || ' ' || case when user_id is not null then 'u' || user_id else 'i' || identity_id end,
+          ${windowStart(counted.limit, now.getTime()).toISOString()}::timestamptz, 1
+        from found
+        on conflict (key, window_start) do update set count = ${rateCounters}.count + 1
+        returning count
+      )
+      select found.*, (select count from counted) as calls from found`
+    : found
+  type Row = { session_id: number; identity_id: number; provider: AuthContext['provider']; app_id: string; user_id: number | null; calls?: number | null }
+  const [row] = rowsOf<Row>(await db.execute(query))
+  if (!row) return null
+  return { auth: { sessionId: row.session_id, identityId: row.identity_id, provider: row.provider, appId: row.app_id, userId: row.user_id }, calls: row.calls ?? null }
 }
 
 /** Records a one-time code handed out by a sandbox authorisation page. */

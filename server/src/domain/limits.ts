@@ -31,15 +31,23 @@ export const CALLER_LIMITS = {
 
 export const tooMany = (seconds: number) => new AppError(Code.TOO_MANY, `操作过于频繁，请${seconds}秒后再试`)
 
-/** Counts one call of `key` in the current window and refuses it past `limit.max`, saying when to try again. */
-export async function takeCall(db: Db, key: string, limit: CallerLimit, now = Date.now()): Promise<void> {
-  const windowStart = new Date(Math.floor(now / limit.windowMs) * limit.windowMs)
-  const [row] = await db
-    .insert(rateCounters)
-    .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({ target: [rateCounters.key, rateCounters.windowStart], set: { count: sql`${rateCounters.count} + 1` } })
-    .returning({ count: rateCounters.count })
-  if ((row?.count ?? 0) > limit.max) throw tooMany(Math.max(1, Math.ceil((windowStart.getTime() + limit.windowMs - now) / 1000)))
+/** A call that counts against its caller's limit: its route (method and url) and the route's limit. */
+export interface CountedCall {
+  route: string
+  limit: CallerLimit
+}
+
+/** The start of the fixed window a call at `now` falls in. */
+export function windowStart(limit: CallerLimit, now: number): Date {
+  return new Date(Math.floor(now / limit.windowMs) * limit.windowMs)
+}
+
+/**
+ * Refuses a call past `limit.max`, saying when to try again. `calls`: the caller's calls in the window, this one
+ * included, counted with the session's lookup (domain/auth.ts resolveToken).
+ */
+export function refuseOverLimit(calls: number, limit: CallerLimit, now = Date.now()): void {
+  if (calls > limit.max) throw tooMany(Math.max(1, Math.ceil((windowStart(limit, now).getTime() + limit.windowMs - now) / 1000)))
 }
 
 /** Forgets windows older than a day (the order sweep calls it). */
