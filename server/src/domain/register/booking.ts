@@ -12,7 +12,7 @@ import { and, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-o
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
-import { rowsOf, uniqueViolation, type Db, type Tx } from '../../db'
+import { uniqueViolation, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
 import { doctors, hospitals, orders, patientCards, patients, registrations } from '../../db/schema'
 import { badInput, conflict, forbidden, notFound } from '../../errors'
@@ -127,14 +127,23 @@ async function bookingStart(db: Db, userId: number, input: RegisterInput, schedu
     .where(and(sameSegmentAs(live, patients.id, schedule), inArray(live.status, LIVE_STATUSES)))
     .limit(1)
   const [row] = await db
-    .select({ patient: patients, made: registrations, card: patientCards, live: sql<number | null>`(${liveId})` })
+    .select({
+      patient: patients,
+      made: registrations,
+      card: patientCards,
+      live: sql<number | null>`(${liveId})`,
+      // the new registration's number and the doctor's title (the answer shows it) ride on this round trip, not on one
+      // of the booking's transaction; a number left unused (a retry answered with what it made, a full range) is a gap
+      bookingId: sql<number>`nextval(pg_get_serial_sequence('registrations', 'id'))::int`,
+      doctorTitle: sql<string | null>`(select ${doctors.title} from ${doctors} where ${doctors.id} = ${schedule.doctorId})`,
+    })
     .from(patients)
     .leftJoin(registrations, and(eq(registrations.userId, patients.userId), eq(registrations.idempotencyKey, input.idempotencyKey)))
     .leftJoin(patientCards, and(eq(patientCards.patientId, patients.id), eq(patientCards.hospitalId, hospitalId)))
     .where(ownPatient(userId, input.patientId))
     .limit(1)
   if (!row) throw forbidden()
-  return { patient: row.patient, again: sameAttempt(row.made, input), live: row.live !== null, card: row.card }
+  return { patient: row.patient, again: sameAttempt(row.made, input), live: row.live !== null, card: row.card, bookingId: row.bookingId, doctorTitle: row.doctorTitle }
 }
 
 async function liveBookingIn(db: Db | Tx, sameSegment: SQL) {
@@ -157,8 +166,6 @@ async function releaseExpiredHolds(db: Db, now: Date, where: SQL): Promise<boole
   await closeExpiredOrders(db, now)
   return true
 }
-
-
 
 /**
  * POST /register and POST /apply/free. Checks first (own complete patient, open schedule, a real time range, one
@@ -206,7 +213,7 @@ export async function bookRegistration(
   const card = await cardAtHospital(db, cipher, his, patient, hospital, start.card)
   const who: HisPatient = { cardNo: card.hisMedCardNo, idCard: open(cipher, patient.idCardEnc), name: cipher.decrypt(patient.nameEnc) }
 
-  const attempt = () => insertBooking(db, his, { userId, input, schedule, hospital, who, price, settings, now })
+  const attempt = () => insertBooking(db, his, { userId, input, schedule, hospital, who, price, settings, now, bookingId: start.bookingId, doctorTitle: start.doctorTitle })
   let made: Booked | null
   try {
     made = await attempt()
@@ -241,6 +248,9 @@ interface BookingPlan {
   price: ActivityPrice
   settings: RegisterSettings
   now: Date
+  /** The registration's id, taken from its sequence beforehand (bookingStart). */
+  bookingId: number
+  doctorTitle: string | null
 }
 
 /**
@@ -265,11 +275,7 @@ async function insertBooking(db: Db, his: HisProvider, p: BookingPlan): Promise<
 }
 
 async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (bookingId: number, placeId: number) => void): Promise<Booked | null> {
-  const { schedule: s, input, now } = p
-  // the doctor's title (the answer shows it) rides on the round trip that numbers the registration
-  const [{ id, title } = { id: 0, title: null }] = rowsOf<{ id: number; title: string | null }>(
-    await tx.execute(sql`select nextval(pg_get_serial_sequence('registrations', 'id'))::int as id, (select ${doctors.title} from ${doctors} where ${doctors.id} = ${s.doctorId}) as title`),
-  )
+  const { schedule: s, input, now, bookingId: id } = p
   const regNo = newRegNo(now)
   const free = p.price.payFen === 0
   const holdExpiresAt = free ? null : new Date(now.getTime() + p.settings.holdMinutes * 60_000)
@@ -320,7 +326,7 @@ async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (book
     createdAt: now,
   }
   await tx.insert(registrations).values(reg)
-  return { reg, order, doctorTitle: title }
+  return { reg, order, doctorTitle: p.doctorTitle }
 }
 
 // ---- paying, confirming, cancelling -------------------------------------------------------------------------------
