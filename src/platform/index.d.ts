@@ -84,6 +84,13 @@ export interface Platform {
   authReturnUrl(): string
   /** Leaves the app for the authorisation page. */
   leaveTo(url: string): void
+  /**
+   * Calls `back` when the browser brings this page load back from its back-forward cache (the back button on a page
+   * the app left for) rather than loading it afresh; never in a mini-program, which does not leave.
+   */
+  onBroughtBack(back: () => void): void
+  /** Loads the app afresh at the address it is on (H5); nothing in a mini-program. */
+  reload(): void
   /** `code`, `auth_code`, `state`, `app_id` as the authorisation page put them in the address. */
   authReturnParams(): Record<string, string>
   /** Takes the one-time code out of the address bar so a refresh cannot reuse it (stack notes). */

@@ -184,6 +184,14 @@ const platform: Platform = {
   leaveTo(url) {
     window.location.href = url
   },
+  onBroughtBack(back) {
+    window.addEventListener('pageshow', (event) => {
+      if (event.persisted) back()
+    })
+  },
+  reload() {
+    window.location.reload()
+  },
   authReturnParams() {
     const params = new URLSearchParams(window.location.search)
     const out: Record<string, string> = {}

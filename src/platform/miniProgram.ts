@@ -166,6 +166,8 @@ export function miniProgram(name: 'weapp' | 'alipay', provider: 'wechat' | 'alip
       return `/${page.route}${query ? `?${query}` : ''}`
     },
     authReturnUrl: () => AUTH_RETURN_URL,
+    onBroughtBack: () => undefined,
+    reload: () => undefined,
     leaveTo() {
       void Taro.showModal({ title: '提示', content: '请在浏览器中打开完成授权', showCancel: false })
     },

@@ -79,6 +79,11 @@ export class RootStore {
           this.leaving = false
         })
     }
+    // the back button on the authorisation page brings back a page load that was left waiting for the return: it
+    // starts afresh (and goes to authorisation again unless the patient is signed in meanwhile)
+    platform.onBroughtBack(() => {
+      if (this.leaving) platform.reload()
+    })
     // the account on this phone changed or went (退出登录, 注销账号, a new sign-in): the chat lets go of the old one,
     // whose signatures the server has revoked; startup asks for the new account's
     reaction(

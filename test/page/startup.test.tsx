@@ -391,6 +391,41 @@ describe('startup (spec §2)', () => {
     expect(session.get(SESSION.redirectUrl)).toBe('/pages/address/list')
   })
 
+  test('brought back from the browser’s back-forward cache while it was leaving for authorisation (the back button there), the app loads afresh; one that was not leaving stays as it is', async () => {
+    const shown = (persisted: boolean) => {
+      const event = new Event('pageshow')
+      Object.defineProperty(event, 'persisted', { value: persisted })
+      window.dispatchEvent(event)
+    }
+    const seen: boolean[] = []
+    platform.onBroughtBack(() => seen.push(true))
+    shown(false)
+    expect(seen).toEqual([])
+    shown(true)
+    expect(seen).toEqual([true])
+
+    const watch = jest.spyOn(platform, 'onBroughtBack').mockImplementation(() => undefined)
+    const reload = jest.spyOn(platform, 'reload').mockImplementation(() => undefined)
+    try {
+      serve(5)
+      signedIn('wx10392demo00000')
+      const stays = new RootStore()
+      expect(await stays.startup({ appId: 'wx10392demo00000' })).toBe('ready')
+      local.remove(LOCAL.token)
+      const leaves = new RootStore()
+      expect(await leaves.startup({ appId: 'wx10392demo00000' })).toBe('redirecting')
+      expect(leaveTo).toHaveBeenCalledTimes(1)
+      const [broughtBackStays, broughtBackLeaves] = watch.mock.calls.map(([back]) => back)
+      broughtBackStays!()
+      expect(reload).not.toHaveBeenCalled()
+      broughtBackLeaves!()
+      expect(reload).toHaveBeenCalledTimes(1)
+    } finally {
+      watch.mockRestore()
+      reload.mockRestore()
+    }
+  })
+
   test('calls answered 401 together make one trip to authorisation', async () => {
     serve(5, (url) => (url === '/dld-palm/api/patient/list' ? { code: 401, msg: '登录已过期，请重新登录', data: null } : undefined))
     signedIn('wx10392demo00000')
