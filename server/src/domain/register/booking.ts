@@ -283,23 +283,6 @@ async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (book
   const place = await his.lockPlace(tx, { hospitalCode, scheduleId: s.scheduleId, timeRange: input.timeRange, bookingId: id, regNo, patient: p.who, holdUntil: holdExpiresAt })
   if (!place) return null
   onTaken(id, place.placeId)
-  let order: OrderRow | null = null
-  if (!free) {
-    order = await createOrder(tx, {
-      userId: p.userId,
-      hospitalId: p.hospital.id,
-      business: 'register',
-      businessId: id,
-      subject: `挂号费 ${s.deptName} ${s.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
-      // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
-      amountFen: p.price.payFen,
-      // the order closes when the hold ends, and closing it gives the slot back (onClosed)
-      expiresAt: holdExpiresAt!,
-      idempotencyKey: `register:${input.idempotencyKey}`,
-    })
-  }
-  // a free booking is the patient's at once: the HIS confirms it in this transaction
-  if (free) await his.confirmRegistration(tx, { hospitalCode, bookingId: id, regNo, placeId: place.placeId, orderNo: null, amountFen: 0 })
   const reg: RegistrationRow = {
     id,
     regNo,
@@ -319,14 +302,37 @@ async function bookInTx(tx: Tx, his: HisProvider, p: BookingPlan, onTaken: (book
     feeFen: p.price.payFen,
     status: free ? 'booked' : 'holding',
     insurance: !free && !!input.insurance,
-    orderId: order?.id ?? null,
+    orderId: null,
     holdExpiresAt,
     cancelledAt: null,
     idempotencyKey: input.idempotencyKey,
     createdAt: now,
   }
-  await tx.insert(registrations).values(reg)
-  return { reg, order, doctorTitle: p.doctorTitle }
+  if (free) {
+    // a free booking is the patient's at once: the HIS confirms it in this transaction
+    await his.confirmRegistration(tx, { hospitalCode, bookingId: id, regNo, placeId: place.placeId, orderNo: null, amountFen: 0 })
+    await tx.insert(registrations).values(reg)
+    return { reg, order: null, doctorTitle: p.doctorTitle }
+  }
+  // the registration is inserted in the order's statement; an order of this key made before means a registration of
+  // the same key, whose unique index refuses this one (registrations_idempotency_key)
+  const order = await createOrder(
+    tx,
+    {
+      userId: p.userId,
+      hospitalId: p.hospital.id,
+      business: 'register',
+      businessId: id,
+      subject: `挂号费 ${s.deptName} ${s.doctorName ?? GENERAL_CLINIC_NAME}`.slice(0, 64),
+      // with insurance the split is known once the fees are uploaded for the patient's authorisation (chsPayment)
+      amountFen: p.price.payFen,
+      // the order closes when the hold ends, and closing it gives the slot back (onClosed)
+      expiresAt: holdExpiresAt!,
+      idempotencyKey: `register:${input.idempotencyKey}`,
+    },
+    (orderId) => tx.insert(registrations).values({ ...reg, orderId }).returning({ id: registrations.id }),
+  )
+  return { reg: { ...reg, orderId: order.id }, order, doctorTitle: p.doctorTitle }
 }
 
 // ---- paying, confirming, cancelling -------------------------------------------------------------------------------
