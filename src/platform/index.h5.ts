@@ -139,8 +139,9 @@ interface RouterPage {
 }
 
 /**
- * Runs the router's own loader of each page: its chunks come, and opening the page later finds them. The loaders are read a microtask later: the app's entry sets them after the app's module has run, and
- * RootStore.startEarly asks from there.
+ * Runs the router's own loader of each page: its chunks come, and opening the page later finds them. The loaders are
+ * read a microtask later: the app's entry sets them after the app's module has run, and RootStore.startEarly asks from
+ * there.
  */
 function preloadPages(paths: string[]) {
   queueMicrotask(() => {

@@ -155,7 +155,7 @@ export class HospitalStore {
    * `banners`: the app opens on a home page, whose banners are read beside the config rather than after the page's
    * script has come (they are the home's largest picture, and a round trip later on a slow link).
    * `homeKnown`: told the path of the hospital's home once the hospital answers, so the page's code can be fetched while
-   * startup reads on (on H5 the entry has fetched the likely homes' code already: RootStore.startEarly).
+   * startup reads on (on H5 the entry has fetched the likely home's code already: RootStore.startEarly).
    */
   async load(appId: string, { banners = false, homeKnown }: { banners?: boolean; homeKnown?: (homePath: string) => void } = {}) {
     const main = appId === DEFAULT_APP_ID && !this.cachedHospitalCode
