@@ -62,8 +62,15 @@ module.exports = {
         '^@/platform/im$': '<rootDir>/src/platform/im.h5.ts',
         ...base.moduleNameMapper,
         ...taroJest.moduleNameMapper,
-        // the components the H5 build draws (config/index.ts useHtmlComponents)
+        // the components the H5 build draws (config/index.ts useHtmlComponents), with Preact as the H5 build draws them
         '^@tarojs/components$': '@tarojs/components-react',
+        '^react$': 'preact/compat',
+        '^react-dom$': 'preact/compat',
+        '^react-dom/client$': 'preact/compat/client',
+        '^react-dom/test-utils$': 'preact/test-utils',
+        '^react/jsx-runtime$': 'preact/jsx-runtime',
+        // as webpack, NutUI's icons by their ES modules: the package's main file is a UMD bundle with React's JSX inside
+        '^@nutui/icons-react-taro$': '@nutui/icons-react-taro/dist/es/index.es.js',
       },
     },
   ],
