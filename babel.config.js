@@ -1,7 +1,8 @@
 // NutUI per-component imports keep its CSS tree-shaken (stack notes); the same rule runs under Jest. Icons are taken
 // one file each: through the package's index every icon the app uses anywhere rode along with the first page.
 module.exports = {
-  presets: [['taro', { framework: 'react', ts: true, compiler: 'webpack5' }]],
+  // the framework as config/index.ts has it (H5 Preact, mini-programs React): a development build's hot reload follows it
+  presets: [['taro', { framework: process.env.TARO_ENV === 'h5' ? 'preact' : 'react', ts: true, compiler: 'webpack5' }]],
   plugins: [
     [
       'import',
