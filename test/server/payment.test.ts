@@ -32,7 +32,7 @@ import { alipaySignContent, rawJsonValue } from '../../server/src/plugins/provid
 import { rsaSign } from '../../server/src/plugins/providers/rsa'
 import { fenToYuan } from '../../src/utils/number'
 import type { PayAction, PayOrder } from '../../types/api/payment'
-import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, miniCodeThroughLoginPage, DEMO, type Envelope, type TestApp } from './harness'
+import { startTestApp, signInUser, signInWechat, envelopeOf, randomIp, miniCodeThroughLoginPage, until, DEMO, type Envelope, type TestApp } from './harness'
 import type { Db } from '../../server/src/db'
 import { paidBody } from './fixtures'
 
@@ -517,11 +517,14 @@ describe('GET /dld-pay/order/:orderNo', () => {
     assert.equal(owed?.deliveredAt, null)
     // another process starting on the same database (the same cashier's books) sends what is owed
     await t.twin()
-    for (let i = 0; i < 100 && (await row(order.id)).status !== 'paid'; i++) await new Promise((r) => setTimeout(r, 20))
+    // the delivery marks the notification delivered last, after the server's answer (the order is paid a moment before)
+    const delivered = async () => {
+      const [outbox] = await t.database.db.select().from(sandboxPayOutbox).where(eq(sandboxPayOutbox.id, owed!.id))
+      return outbox?.deliveredAt != null
+    }
+    assert.ok(await until(delivered, 10_000), 'the starting server delivers what the cashier owes')
     assert.equal((await row(order.id)).status, 'paid')
     assert.equal(called.paid.get(order.id), 1)
-    const [delivered] = await t.database.db.select().from(sandboxPayOutbox).where(eq(sandboxPayOutbox.id, owed!.id))
-    assert.ok(delivered?.deliveredAt)
     // closed with the test app (it shares the test's sandbox, which closing it would stop)
   })
 
