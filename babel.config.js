@@ -1,8 +1,10 @@
 // NutUI per-component imports keep its CSS tree-shaken (stack notes); the same rule runs under Jest. Icons are taken
 // one file each: through the package's index every icon the app uses anywhere rode along with the first page.
+const framework = require('./config/framework.cjs')
+
 module.exports = {
-  // the framework as config/index.ts has it (H5 Preact, mini-programs React): a development build's hot reload follows it
-  presets: [['taro', { framework: process.env.TARO_ENV === 'h5' ? 'preact' : 'react', ts: true, compiler: 'webpack5' }]],
+  // the framework the build draws with (config/framework.cjs): a development build's hot reload follows it
+  presets: [['taro', { framework: framework(), ts: true, compiler: 'webpack5' }]],
   plugins: [
     [
       'import',

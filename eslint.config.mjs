@@ -74,8 +74,9 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': 'error', 'import-x/no-unresolved': 'error' },
   },
   {
-    // a CommonJS file read by Jest: it takes the Taro test utils' own Jest settings with require()
-    files: ['jest.config.js'],
+    // CommonJS files read by Jest and Babel: Jest's takes the Taro test utils' own settings with require(), Babel's
+    // the framework the build draws with
+    files: ['jest.config.js', 'babel.config.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -3,6 +3,7 @@ import path from 'node:path'
 import devConfig from './dev'
 import prodConfig from './prod'
 import { BundleStatsPlugin } from './bundleStats'
+import framework from './framework.cjs'
 
 /**
  * The server's origin that the app's calls go to. H5 leaves it empty (the page's own origin); a mini-program has no
@@ -66,11 +67,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
     copy: { patterns: process.env.TARO_ENV === 'h5' ? [{ from: 'src/favicon.svg', to: `${buildRoot}/h5/favicon.svg` }] : [], options: {} },
     // Taro's own alias resolution keeps the per-platform files (index.h5.ts, index.weapp.ts) working
     alias: { '@': path.resolve(__dirname, '..', 'src') },
-    // H5 draws with Preact: Taro's plugin puts preact/compat where react and react-dom are imported, the app's code
-    // and NutUI's alike. The first load 178.4 -> 143.7 KB gzip. The mini-programs keep React, which Taro's own
-    // reconciler draws there without react-dom. Jest's runtime tests (test/runtime) run on Preact as this build does;
-    // the page tests with their component doubles (test/page) on React.
-    framework: process.env.TARO_ENV === 'h5' ? 'preact' : 'react',
+    // H5 Preact, the mini-programs React (config/framework.cjs)
+    framework: framework(),
     compiler: 'webpack5',
     cache: { enable: false },
     mini: {
