@@ -5,7 +5,8 @@
 //  2. Server: requests per second and latency percentiles of the home-page config call beside a bare route,
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
-//     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs.
+//     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs; and how late the
+//     server's event loop ran meanwhile (a request the server has not read yet waits that long, out of its sight).
 //  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
 //     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
 //     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
@@ -209,6 +210,8 @@ const want = (section) => !ONLY || ONLY.has(section)
 const FIXTURE_SECTIONS = ['booking', 'bills', 'reports', 'pharmacy', 'chat']
 
 const dbStats = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/db`)).json()
+/** How late the server's event loop ran since the last ask (serve.ts). */
+const loopDelay = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/loop`)).json()
 
 /**
  * The bare route on a bare Fastify app, on our server, and on our server without each of its parts. Every variant is
@@ -282,12 +285,17 @@ for (const [i, run] of runs.entries()) {
     }
     if (want('booking')) {
       const before = await dbStats(server.port)
+      await loopDelay(server.port) // from here
       const b = await bookings(server.port, server.bookers, server.places)
+      const late = await loopDelay(server.port)
       console.log(
         `  ${'registration'.padEnd(18)} ${String(b.rps).padStart(7)} bookings/s   p50 ${b.p50} ms   p99 ${b.p99} ms   ` +
           `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
       )
       for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
+      console.log(
+        `    server's event loop late by ${late.meanMs} ms on average, p99 ${late.p99Ms} ms, at most ${late.maxMs} ms (a request waits unread meanwhile)`,
+      )
       const after = await dbStats(server.port)
       if (before && after) {
         // PGlite's one connection during the bookings: how long each statement or transaction waited for it and held it

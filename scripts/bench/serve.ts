@@ -16,6 +16,7 @@ import cluster from 'node:cluster'
 import { mkdtempSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
@@ -224,6 +225,17 @@ async function serveApp(config: Config, database: Database, port: number, withou
   app.get('/bench/bare', bareAnswer)
   // where the embedded database's one connection spends its time (db/index.ts)
   app.get('/bench/db', async () => database.queueStats?.() ?? null)
+  // how late the event loop ran since the last call: while it is late the server reads no request and accepts no
+  // connection, and a request waits unseen, out of the reach of the database's admission queue
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  app.get('/bench/loop', async () => {
+    const ms = (ns: number) => Math.round(ns / 1e6)
+    const delay = { meanMs: ms(loop.mean), p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max) }
+    loop.reset()
+    return delay
+  })
+  app.addHook('onClose', () => loop.disable())
   // the chat benchmark reads the server's memory before and after opening its idle connections
   app.get('/bench/memory', async () => {
     ;(globalThis as { gc?: () => void }).gc?.()
