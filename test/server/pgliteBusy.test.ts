@@ -190,3 +190,17 @@ it('an open chat socket takes no turn: with one turn, calls are served while pat
     for (const ws of sockets) ws.close()
   }
 })
+
+it('lets the event loop turn while statements keep coming, so requests are read and timers run meanwhile', async () => {
+  // PGlite answers in this thread with resolved promises: without the gate's pauses this chain would hold the loop
+  // for all of its 300 ms and the timer would not run once
+  let turns = 0
+  const timer = setInterval(() => turns++, 1)
+  try {
+    const started = performance.now()
+    while (performance.now() - started < 300) await database.db.select({ id: hospitals.id }).from(hospitals).limit(1)
+  } finally {
+    clearInterval(timer)
+  }
+  assert.ok(turns >= 10, `the loop had ${turns} turns in 300 ms of statements`)
+})
