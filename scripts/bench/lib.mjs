@@ -37,8 +37,8 @@ export function startServer(env = {}, { cpus } = {}) {
   })
 }
 
-export async function load(port, path) {
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: SECONDS })
+export async function load(port, path, seconds = SECONDS) {
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: seconds })
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
 }
 
