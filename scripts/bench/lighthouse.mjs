@@ -2,11 +2,13 @@
 // Lighthouse (mobile preset: a mid-range phone on a slow 4G link, simulated) on a few H5 pages, each the median of 3
 // runs by performance score: the score, Largest Contentful Paint and Total Blocking Time; then the home's largest
 // paint measured in a throttled Chromium (throttledHomePaint). `npm run bench` prints them after the first load;
-// `node scripts/bench/lighthouse.mjs` prints them alone (against BUILD_ROOT after an H5 production build). It drives
-// the Debian Chromium; nothing is downloaded. Prints figures, asserts nothing.
+// `node scripts/bench/lighthouse.mjs` prints them alone (against BUILD_ROOT after an H5 production build). Beside
+// them, the same figures of a bare Taro 4 + NutUI + MobX app of one page (bareApp.mjs): the floor this stack starts
+// from. It drives the Debian Chromium; nothing is downloaded. Prints figures, asserts nothing.
 import lighthouse from 'lighthouse'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS } from './firstLoad.mjs'
+import { buildBareApp } from './bareApp.mjs'
 import { startServer, stopServer } from './lib.mjs'
 
 /** The pages measured, as a visitor opens them (not signed in: a page behind the sign-in shows the bind page). */
@@ -18,11 +20,11 @@ export const LIGHTHOUSE_PAGES = [
 const RUNS = 3
 const DEBUG_PORT = 9333
 
-export async function lighthouseFigures(port) {
+export async function lighthouseFigures(port, pages = LIGHTHOUSE_PAGES) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUG_PORT}`] })
   const figures = []
   try {
-    for (const [name, path] of LIGHTHOUSE_PAGES) {
+    for (const [name, path] of pages) {
       const runs = []
       for (let i = 0; i < RUNS; i++) {
         const { lhr } = await lighthouse(`http://127.0.0.1:${port}${path}`, { port: DEBUG_PORT, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
@@ -39,6 +41,22 @@ export async function lighthouseFigures(port) {
     await browser.close()
   }
   return figures
+}
+
+/** The bare app's figures (bareApp.mjs), built now and served by a bench server of its own as the app is. */
+export async function bareAppFigures() {
+  const bare = buildBareApp()
+  try {
+    const server = await startServer({ H5_DIR: bare.h5Dir, BENCH_FIXTURES: '0' })
+    try {
+      const [figures] = await lighthouseFigures(server.port, [['bare Taro app', '/h5/']])
+      return figures
+    } finally {
+      await stopServer(server)
+    }
+  } finally {
+    bare.remove()
+  }
 }
 
 /** A new visitor's visits of the home for `throttledHomePaint`. */
@@ -79,16 +97,18 @@ export async function throttledHomePaint(port) {
   return paints.sort((a, b) => a - b)[Math.floor(VISITS / 2)]
 }
 
-export function printLighthouse(figures, homePaint) {
+export function printLighthouse(figures, homePaint, bare) {
   console.log(`Lighthouse mobile, median of ${RUNS} runs (simulated slow 4G and a mid-range phone's CPU):`)
-  for (const f of figures) console.log(`  ${f.name.padEnd(18)} performance ${String(f.score).padStart(3)}   LCP ${(f.lcp / 1000).toFixed(1)} s   TBT ${Math.round(f.tbt)} ms   (${f.path})`)
+  const row = (f, what) => `  ${f.name.padEnd(18)} performance ${String(f.score).padStart(3)}   LCP ${(f.lcp / 1000).toFixed(1)} s   TBT ${Math.round(f.tbt)} ms   (${what})`
+  for (const f of figures) console.log(row(f, f.path))
+  if (bare) console.log(row(bare, 'a Taro 4 + NutUI + MobX app of one page, no calls: the floor of this stack'))
   if (homePaint !== undefined) console.log(`  home in Chromium throttled alike (150 ms round trips, 1.6 Mbit/s, CPU 4x slower), median of ${VISITS} visits: LCP ${(homePaint / 1000).toFixed(2)} s`)
 }
 
 if (process.argv[1] === import.meta.filename) {
   const server = await startServer({ BENCH_BOOKERS: '1', BENCH_CHAT_CLIENTS: '2' })
   try {
-    printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port))
+    printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port), await bareAppFigures())
   } finally {
     await stopServer(server)
   }
