@@ -328,20 +328,27 @@ for (const [i, run] of runs.entries()) {
         )
       }
     }
-    if (!['bills', 'reports', 'pharmacy', 'chat'].some(want)) continue
-    const o = await bills(server.port, server.billPayers)
-    console.log(`  ${'unpaid bills list'.padEnd(18)} ${String(o.list.rps).padStart(7)} req/s   p50 ${o.list.p50} ms   p99 ${o.list.p99} ms   errors ${o.list.errors}`)
-    console.log(`  ${'bill payment'.padEnd(18)} ${String(o.pay.rps).padStart(7)} payments/s   p50 ${o.pay.p50} ms   p99 ${o.pay.p99} ms   (${o.pay.paid} of ${o.pay.of} paid: init and cashier)`)
-    for (const [msg, n] of o.pay.reasons) console.log(`    refused ${n}: ${msg}`)
-    const r = await reports(server.port, server.reportReaders)
-    console.log(`  ${'lab report list'.padEnd(18)} ${String(r.list.rps).padStart(7)} req/s   p50 ${r.list.p50} ms   p99 ${r.list.p99} ms   errors ${r.list.errors}`)
-    console.log(`  ${'lab report detail'.padEnd(18)} ${String(r.detail.rps).padStart(7)} req/s   p50 ${r.detail.p50} ms   p99 ${r.detail.p99} ms   errors ${r.detail.errors}`)
-    const ph = await pharmacyOrders(server.port, server.bookers, server.pharmacy)
-    console.log(`  ${'pharmacy order'.padEnd(18)} ${String(ph.rps).padStart(7)} orders/s   p50 ${ph.p50} ms   p99 ${ph.p99} ms   errors ${ph.errors}`)
-    const c = await chat(server.port, server.chat)
-    console.log(`  chat, ${c.clients} connected clients: ${c.heapPerConnectionKB} KB heap per idle connection`)
-    console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)
-    console.log(`  ${'  flat out'.padEnd(18)} ${String(c.mps).padStart(7)} messages/s   delivery p50 ${c.p50} ms   p99 ${c.p99} ms   (${c.arrived} delivered, ${c.failed} refused)`)
+    if (want('bills')) {
+      const o = await bills(server.port, server.billPayers)
+      console.log(`  ${'unpaid bills list'.padEnd(18)} ${String(o.list.rps).padStart(7)} req/s   p50 ${o.list.p50} ms   p99 ${o.list.p99} ms   errors ${o.list.errors}`)
+      console.log(`  ${'bill payment'.padEnd(18)} ${String(o.pay.rps).padStart(7)} payments/s   p50 ${o.pay.p50} ms   p99 ${o.pay.p99} ms   (${o.pay.paid} of ${o.pay.of} paid: init and cashier)`)
+      for (const [msg, n] of o.pay.reasons) console.log(`    refused ${n}: ${msg}`)
+    }
+    if (want('reports')) {
+      const r = await reports(server.port, server.reportReaders)
+      console.log(`  ${'lab report list'.padEnd(18)} ${String(r.list.rps).padStart(7)} req/s   p50 ${r.list.p50} ms   p99 ${r.list.p99} ms   errors ${r.list.errors}`)
+      console.log(`  ${'lab report detail'.padEnd(18)} ${String(r.detail.rps).padStart(7)} req/s   p50 ${r.detail.p50} ms   p99 ${r.detail.p99} ms   errors ${r.detail.errors}`)
+    }
+    if (want('pharmacy')) {
+      const ph = await pharmacyOrders(server.port, server.bookers, server.pharmacy)
+      console.log(`  ${'pharmacy order'.padEnd(18)} ${String(ph.rps).padStart(7)} orders/s   p50 ${ph.p50} ms   p99 ${ph.p99} ms   errors ${ph.errors}`)
+    }
+    if (want('chat')) {
+      const c = await chat(server.port, server.chat)
+      console.log(`  chat, ${c.clients} connected clients: ${c.heapPerConnectionKB} KB heap per idle connection`)
+      console.log(`  ${'  steady'.padEnd(18)} ${String(c.rate).padStart(7)} messages/s   delivery p50 ${c.steady.p50} ms   p99 ${c.steady.p99} ms   (${c.steady.arrived} of ${c.steady.sent} delivered)`)
+      console.log(`  ${'  flat out'.padEnd(18)} ${String(c.mps).padStart(7)} messages/s   delivery p50 ${c.p50} ms   p99 ${c.p99} ms   (${c.arrived} delivered, ${c.failed} refused)`)
+    }
   } finally {
     await stopServer(server)
   }
