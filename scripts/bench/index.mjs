@@ -259,10 +259,7 @@ async function plugins() {
     for (const server of servers) await stopServer(server)
     if (serverCpus) unpinClient()
   }
-  const median = (label, key) => {
-    const values = runsOf.get(label).map((r) => r[key]).sort((x, y) => x - y)
-    return values[Math.floor(values.length / 2)]
-  }
+  const median = (label, key) => percentiles(runsOf.get(label).map((r) => r[key])).p50
   const plain = median(variants[0][0], 'rps')
   const ours = median('our server', 'rps')
   for (const [label, env] of variants) {
