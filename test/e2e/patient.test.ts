@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { readFileSync } from 'node:fs'
-import { WAIT_MS, bindMobile, bindPatient, confirmModal, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
+import { ROOT, WAIT_MS, bindMobile, bindPatient, confirmModal, masked, newPhone, seeText, setup, shot, tapButton, teardown, uniqueMobile, visible, waitForPath } from './support'
 import { assertAccessible } from './axe'
 
 const LIST = '/h5/pages/patient/index'
@@ -224,7 +224,7 @@ describe('patients in the browser', () => {
     // 拍照识别: the sandbox OCR reads the demo card the seed ships (张三丰, 11010519800512001X)
     const chooser = page.waitForEvent('filechooser')
     await visible(page.getByText('拍照识别', { exact: true })).first().click()
-    await (await chooser).setFiles(join(import.meta.dirname, '../../server/src/seed/cards/demo-idcard-1.png'))
+    await (await chooser).setFiles(join(ROOT, 'server/src/seed/cards/demo-idcard-1.png'))
     await seeText(page, '识别成功，请核对', WAIT_MS)
     assert.equal(await field(page, '请输入就诊人姓名').inputValue(), '张三丰')
     assert.equal(await field(page, '请输入身份证号').inputValue(), '11010519800512001X')
