@@ -5,12 +5,13 @@
  * One browser context is one phone, and therefore one sandbox WeChat user (the sandbox knows the browser by a cookie).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import assert from 'node:assert/strict'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core'
+import { seedTemplateKey } from '../seedTemplate'
 
 export const ROOT = resolve(__dirname, '..', '..')
 /** The H5 build the server serves (config/index.ts puts it under BUILD_ROOT, dist by default). */
@@ -19,7 +20,7 @@ export const SHOT_DIR = join(ROOT, 'test-results', 'e2e')
 
 /** Explicit waits never exceed this. */
 export const WAIT_MS = 20_000
-/** First start creates the embedded database and seeds it. */
+/** The template's start migrates the embedded database and seeds it (seededTemplate). */
 const SERVER_START_MS = 60_000
 
 const CHROMIUM_ARGS = [
@@ -61,11 +62,16 @@ const killChildAndExit = (signal: NodeJS.Signals) => {
 
 let serverPort = 0
 
-/** Starts `node --import tsx server/src/server.ts` on a fresh data directory and waits until it answers. */
+/**
+ * Starts `node --import tsx server/src/server.ts` on a fresh data directory, a copy of the seeded template, and waits
+ * until it answers.
+ */
 export async function startServer(): Promise<string> {
   assert.ok(existsSync(join(H5_DIR, 'index.html')), 'dist/h5 is missing: run `npx taro build --type h5` first')
+  const template = await seededTemplate()
   serverPort = await freePort()
   dataDir = mkdtempSync(join(tmpdir(), 'hospital-h5-e2e-'))
+  cpSync(template, dataDir, { recursive: true })
   baseUrl = `http://127.0.0.1:${serverPort}`
   process.once('exit', killChild)
   process.once('SIGINT', killChildAndExit)
@@ -75,13 +81,18 @@ export async function startServer(): Promise<string> {
 
 /** The server process on `dataDir` and `serverPort`, answered once it serves the hospital list. */
 async function spawnServer(): Promise<string> {
+  child = await launch(dataDir!, serverPort)
+  return baseUrl
+}
+
+/** A server process on `dir` and `port`, once it serves the hospital list. */
+async function launch(dir: string, port: number): Promise<ChildProcess> {
   // every phone of a run comes from 127.0.0.1, like patients on one hospital Wi-Fi; unpaid orders close within 2 s
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', SMS_PER_ADDRESS_PER_MINUTE: '30', ORDER_SWEEP_SECONDS: '2', DATA_DIR: dataDir!, PORT: String(serverPort), HOST: '127.0.0.1', H5_DIR },
+    env: { ...process.env, NODE_ENV: 'test', SMS_PER_ADDRESS_PER_MINUTE: '30', ORDER_SWEEP_SECONDS: '2', DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', H5_DIR },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  child = proc
   let output = ''
   proc.stdout?.on('data', (c) => (output += c))
   proc.stderr?.on('data', (c) => (output += c))
@@ -89,27 +100,62 @@ async function spawnServer(): Promise<string> {
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${output}`)
     try {
-      const res = await fetch(`${baseUrl}/dld-hospital/hospital/list`, { signal: AbortSignal.timeout(2000) })
-      if (res.ok) return baseUrl
+      const res = await fetch(`http://127.0.0.1:${port}/dld-hospital/hospital/list`, { signal: AbortSignal.timeout(2000) })
+      if (res.ok) return proc
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 250))
   }
-  await stopServer()
+  await stop(proc, 'SIGTERM')
   throw new Error(`server did not answer within ${SERVER_START_MS / 1000} s:\n${output}`)
+}
+
+/** Ends a server process: `signal`, then SIGKILL if it is still there after 5 s. */
+async function stop(proc: ChildProcess, signal: NodeJS.Signals) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()))
+  proc.kill(signal)
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 5000)
+  await exited
+  clearTimeout(timer)
 }
 
 async function stopChild(signal: NodeJS.Signals) {
   const proc = child
   child = null
-  if (proc && proc.exitCode === null && proc.signalCode === null) {
-    const exited = new Promise<void>((r) => proc.once('exit', () => r()))
-    proc.kill(signal)
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000)
-    await exited
-    clearTimeout(timer)
+  if (proc) await stop(proc, signal)
+}
+
+/** Where the seeded data directories live, one per test/seedTemplate.ts key. */
+const TEMPLATE_ROOT = join(tmpdir(), 'hospital-h5-e2e-templates')
+/** A template being built that is older than this was left by a run that was stopped. */
+const STALE_BUILD_MS = 10 * 60_000
+
+/**
+ * The data directory of a server that started once on an empty one and stopped cleanly: migrated, seeded and with its
+ * keys. Each test file's server starts on a copy of it (about 4 s a start on this project's 2-core machines, against
+ * about 11 s migrating and seeding an empty one). Built by whichever test file needs it first; two building at
+ * once each build one, and the first renamed into place is kept.
+ */
+async function seededTemplate(): Promise<string> {
+  const ready = join(TEMPLATE_ROOT, seedTemplateKey)
+  if (existsSync(ready)) return ready
+  mkdirSync(TEMPLATE_ROOT, { recursive: true })
+  const building = mkdtempSync(join(TEMPLATE_ROOT, 'building-'))
+  try {
+    await stop(await launch(building, await freePort()), 'SIGTERM')
+    renameSync(building, ready)
+  } catch (e) {
+    rmSync(building, { recursive: true, force: true })
+    if (!existsSync(ready)) throw e // otherwise another test file was first
   }
+  // templates of other migrations, seeds or days: nothing copies them any more
+  for (const name of readdirSync(TEMPLATE_ROOT)) {
+    const path = join(TEMPLATE_ROOT, name)
+    if (name.startsWith('building-') ? Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS : name !== seedTemplateKey) rmSync(path, { recursive: true, force: true })
+  }
+  return ready
 }
 
 /**

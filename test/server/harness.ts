@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import { dirname, join } from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
@@ -14,24 +14,14 @@ import { openDatabase, scratchDatabase, type Database } from '../../server/src/d
 import { idCardCheckChar } from '../../src/utils/idCard'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
-
-import { createHash } from 'node:crypto'
-import { readdirSync } from 'node:fs'
-import { migrationsFolder } from '../../server/src/db'
+import { seedTemplateKey as templateHash } from '../seedTemplate'
 
 /**
- * One template per set of migrations, seed and day (the seed's schedules start today), shared by every test process:
+ * One template per set of migrations, seed and day (test/seedTemplate.ts), shared by every test process:
  * a PGlite data directory (written atomically) or a PostgreSQL database. It is migrated and seeded, so a test app
  * only copies it: migrating and seeding cost about 3 s an app on PostgreSQL. Its encrypted seed rows are readable
  * with TEMPLATE_DATA_KEY, the key test apps use.
  */
-const seedFolder = join(migrationsFolder, '..', 'src', 'seed')
-const templateHash = createHash('sha256')
-  .update(readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).map((f) => readFileSync(join(migrationsFolder, f), 'utf8')).join('\n'))
-  .update(readdirSync(seedFolder).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(seedFolder, f), 'utf8')).join('\n'))
-  .update(new Date().toLocaleDateString('sv', { timeZone: 'Asia/Shanghai' }))
-  .digest('hex')
-  .slice(0, 16)
 const TEMPLATE_FILE = join(tmpdir(), 'hospital-h5-test', `pglite-template-${templateHash}.tar`)
 /** A test-only key, the same in every process that shares the template. */
 const TEMPLATE_DATA_KEY = createHash('sha256').update(`template-data-key:${templateHash}`).digest('base64')
