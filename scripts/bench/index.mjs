@@ -280,15 +280,17 @@ async function plugins() {
 const runs = [{ name: 'PGlite (embedded)', env: {} }]
 if (process.env.BENCH_DATABASE_URL) runs.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } })
 
+const SERVER_SECTIONS = ['server', ...FIXTURE_SECTIONS]
 for (const [i, run] of runs.entries()) {
-  if (!['firstload', 'server', ...FIXTURE_SECTIONS].some(want)) break
+  // the first load is measured once, from the first run's server; the other sections on every run's
+  if (!(i === 0 && want('firstload')) && !SERVER_SECTIONS.some(want)) break
   const server = await startServer({ ...run.env, ...(FIXTURE_SECTIONS.some(want) ? {} : { BENCH_FIXTURES: '0' }) })
   try {
     if (i === 0 && want('firstload')) {
       printFirstLoad(await firstLoad(server.port))
       printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port), await bareAppFigures())
     }
-    console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
+    if (SERVER_SECTIONS.some(want)) console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of want('server')
       ? [
           ['bare route', '/bench/bare'],
