@@ -7,8 +7,9 @@
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
 //     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs, after the server's
-//     first bookings (printed apart: the process runs their code for the first time); and how late the server's event
-//     loop ran meanwhile (a request the server has not read yet waits that long, out of its sight).
+//     first bookings (printed apart: the process runs their code for the first time, and the clients connect then);
+//     and how late the server's event loop ran meanwhile (a request the server has not read yet waits that long, out
+//     of its sight).
 //  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
 //     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
 //     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
@@ -310,7 +311,7 @@ for (const [i, run] of runs.entries()) {
           `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
       )
       console.log(
-        `    before those, the server's first ${FIRST_BOOKINGS} (its code not yet run): p50 ${b.first.p50} ms   p99 ${b.first.p99} ms   ` +
+        `    before those, the server's first ${FIRST_BOOKINGS} (its code not yet run; ${CONNECTIONS} clients connecting at once): p50 ${b.first.p50} ms   p99 ${b.first.p99} ms   ` +
           `longest ${b.first.maxMs} ms   (${b.first.booked} booked, ${b.first.refused} refused)`,
       )
       for (const [msg, n] of b.reasons) console.log(`    refused ${n}: ${msg}`)
