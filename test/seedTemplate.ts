@@ -1,23 +1,27 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-const MIGRATIONS = resolve(__dirname, '..', 'server', 'drizzle')
-const SEED = resolve(__dirname, '..', 'server', 'src', 'seed')
-const filesOf = (dir: string, ext: string) =>
-  readdirSync(dir)
-    .filter((f) => f.endsWith(ext))
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('\n')
+const SERVER = resolve(__dirname, '..', 'server')
+
+/** The files under `dir` (relative to it), in order. */
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .sort()
 
 /**
- * What a migrated and seeded test database depends on: the migrations, the seed and the day (the seed's schedules
- * start today). Test databases are copies of a template built once per key (test/server/harness.ts for the server
- * tests, test/e2e/support.ts for the browser tests' servers); a template of another key is out of date.
+ * What a migrated and seeded test database depends on: the migrations, the server's code (the seed and everything it
+ * calls) and the day (the seed's schedules start today). Test databases are copies of a template built once per key
+ * (test/server/harness.ts for the server tests, test/e2e/support.ts for the browser tests' servers); a template of
+ * another key is out of date.
  */
-export const seedTemplateKey = createHash('sha256')
-  .update(filesOf(MIGRATIONS, '.sql'))
-  .update(filesOf(SEED, '.ts'))
+export const seedTemplateKey = ['drizzle', 'src']
+  .flatMap((folder) => filesUnder(join(SERVER, folder)).map((f) => join(folder, f)))
+  .reduce((hash, file) => hash.update(file).update(readFileSync(join(SERVER, file))), createHash('sha256'))
   .update(new Date().toLocaleDateString('sv', { timeZone: 'Asia/Shanghai' }))
   .digest('hex')
   .slice(0, 16)
+
+/** A template of another key (or one left half-built) older than this is not in use: the next template built removes it. */
+export const STALE_TEMPLATE_MS = 60 * 60_000

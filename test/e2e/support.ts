@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import assert from 'node:assert/strict'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core'
-import { seedTemplateKey } from '../seedTemplate'
+import { STALE_TEMPLATE_MS, seedTemplateKey } from '../seedTemplate'
 
 export const ROOT = resolve(__dirname, '..', '..')
 /** The H5 build the server serves (config/index.ts puts it under BUILD_ROOT, dist by default). */
@@ -129,8 +129,6 @@ async function stopChild(signal: NodeJS.Signals) {
 
 /** Where the seeded data directories live, one per test/seedTemplate.ts key. */
 const TEMPLATE_ROOT = join(tmpdir(), 'hospital-h5-e2e-templates')
-/** A template being built that is older than this was left by a run that was stopped. */
-const STALE_BUILD_MS = 10 * 60_000
 
 /**
  * The data directory of a server that started once on an empty one and stopped cleanly: migrated, seeded and with its
@@ -150,10 +148,10 @@ async function seededTemplate(): Promise<string> {
     rmSync(building, { recursive: true, force: true })
     if (!existsSync(ready)) throw e // otherwise another test file was first
   }
-  // templates of other migrations, seeds or days: nothing copies them any more
+  // templates of other keys and ones left half-built, unless another checkout's tests may be using them
   for (const name of readdirSync(TEMPLATE_ROOT)) {
     const path = join(TEMPLATE_ROOT, name)
-    if (name.startsWith('building-') ? Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS : name !== seedTemplateKey) rmSync(path, { recursive: true, force: true })
+    if (name !== seedTemplateKey && Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { recursive: true, force: true })
   }
   return ready
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import { dirname, join } from 'node:path'
@@ -14,10 +14,10 @@ import { openDatabase, scratchDatabase, type Database } from '../../server/src/d
 import { idCardCheckChar } from '../../src/utils/idCard'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
-import { seedTemplateKey as templateHash } from '../seedTemplate'
+import { STALE_TEMPLATE_MS, seedTemplateKey as templateHash } from '../seedTemplate'
 
 /**
- * One template per set of migrations, seed and day (test/seedTemplate.ts), shared by every test process:
+ * One template per migrations, server code and day (test/seedTemplate.ts), shared by every test process:
  * a PGlite data directory (written atomically) or a PostgreSQL database. It is migrated and seeded, so a test app
  * only copies it: migrating and seeding cost about 3 s an app on PostgreSQL. Its encrypted seed rows are readable
  * with TEMPLATE_DATA_KEY, the key test apps use.
@@ -39,6 +39,11 @@ async function pgliteTemplate(): Promise<Buffer> {
     mkdirSync(dirname(TEMPLATE_FILE), { recursive: true })
     writeFileSync(`${TEMPLATE_FILE}.${process.pid}`, Buffer.from(await dump.arrayBuffer()))
     renameSync(`${TEMPLATE_FILE}.${process.pid}`, TEMPLATE_FILE)
+    // templates of other keys, unless another checkout's tests may be reading them
+    for (const name of readdirSync(dirname(TEMPLATE_FILE))) {
+      const path = join(dirname(TEMPLATE_FILE), name)
+      if (/^pglite-template-\w+\.tar$/.test(name) && path !== TEMPLATE_FILE && Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { force: true })
+    }
   }
   template = readFileSync(TEMPLATE_FILE)
   return template
