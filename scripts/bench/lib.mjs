@@ -52,9 +52,8 @@ export const FIRST_BOOKINGS = 2 * CONNECTIONS
  * as phones do at a release of appointments, and most of their tail is the connecting: since libuv 1.45 a Node process
  * accepts one new connection per turn of its event loop, and under bookings a turn of PGlite's server takes about 30 ms,
  * so the 50th connection is read about 1.5 s after the first (measured: first 100 p99 1.5-1.9 s; on 50 connections
- * opened before them, 0.8-1.2 s). Then, as on a server that has
- * been taking bookings (a hospital's at its morning release of appointments), as many as the clients can for
- * `SECONDS`: bookings per second and latency percentiles.
+ * opened before them, 0.8-1.2 s). Then, as on a server that has been taking bookings (a hospital's at its morning
+ * release of appointments), as many as the clients can for `SECONDS`: bookings per second and latency percentiles.
  */
 export async function bookings(port, bookers, places) {
   // patients taken account by account in turn (the first patient of every account, then the second ...), so that the

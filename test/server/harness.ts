@@ -55,7 +55,7 @@ const TEMPLATE_PREFIX = 'h5template_'
 
 /**
  * The PostgreSQL template database (built once under an advisory lock, then renamed into place, so that no test
- * copies a half-built one). Templates of other migrations or days are dropped then: nothing copies them any more.
+ * copies a half-built one). Templates of other keys are dropped then: nothing copies them any more.
  */
 let pgTemplate: Promise<string> | null = null
 function postgresTemplate(serverUrl: string): Promise<string> {
