@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const SERVER = resolve(__dirname, '..', 'server')
@@ -23,5 +23,16 @@ export const seedTemplateKey = ['drizzle', 'src']
   .digest('hex')
   .slice(0, 16)
 
-/** A template of another key (or one left half-built) older than this is not in use: the next template built removes it. */
-export const STALE_TEMPLATE_MS = 60 * 60_000
+/** A template of another key (or one left half-built) older than this is not in use. */
+const STALE_TEMPLATE_MS = 60 * 60_000
+
+/**
+ * After a new template is written: removes the other templates in `dir` (those `isTemplate` names), unless they are
+ * younger than STALE_TEMPLATE_MS, when another checkout's tests may still be reading or building them.
+ */
+export function removeStaleTemplates(dir: string, keep: string, isTemplate: (name: string) => boolean = () => true) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (path !== keep && isTemplate(name) && Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { recursive: true, force: true })
+  }
+}

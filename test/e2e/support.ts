@@ -5,13 +5,13 @@
  * One browser context is one phone, and therefore one sandbox WeChat user (the sandbox knows the browser by a cookie).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import assert from 'node:assert/strict'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core'
-import { STALE_TEMPLATE_MS, seedTemplateKey } from '../seedTemplate'
+import { removeStaleTemplates, seedTemplateKey } from '../seedTemplate'
 
 export const ROOT = resolve(__dirname, '..', '..')
 /** The H5 build the server serves (config/index.ts puts it under BUILD_ROOT, dist by default). */
@@ -148,11 +148,8 @@ async function seededTemplate(): Promise<string> {
     rmSync(building, { recursive: true, force: true })
     if (!existsSync(ready)) throw e // otherwise another test file was first
   }
-  // templates of other keys and ones left half-built, unless another checkout's tests may be using them
-  for (const name of readdirSync(TEMPLATE_ROOT)) {
-    const path = join(TEMPLATE_ROOT, name)
-    if (name !== seedTemplateKey && Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { recursive: true, force: true })
-  }
+  // the templates of other keys, and ones left half-built
+  removeStaleTemplates(TEMPLATE_ROOT, ready)
   return ready
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import { dirname, join } from 'node:path'
@@ -14,7 +14,7 @@ import { openDatabase, scratchDatabase, type Database } from '../../server/src/d
 import { idCardCheckChar } from '../../src/utils/idCard'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
-import { STALE_TEMPLATE_MS, seedTemplateKey as templateHash } from '../seedTemplate'
+import { removeStaleTemplates, seedTemplateKey as templateHash } from '../seedTemplate'
 
 /**
  * One template per migrations, server code and day (test/seedTemplate.ts), shared by every test process:
@@ -39,11 +39,7 @@ async function pgliteTemplate(): Promise<Buffer> {
     mkdirSync(dirname(TEMPLATE_FILE), { recursive: true })
     writeFileSync(`${TEMPLATE_FILE}.${process.pid}`, Buffer.from(await dump.arrayBuffer()))
     renameSync(`${TEMPLATE_FILE}.${process.pid}`, TEMPLATE_FILE)
-    // templates of other keys, unless another checkout's tests may be reading them
-    for (const name of readdirSync(dirname(TEMPLATE_FILE))) {
-      const path = join(dirname(TEMPLATE_FILE), name)
-      if (/^pglite-template-\w+\.tar$/.test(name) && path !== TEMPLATE_FILE && Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { force: true })
-    }
+    removeStaleTemplates(dirname(TEMPLATE_FILE), TEMPLATE_FILE, (name) => /^pglite-template-\w+\.tar$/.test(name))
   }
   template = readFileSync(TEMPLATE_FILE)
   return template
