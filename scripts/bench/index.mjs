@@ -8,8 +8,9 @@
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
 //     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs, after the server's
 //     first bookings (printed apart: the process runs their code for the first time, and the clients connect then);
-//     and how late the server's event loop ran meanwhile (a request the server has not read yet waits that long, out
-//     of its sight).
+//     how late the server's event loop ran meanwhile (a request the server has not read yet waits that long, out
+//     of its sight); and the server process's CPU time per booking (steadier than the rate where other work shares
+//     the machine).
 //  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
 //     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
 //     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
@@ -216,6 +217,11 @@ const FIXTURE_SECTIONS = ['booking', 'bills', 'reports', 'pharmacy', 'chat']
 const dbStats = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/db`)).json()
 /** How late the server's event loop ran since the last ask (serve.ts). */
 const loopDelay = async (port) => (await fetch(`http://127.0.0.1:${port}/bench/loop`)).json()
+/** The server process's CPU time so far, in ms (serve.ts). */
+const cpuMs = async (port) => {
+  const { user, system } = await (await fetch(`http://127.0.0.1:${port}/bench/cpu`)).json()
+  return (user + system) / 1000
+}
 
 /** Rounds of the plugins section: every variant is loaded once a round, for SECONDS / 2 (at least 2 s). */
 const PLUGIN_ROUNDS = 5
@@ -303,9 +309,11 @@ for (const [i, run] of runs.entries()) {
     }
     if (want('booking')) {
       const before = await dbStats(server.port)
+      const cpuBefore = await cpuMs(server.port)
       await loopDelay(server.port) // from here
       const b = await bookings(server.port, server.bookers, server.places)
       const late = await loopDelay(server.port)
+      const cpu = (await cpuMs(server.port)) - cpuBefore
       console.log(
         `  ${'registration'.padEnd(18)} ${String(b.rps).padStart(7)} bookings/s   p50 ${b.p50} ms   p99 ${b.p99} ms   ` +
           `(${b.booked} booked, ${b.refused} refused${b.exhausted ? ', ran out of free places' : ''})`,
@@ -318,6 +326,9 @@ for (const [i, run] of runs.entries()) {
       console.log(
         `    server's event loop late by ${late.meanMs} ms on average, p99 ${late.p99Ms} ms, at most ${late.maxMs} ms (a request waits unread meanwhile)`,
       )
+      // PGlite's work is in this figure; PostgreSQL's backends are processes of their own and are not
+      const all = b.booked + b.first.booked
+      if (all) console.log(`    server process's CPU time: ${(cpu / all).toFixed(1)} ms a booking, the first ones with the others (${all} booked)`)
       const after = await dbStats(server.port)
       if (before && after) {
         // PGlite's one connection during the bookings: how long each statement or transaction waited for it and held it
