@@ -236,8 +236,7 @@ async function serveApp(config: Config, database: Database, port: number, withou
     return delay
   })
   app.addHook('onClose', () => loop.disable())
-  // the CPU time this process has spent (user and system, microseconds): on a machine whose other work makes
-  // throughput swing from run to run, the time one booking costs the server swings less
+  // the CPU time this process has spent so far (user and system, microseconds)
   app.get('/bench/cpu', async () => process.cpuUsage())
   // the chat benchmark reads the server's memory before and after opening its idle connections
   app.get('/bench/memory', async () => {
