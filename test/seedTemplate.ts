@@ -26,6 +26,9 @@ export const seedTemplateKey = ['drizzle', 'src']
 /** A template of another key (or one left half-built) older than this is not in use. */
 const STALE_TEMPLATE_MS = 60 * 60_000
 
+/** Whether a template of another key built at `builtAtMs` is out of use (STALE_TEMPLATE_MS). */
+export const isStaleTemplate = (builtAtMs: number) => Date.now() - builtAtMs > STALE_TEMPLATE_MS
+
 /**
  * After a new template is written: removes the other templates in `dir` (those `isTemplate` names), unless they are
  * younger than STALE_TEMPLATE_MS, when another checkout's tests may still be reading or building them.
@@ -33,6 +36,6 @@ const STALE_TEMPLATE_MS = 60 * 60_000
 export function removeStaleTemplates(dir: string, keep: string, isTemplate: (name: string) => boolean = () => true) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    if (path !== keep && isTemplate(name) && Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { recursive: true, force: true })
+    if (path !== keep && isTemplate(name) && isStaleTemplate(statSync(path).mtimeMs)) rmSync(path, { recursive: true, force: true })
   }
 }

@@ -14,7 +14,7 @@ import { openDatabase, scratchDatabase, type Database } from '../../server/src/d
 import { idCardCheckChar } from '../../src/utils/idCard'
 import { FieldCipher } from '../../server/src/crypto'
 import { seedIfEmpty, DEMO } from '../../server/src/seed'
-import { removeStaleTemplates, seedTemplateKey as templateHash } from '../seedTemplate'
+import { isStaleTemplate, removeStaleTemplates, seedTemplateKey as templateHash } from '../seedTemplate'
 
 /**
  * One template per migrations, server code and day (test/seedTemplate.ts), shared by every test process:
@@ -51,7 +51,8 @@ const TEMPLATE_PREFIX = 'h5template_'
 
 /**
  * The PostgreSQL template database (built once under an advisory lock, then renamed into place, so that no test
- * copies a half-built one). Templates of other keys are dropped then: nothing copies them any more.
+ * copies a half-built one). Each carries the time it was built as its comment. Templates of other keys are dropped
+ * then, once out of use (isStaleTemplate): a younger one may belong to another checkout's tests that are running.
  */
 let pgTemplate: Promise<string> | null = null
 function postgresTemplate(serverUrl: string): Promise<string> {
@@ -68,7 +69,9 @@ async function buildPostgresTemplate(serverUrl: string): Promise<string> {
   await admin.connect()
   try {
     await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY])
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE '${TEMPLATE_PREFIX}%'`)
+    const { rows } = await admin.query<{ datname: string; builtAt: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS "builtAt" FROM pg_database WHERE datname LIKE '${TEMPLATE_PREFIX}%'`,
+    )
     if (rows.some((r) => r.datname === name)) return name
     const building = await scratchDatabase(serverUrl, 'h5building')
     try {
@@ -80,11 +83,15 @@ async function buildPostgresTemplate(serverUrl: string): Promise<string> {
       }
       // a connection on its way out still counts as one: PostgreSQL waits up to 5 s for it before renaming
       await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(new URL(building.url).pathname.slice(1))} RENAME TO ${pg.escapeIdentifier(name)}`)
+      await admin.query(`COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS '${Date.now()}'`)
     } catch (e) {
       await building.drop()
       throw e
     }
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`)
+    // one without a comment was built before templates had one
+    for (const { datname, builtAt } of rows) {
+      if (isStaleTemplate(Number(builtAt ?? 0))) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`)
+    }
     return name
   } finally {
     await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]).catch(() => undefined)
