@@ -9,8 +9,8 @@
 //     patient taking a free place, with BENCH_CONNECTIONS requests in flight, in the same runs, after the server's
 //     first bookings (printed apart: the process runs their code for the first time, and the clients connect then);
 //     how late the server's event loop ran meanwhile (a request the server has not read yet waits that long, out
-//     of its sight); and the server process's CPU time per booking (on PGlite the process's one thread does all of a
-//     booking's work, so 1,000 ms divided by it is the most bookings a second that process can make).
+//     of its sight); and the server process's CPU time per booking, the first ones included (all of its threads; on
+//     PGlite it holds the database's work, while PostgreSQL's backends are processes of their own).
 //  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
 //     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
 //     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
