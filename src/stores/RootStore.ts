@@ -163,7 +163,10 @@ export class RootStore {
   startEarly(url: string): string {
     if (pathOf(url) !== AUTH_RETURN_URL) {
       // a new visitor leaves for authorisation first: the home's code is fetched on the way back
-      if (this.user.signedInHere) this.preloadHome(url)
+      if (this.user.signedInHere) {
+        this.preloadHome(url)
+        this.preloadBind(url)
+      }
       this.startupFor(url)
       return url
     }
@@ -172,7 +175,10 @@ export class RootStore {
     if (!target) this.returnSeen = true
     else this.preloadHome(target)
     this.user.returnFromAuthorization().then(
-      (to) => this.startupFor(to),
+      (to) => {
+        this.preloadBind(to)
+        this.startupFor(to)
+      },
       () => undefined,
     )
     return target ?? url
@@ -188,6 +194,14 @@ export class RootStore {
     const asked = new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
     if (asked && this.hospital.cachedHospitalCode && asked !== this.hospital.cachedHospitalCode) return
     this.preload([this.hospital.likelyHome(asked ?? this.hospital.cachedHospitalCode)])
+  }
+
+  /**
+   * A visitor with no mobile bound yet (UserStore.likelyUnbound) who opens a page that needs one binds first
+   * (enterPage): the bind page's code is fetched beside the startup, not after userinfo has answered.
+   */
+  private preloadBind(url: string) {
+    if (!isOpenPage(url) && this.user.likelyUnbound) this.preload([pathOf(loginUrl(0))])
   }
 
   /** Fetches the code of pages about to open (platform.preloadPages), each once. */

@@ -25,10 +25,21 @@ export class UserStore {
   closure: AccountClosure | null = null
   /** The redemption of this page load's authorisation code, once started (returnFromAuthorization). */
   private returning: Promise<string> | null = null
+  /** The account the session redeemed in this page load belongs to (0: no mobile bound yet); null before one. */
+  private redeemedUserId: number | null = null
   readonly identitySaving = new OneAtATime()
 
   constructor() {
-    makeAutoObservable<UserStore, 'returning'>(this, { identitySaving: false, returning: false, returnFromAuthorization: false, returned: false, redirectTarget: false, signedInHere: false })
+    makeAutoObservable<UserStore, 'returning' | 'redeemedUserId'>(this, {
+      identitySaving: false,
+      returning: false,
+      redeemedUserId: false,
+      returnFromAuthorization: false,
+      returned: false,
+      redirectTarget: false,
+      signedInHere: false,
+      likelyUnbound: false,
+    })
   }
 
   /** spec §4: logged in means a user with a non-zero id. */
@@ -68,6 +79,15 @@ export class UserStore {
   hasValidLogin(appId: string, now = Date.now()) {
     const life = this.lifeData
     return !!this.token && !!life && life.appId === appId && life.expire > now
+  }
+
+  /**
+   * Known before userinfo answers that no mobile is bound yet: the session redeemed in this page load says so, or else
+   * the user the last load read. A hint for fetching the bind page's code beside the startup (RootStore); the login
+   * gate goes by userinfo.
+   */
+  get likelyUnbound(): boolean {
+    return (this.redeemedUserId ?? this.user?.id) === 0
   }
 
   /** A sign-in this phone keeps (a refresh token): startup goes on here unless it is refused, not to authorisation. */
@@ -163,6 +183,7 @@ export class UserStore {
         ? await auth.signInWechatUserInfo(code, appId)
         : await auth.signInWechat(code, appId)
     this.saveSession(signed)
+    this.redeemedUserId = signed.userId
     session.remove(SESSION.authAttempts)
     return this.takeRedirect()
   }
@@ -191,6 +212,8 @@ export class UserStore {
     const user = await auth.getUserInfo()
     runInAction(() => {
       this.user = user
+      // from now on the user read is what counts (likelyUnbound)
+      this.redeemedUserId = null
     })
     local.set(LOCAL.user, user)
     local.set(LOCAL.roles, user.roles)

@@ -56,7 +56,7 @@ function backFromAuthorization(code: string, state: string) {
 /** The server's answer to a redeemed code. */
 const SIGNED_IN = { code: 200, msg: 'success', data: { token: 't1', refreshToken: 'r1', expireTime: Date.now() + 3_600_000, appId: 'wx10392demo00000' } }
 
-/** The router's loaders of the entry, the homes and 我的 (window.__taroAppConfig), recording the pages loaded; `stop` takes them away. */
+/** The router's loaders of the entry, the homes, 我的 and the bind page (window.__taroAppConfig), recording the pages loaded; `stop` takes them away. */
 function homeLoads() {
   const paths: string[] = []
   const route = (path: string) => ({
@@ -67,7 +67,9 @@ function homeLoads() {
     },
   })
   const w = window as { __taroAppConfig?: unknown }
-  w.__taroAppConfig = { routes: ['pages/sys/index', 'pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index', 'pages/sys/user/index'].map(route) }
+  w.__taroAppConfig = {
+    routes: ['pages/sys/index', 'pages/sys/merge/index', 'pages/sys/palm/index', 'pages/sys/internet/index', 'pages/sys/user/index', 'pages/login/index'].map(route),
+  }
   return { paths, stop: () => delete w.__taroAppConfig }
 }
 
@@ -261,6 +263,59 @@ describe('startup (spec §2)', () => {
       // another hospital asked for is another sign-in first
       loaded.paths.length = 0
       new RootStore().startEarly('/?hospitalCode=10392')
+      await new Promise((r) => setTimeout(r, 0))
+      expect(loaded.paths).toEqual([])
+    } finally {
+      loaded.stop()
+    }
+  })
+
+  test('a visitor with no mobile bound yet who opens a page that needs one has the bind page’s code fetched beside the startup: back from authorisation when the session redeemed says so, on a later load when the user last read says so; not for a bound account nor for an open page', async () => {
+    const loaded = homeLoads()
+    const DEPT_LIST = '/palm/register/deptList/index'
+    /** Back from authorisation to the department list, the code redeemed for account `userId`, userinfo held back. */
+    const back = async (userId: number) => {
+      loaded.paths.length = 0
+      window.sessionStorage.clear()
+      local.remove(LOCAL.user)
+      let release = () => undefined as void
+      const held = new Promise<void>((resolve) => (release = resolve))
+      const answer = answers(userId, (url) => (url === '/dld-auth/token/wxH5' ? { ...SIGNED_IN, data: { ...SIGNED_IN.data, userId } } : undefined))
+      testing.answer(async (req) => {
+        if (req.url === '/dld-hospital/userinfo') await held
+        return answer(req)
+      })
+      const url = backFromAuthorization('c1', 'st1')
+      session.set(SESSION.redirectUrl, DEPT_LIST)
+      const root = new RootStore()
+      expect(root.startEarly(url)).toBe(DEPT_LIST)
+      await new Promise((r) => setTimeout(r, 0))
+      // the code is redeemed and userinfo asked for, not answered yet
+      expect(calls.requests.map((r) => r.url)).toContain('/dld-hospital/userinfo')
+      const fetched = [...loaded.paths]
+      release()
+      return { fetched, entered: await root.enterPage(DEPT_LIST, {}) }
+    }
+    try {
+      expect(await back(0)).toEqual({ fetched: ['pages/login/index'], entered: 'redirecting' })
+      expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/pages/login/index?sourceType=0' })
+      expect(await back(5)).toEqual({ fetched: [], entered: 'ready' })
+
+      // a later load of this phone: the user the last load read (id 0) says so before userinfo answers
+      loaded.paths.length = 0
+      serve(0)
+      signedIn('wx10392demo00000')
+      local.set(LOCAL.refreshToken, 'r1')
+      local.set(LOCAL.user, { id: 0, nickname: '', wechatAvatar: '', mobile: '', roles: [], appId: 'wx10392demo00000' })
+      new RootStore().startEarly(DEPT_LIST)
+      await new Promise((r) => setTimeout(r, 0))
+      expect(loaded.paths).toEqual(['pages/login/index'])
+      loaded.paths.length = 0
+      new RootStore().startEarly('/pages/sys/knowledge/index')
+      await new Promise((r) => setTimeout(r, 0))
+      expect(loaded.paths).toEqual([])
+      local.set(LOCAL.user, { id: 9, nickname: '', wechatAvatar: '', mobile: '13800000000', roles: [], appId: 'wx10392demo00000' })
+      new RootStore().startEarly(DEPT_LIST)
       await new Promise((r) => setTimeout(r, 0))
       expect(loaded.paths).toEqual([])
     } finally {
