@@ -26,16 +26,21 @@ export async function lighthouseFigures(port, pages = LIGHTHOUSE_PAGES) {
   try {
     for (const [name, path] of pages) {
       const runs = []
-      for (let i = 0; i < RUNS; i++) {
+      // a run that could not compute a metric (Lighthouse's NO_LCP now and then) has no score: it is run again, up to
+      // RUNS failed runs, and counted, rather than entering the median as 0
+      let failed = 0
+      while (runs.length < RUNS && failed < RUNS) {
         const { lhr } = await lighthouse(`http://127.0.0.1:${port}${path}`, { port: DEBUG_PORT, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
-        runs.push({
-          score: Math.round((lhr.categories.performance.score ?? 0) * 100),
-          lcp: lhr.audits['largest-contentful-paint'].numericValue,
-          tbt: lhr.audits['total-blocking-time'].numericValue,
-        })
+        const run = {
+          score: Math.round((lhr.categories.performance.score ?? NaN) * 100),
+          lcp: lhr.audits['largest-contentful-paint'].numericValue ?? NaN,
+          tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
+        }
+        if (Object.values(run).every(Number.isFinite)) runs.push(run)
+        else failed++
       }
       runs.sort((a, b) => a.score - b.score)
-      figures.push({ name, path, ...runs[Math.floor(RUNS / 2)] })
+      figures.push({ name, path, failed, ...(runs[Math.floor(runs.length / 2)] ?? { score: NaN, lcp: NaN, tbt: NaN }) })
     }
   } finally {
     await browser.close()
@@ -99,7 +104,9 @@ export async function throttledHomePaint(port) {
 
 export function printLighthouse(figures, homePaint, bare) {
   console.log(`Lighthouse mobile, median of ${RUNS} runs (simulated slow 4G and a mid-range phone's CPU):`)
-  const row = (f, what) => `  ${f.name.padEnd(18)} performance ${String(f.score).padStart(3)}   LCP ${(f.lcp / 1000).toFixed(1)} s   TBT ${Math.round(f.tbt)} ms   (${what})`
+  const row = (f, what) =>
+    `  ${f.name.padEnd(18)} performance ${String(f.score).padStart(3)}   LCP ${(f.lcp / 1000).toFixed(1)} s   TBT ${Math.round(f.tbt)} ms   (${what})` +
+    (f.failed ? `; ${f.failed} run${f.failed > 1 ? 's' : ''} without a score, run again` : '')
   for (const f of figures) console.log(row(f, f.path))
   if (bare) console.log(row(bare, 'a Taro 4 + NutUI + MobX app of one page, no calls: the floor of this stack'))
   if (homePaint !== undefined) console.log(`  home in Chromium throttled alike (150 ms round trips, 1.6 Mbit/s, CPU 4x slower), median of ${VISITS} visits: LCP ${(homePaint / 1000).toFixed(2)} s`)
