@@ -162,7 +162,7 @@ export class RootStore {
    */
   startEarly(url: string): string {
     if (pathOf(url) !== AUTH_RETURN_URL) {
-      // a new visitor leaves for authorisation first: the home's code is fetched on the way back
+      // a new visitor leaves for authorisation first: the home's or the bind page's code is fetched on the way back
       if (this.user.signedInHere) {
         this.preloadHome(url)
         this.preloadBind(url)
