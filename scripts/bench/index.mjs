@@ -2,7 +2,9 @@
 // `npm run bench`: prints figures, asserts nothing.
 //  1. H5 first load: the JS and CSS the browser fetches to show the home page of /h5/, gzip bytes, and the largest
 //     packages and files in it; then Lighthouse's mobile figures of the home, department list and my consultations,
-//     and of a bare Taro 4 + NutUI + MobX app of one page beside them (bareApp.mjs: the floor of this stack).
+//     and of a bare Taro 4 + NutUI + MobX app of one page beside them (bareApp.mjs: the floor of this stack); in a
+//     throttled Chromium, the home's largest paint and how soon a visitor with no mobile bound who opens the
+//     department list sees the bind page (lighthouse.mjs).
 //  2. Server: requests per second and latency percentiles of the home-page config call beside a bare route,
 //     on the embedded PGlite and, when BENCH_DATABASE_URL is set, on that PostgreSQL server (in a database of its own).
 //  3. Booking: registrations per second and latency percentiles of POST /dld-palm/api/register, each a different
@@ -36,7 +38,7 @@
 import WebSocket from 'ws'
 import { firstLoad, printFirstLoad } from './firstLoad.mjs'
 import { api, bookings, CONNECTIONS, FIRST_BOOKINGS, load, ORDERS_PER_ACCOUNT, percentiles, pinClient, readLoop, unpinClient, SECONDS, startServer, stopServer } from './lib.mjs'
-import { bareAppFigures, lighthouseFigures, printLighthouse, throttledHomePaint } from './lighthouse.mjs'
+import { bareAppFigures, lighthouseFigures, printLighthouse, throttledBindPage, throttledHomePaint } from './lighthouse.mjs'
 import { benchProcesses } from './processes.mjs'
 import { large } from './large.mjs'
 
@@ -295,7 +297,7 @@ for (const [i, run] of runs.entries()) {
   try {
     if (i === 0 && want('firstload')) {
       printFirstLoad(await firstLoad(server.port))
-      printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port), await bareAppFigures())
+      printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port), await throttledBindPage(server.port), await bareAppFigures())
     }
     if (SERVER_SECTIONS.some(want)) console.log(`\nServer on ${run.name}, ${CONNECTIONS} connections, ${SECONDS} s each (client and server share the machine):`)
     for (const [label, path] of want('server')

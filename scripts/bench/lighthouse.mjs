@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Lighthouse (mobile preset: a mid-range phone on a slow 4G link, simulated) on a few H5 pages, each the median of 3
-// runs by performance score: the score, Largest Contentful Paint and Total Blocking Time; then the home's largest
-// paint measured in a throttled Chromium (throttledHomePaint). `npm run bench` prints them after the first load;
+// runs by performance score: the score, Largest Contentful Paint and Total Blocking Time; then, measured in a throttled
+// Chromium, the home's largest paint (throttledHomePaint) and how soon a visitor with no mobile bound who opens the
+// department list sees the bind page (throttledBindPage). `npm run bench` prints them after the first load;
 // `node scripts/bench/lighthouse.mjs` prints them alone (against BUILD_ROOT after an H5 production build). Beside
 // them, the same figures of a bare Taro 4 + NutUI + MobX app of one page (bareApp.mjs): the floor this stack starts
 // from. It drives the Debian Chromium; nothing is downloaded. Prints figures, asserts nothing.
@@ -64,26 +65,34 @@ export async function bareAppFigures() {
   }
 }
 
-/** A new visitor's visits of the home for `throttledHomePaint`. */
+/** The visits of `throttledHomePaint` and `throttledBindPage`, each a new visitor's. */
 const VISITS = 9
 
+/** A page of its own in `browser`, a phone's, throttled as DevTools does: 150 ms round trips, 1.6 Mbit/s down, the CPU 4x slower. */
+async function throttledPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Network.enable')
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+  return { context, page, cdp }
+}
+
+const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
 /**
- * The home's largest paint as Chromium measures it on a throttled page (DevTools: 150 ms round trips, 1.6 Mbit/s
- * down, the CPU 4x slower), the median of VISITS visits of a new visitor (the sandbox's silent sign-in included).
- * Lighthouse's figure is simulated from one fast load and swings by several points between runs; this one is taken,
- * and moves less, so a change to the home's loading shows in it.
+ * The home's largest paint as Chromium measures it on a throttled page (throttledPage), the median of VISITS visits
+ * of a new visitor (the sandbox's silent sign-in included). Lighthouse's figure is simulated from one fast load and
+ * swings by several points between runs; this one is taken, and moves less, so a change to the home's loading shows
+ * in it.
  */
 export async function throttledHomePaint(port) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
   const paints = []
   try {
     for (let i = 0; i < VISITS; i++) {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true })
-      const page = await context.newPage()
-      const cdp = await context.newCDPSession(page)
-      await cdp.send('Network.enable')
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 })
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+      const { context, page } = await throttledPage(browser)
       await page.goto(`http://127.0.0.1:${port}${LIGHTHOUSE_PAGES[0][1]}`)
       await page.locator('.home__banner').first().waitFor({ state: 'visible', timeout: 60_000 })
       paints.push(
@@ -99,10 +108,37 @@ export async function throttledHomePaint(port) {
   } finally {
     await browser.close()
   }
-  return paints.sort((a, b) => a - b)[Math.floor(VISITS / 2)]
+  return median(paints)
 }
 
-export function printLighthouse(figures, homePaint, bare) {
+/**
+ * A visitor with no mobile bound who opens the department list binds first: the time from opening its address to
+ * the bind page's agreement line showing, on a throttled page (throttledPage), median of VISITS visitors. Each
+ * visitor comes twice: new (the sandbox's silent sign-in, then the bind page), and again with the sign-in kept and
+ * the browser's cache emptied (as in Lighthouse's later runs).
+ */
+export async function throttledBindPage(port) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const times = { newVisitor: [], again: [] }
+  try {
+    for (let i = 0; i < VISITS; i++) {
+      const { context, page, cdp } = await throttledPage(browser)
+      for (const visit of ['newVisitor', 'again']) {
+        if (visit === 'again') await cdp.send('Network.clearBrowserCache')
+        const start = Date.now()
+        await page.goto(`http://127.0.0.1:${port}${LIGHTHOUSE_PAGES[1][1]}`)
+        await page.locator('.agree-check__words').first().waitFor({ state: 'visible', timeout: 60_000 })
+        times[visit].push(Date.now() - start)
+      }
+      await context.close()
+    }
+  } finally {
+    await browser.close()
+  }
+  return { newVisitor: median(times.newVisitor), again: median(times.again) }
+}
+
+export function printLighthouse(figures, homePaint, bindPage, bare) {
   console.log(`Lighthouse mobile, median of ${RUNS} runs (simulated slow 4G and a mid-range phone's CPU):`)
   const row = (f, what) =>
     `  ${f.name.padEnd(18)} performance ${String(f.score).padStart(3)}   LCP ${(f.lcp / 1000).toFixed(1)} s   TBT ${Math.round(f.tbt)} ms   (${what})` +
@@ -110,12 +146,17 @@ export function printLighthouse(figures, homePaint, bare) {
   for (const f of figures) console.log(row(f, f.path))
   if (bare) console.log(row(bare, 'a Taro 4 + NutUI + MobX app of one page, no calls: the floor of this stack'))
   if (homePaint !== undefined) console.log(`  home in Chromium throttled alike (150 ms round trips, 1.6 Mbit/s, CPU 4x slower), median of ${VISITS} visits: LCP ${(homePaint / 1000).toFixed(2)} s`)
+  if (bindPage)
+    console.log(
+      `  department list of a visitor with no mobile bound, to the bind page shown, in Chromium throttled alike, median of ${VISITS}: ` +
+        `${(bindPage.newVisitor / 1000).toFixed(2)} s new, ${(bindPage.again / 1000).toFixed(2)} s again with an empty cache`,
+    )
 }
 
 if (process.argv[1] === import.meta.filename) {
   const server = await startServer({ BENCH_BOOKERS: '1', BENCH_CHAT_CLIENTS: '2' })
   try {
-    printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port), await bareAppFigures())
+    printLighthouse(await lighthouseFigures(server.port), await throttledHomePaint(server.port), await throttledBindPage(server.port), await bareAppFigures())
   } finally {
     await stopServer(server)
   }
