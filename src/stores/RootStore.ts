@@ -157,18 +157,29 @@ export class RootStore {
    * code has come (a round trip or more sooner on a slow link): the startup of the page opened or, back from
    * authorisation, the redemption of its code and then the startup of the page it goes back to. Answers the page to
    * open: back from authorisation, the page it goes back to when one is remembered (the login page, which would only
-   * say 正在登录, is not drawn; startup waits for the code to be redeemed and shows a failure there), else `url`.
-   * The page's enterPage takes the startup under way. `url`: the address as opened, without the H5 base.
+   * say 正在登录, is not drawn; startup waits for the code to be redeemed and shows a failure there); the bind page
+   * for a page that would send this visitor there first (bindsFirst); else `url`. The page's enterPage takes the
+   * startup under way. `url`: the address as opened, without the H5 base.
    */
   startEarly(url: string): string {
     if (pathOf(url) !== AUTH_RETURN_URL) {
       // a new visitor leaves for authorisation first: the home's or the bind page's code is fetched on the way back
-      if (this.user.signedInHere) {
-        this.preloadHome(url)
-        this.preloadBind(url)
+      if (!this.user.signedInHere) {
+        void this.startupFor(url)
+        return url
       }
-      this.startupFor(url)
-      return url
+      this.preloadHome(url)
+      if (!this.bindsFirst(url)) {
+        void this.startupFor(url)
+        return url
+      }
+      // the bind page opens at once, not the page asked for and then the bind page; should userinfo find the account
+      // bound after all (bound on another phone), the page asked for opens once it has answered
+      this.user.rememberRedirect(url)
+      void this.startupFor(url).then(() => {
+        if (this.user.isLoggedIn && this.user.redirectTarget === url) void Taro.redirectTo({ url: this.user.takeRedirect() })
+      })
+      return loginUrl(sourceTypeFor(url))
     }
     const target = this.user.redirectTarget
     // without a page to go back to, the login page is drawn and shows a failure itself
@@ -176,12 +187,28 @@ export class RootStore {
     else this.preloadHome(target)
     this.user.returnFromAuthorization().then(
       (to) => {
-        this.preloadBind(to)
-        this.startupFor(to)
+        // the session redeemed says whether an account is bound: the bind page's code comes beside the startup
+        if (this.bindsFirst(to)) this.preload([pathOf(loginUrl(0))])
+        void this.startupFor(to)
       },
       () => undefined,
     )
     return target ?? url
+  }
+
+  /**
+   * Whether the page at `url` will send this visitor to the bind page (enterPage), as far as is known before userinfo
+   * answers: the page needs a bound account, the visitor has none as far as this phone knows (UserStore.likelyUnbound),
+   * and no other hospital is asked for (that is another sign-in first, spec §2).
+   */
+  private bindsFirst(url: string) {
+    return !isOpenPage(url) && this.user.likelyUnbound && !this.asksOtherHospital(url)
+  }
+
+  /** Whether `url` asks for another hospital than the one this phone has seen last (spec §2: another sign-in). */
+  private asksOtherHospital(url: string) {
+    const asked = new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
+    return !!asked && !!this.hospital.cachedHospitalCode && asked !== this.hospital.cachedHospitalCode
   }
 
   /**
@@ -190,18 +217,9 @@ export class RootStore {
    * hospital is asked for, which is another sign-in first (spec §2).
    */
   private preloadHome(url: string) {
-    if (pathOf(url) !== HOME_URL) return
+    if (pathOf(url) !== HOME_URL || this.asksOtherHospital(url)) return
     const asked = new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
-    if (asked && this.hospital.cachedHospitalCode && asked !== this.hospital.cachedHospitalCode) return
     this.preload([this.hospital.likelyHome(asked ?? this.hospital.cachedHospitalCode)])
-  }
-
-  /**
-   * A visitor with no mobile bound yet (UserStore.likelyUnbound) who opens a page that needs one binds first
-   * (enterPage): the bind page's code is fetched beside the startup, not after userinfo has answered.
-   */
-  private preloadBind(url: string) {
-    if (!isOpenPage(url) && this.user.likelyUnbound) this.preload([pathOf(loginUrl(0))])
   }
 
   /** Fetches the code of pages about to open (platform.preloadPages), each once. */
@@ -211,11 +229,12 @@ export class RootStore {
     if (fresh.length) platform.preloadPages(fresh)
   }
 
-  private startupFor(url: string) {
+  /** Starts the startup of the page at `url` (none for a page without one); answers when it is done, never failing. */
+  private async startupFor(url: string): Promise<void> {
     if (skipsStartup(url)) return
     const [path = '', search = ''] = url.split('?')
     const query = Object.fromEntries(new URLSearchParams(search))
-    this.startup(query, `${pathOf(path)}${search ? `?${search}` : ''}`).catch(() => undefined)
+    await this.startup(query, `${pathOf(path)}${search ? `?${search}` : ''}`).catch(() => undefined)
   }
 
   /**

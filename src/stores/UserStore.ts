@@ -83,8 +83,8 @@ export class UserStore {
 
   /**
    * Known before userinfo answers that no mobile is bound yet: the session redeemed in this page load says so, or else
-   * the user the last load read. A hint for fetching the bind page's code beside the startup (RootStore); the login
-   * gate goes by userinfo.
+   * the user the last load read. A hint, for showing the bind page sooner (RootStore.bindsFirst); what userinfo
+   * answers decides.
    */
   get likelyUnbound(): boolean {
     return (this.redeemedUserId ?? this.user?.id) === 0

@@ -270,7 +270,7 @@ describe('startup (spec §2)', () => {
     }
   })
 
-  test('a visitor with no mobile bound yet who opens a page that needs one has the bind page’s code fetched beside the startup: back from authorisation when the session redeemed says so, on a later load when the user last read says so; not for a bound account nor for an open page', async () => {
+  test('back from authorisation to a page that needs a bound account, the bind page’s code is fetched beside the startup when the session redeemed has no mobile bound; not for a bound account', async () => {
     const loaded = homeLoads()
     const DEPT_LIST = '/palm/register/deptList/index'
     /** Back from authorisation to the department list, the code redeemed for account `userId`, userinfo held back. */
@@ -301,26 +301,45 @@ describe('startup (spec §2)', () => {
       expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/pages/login/index?sourceType=0' })
       expect(await back(5)).toEqual({ fetched: [], entered: 'ready' })
 
-      // a later load of this phone: the user the last load read (id 0) says so before userinfo answers
-      loaded.paths.length = 0
-      serve(0)
-      signedIn('wx10392demo00000')
-      local.set(LOCAL.refreshToken, 'r1')
-      local.set(LOCAL.user, { id: 0, nickname: '', wechatAvatar: '', mobile: '', roles: [], appId: 'wx10392demo00000' })
-      new RootStore().startEarly(DEPT_LIST)
-      await new Promise((r) => setTimeout(r, 0))
-      expect(loaded.paths).toEqual(['pages/login/index'])
-      loaded.paths.length = 0
-      new RootStore().startEarly('/pages/sys/knowledge/index')
-      await new Promise((r) => setTimeout(r, 0))
-      expect(loaded.paths).toEqual([])
-      local.set(LOCAL.user, { id: 9, nickname: '', wechatAvatar: '', mobile: '13800000000', roles: [], appId: 'wx10392demo00000' })
-      new RootStore().startEarly(DEPT_LIST)
-      await new Promise((r) => setTimeout(r, 0))
-      expect(loaded.paths).toEqual([])
     } finally {
       loaded.stop()
     }
+  })
+
+  test('a later load of a phone whose visitor had no mobile bound opens the bind page at once for a page that needs one, remembering the page; should userinfo find the account bound, the page opens after all', async () => {
+    const DEPT_LIST = '/palm/register/deptList/index?hospitalCode=10392'
+    const unbound = { id: 0, nickname: '', wechatAvatar: '', mobile: '', roles: [], appId: 'wx10392demo00000' }
+    /** This phone signed in at 10392 with the user last read `user`; answers what the entry opens for `url`. */
+    const opened = async (url: string, userId: number, user: object = unbound) => {
+      testing.reset()
+      window.sessionStorage.clear()
+      serve(userId)
+      signedIn('wx10392demo00000')
+      local.set(LOCAL.refreshToken, 'r1')
+      local.set(LOCAL.cachedHospital, '10392')
+      local.set(LOCAL.user, user)
+      const root = new RootStore()
+      const opens = root.startEarly(url)
+      for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0))
+      return { root, opens }
+    }
+
+    const still = await opened(DEPT_LIST, 0)
+    expect(still.opens).toBe('/pages/login/index?sourceType=0')
+    expect(calls.requests.map((r) => r.url)).toContain('/dld-hospital/userinfo')
+    expect(calls.navigations).toEqual([])
+    expect(still.root.user.takeRedirect()).toBe(DEPT_LIST)
+
+    const boundMeanwhile = await opened(DEPT_LIST, 9)
+    expect(boundMeanwhile.opens).toBe('/pages/login/index?sourceType=0')
+    expect(calls.navigations).toEqual([{ kind: 'redirectTo', url: DEPT_LIST }])
+    expect(boundMeanwhile.root.user.redirectTarget).toBeNull()
+
+    // an open page, a bound account last read, another hospital asked for (another sign-in first): the page as asked
+    expect((await opened('/pages/sys/knowledge/index', 0)).opens).toBe('/pages/sys/knowledge/index')
+    expect((await opened(DEPT_LIST, 9, { ...unbound, id: 9, mobile: '13800000000' })).opens).toBe(DEPT_LIST)
+    expect((await opened('/palm/register/deptList/index?hospitalCode=10388', 0)).opens).toBe('/palm/register/deptList/index?hospitalCode=10388')
+    expect(calls.navigations).toEqual([])
   })
 
   test('the home-page config and banners of the hospital asked for are read while the hospital is asked for, not after its answer; again when it answers another hospital', async () => {
