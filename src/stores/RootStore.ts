@@ -15,6 +15,9 @@ import { AUTH_RETURN_URL, CONSENT_URL, HOME_URL, loginUrl } from '@/pageUrls'
 
 export type StartupResult = 'ready' | 'redirecting'
 
+/** The hospital code an address asks for (its hospitalCode parameter), if any. */
+const hospitalAsked = (url: string) => new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
+
 /**
  * What every page and the startup need; a store of some pages only is made on its first use (base/pageStore.ts), so
  * that its code goes with those pages, not into the first load.
@@ -45,7 +48,10 @@ export class RootStore {
   }
 
   constructor() {
-    makeAutoObservable<RootStore, 'starting' | 'leaving' | 'returnSeen' | 'preloaded' | 'report' | 'startupFor' | 'preloadHome' | 'preload'>(this, {
+    makeAutoObservable<
+      RootStore,
+      'starting' | 'leaving' | 'returnSeen' | 'preloaded' | 'report' | 'startupFor' | 'preloadHome' | 'preload' | 'bindsFirst' | 'asksOtherHospital'
+    >(this, {
       starting: false,
       leaving: false,
       returnSeen: false,
@@ -56,6 +62,8 @@ export class RootStore {
       startupFor: false,
       preloadHome: false,
       preload: false,
+      bindsFirst: false,
+      asksOtherHospital: false,
       user: false,
       hospital: false,
       chat: false,
@@ -207,7 +215,7 @@ export class RootStore {
 
   /** Whether `url` asks for another hospital than the one this phone has seen last (spec §2: another sign-in). */
   private asksOtherHospital(url: string) {
-    const asked = new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
+    const asked = hospitalAsked(url)
     return !!asked && !!this.hospital.cachedHospitalCode && asked !== this.hospital.cachedHospitalCode
   }
 
@@ -218,8 +226,7 @@ export class RootStore {
    */
   private preloadHome(url: string) {
     if (pathOf(url) !== HOME_URL || this.asksOtherHospital(url)) return
-    const asked = new URLSearchParams(url.split('?')[1] ?? '').get('hospitalCode')
-    this.preload([this.hospital.likelyHome(asked ?? this.hospital.cachedHospitalCode)])
+    this.preload([this.hospital.likelyHome(hospitalAsked(url) ?? this.hospital.cachedHospitalCode)])
   }
 
   /** Fetches the code of pages about to open (platform.preloadPages), each once. */
