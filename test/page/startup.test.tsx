@@ -300,7 +300,6 @@ describe('startup (spec §2)', () => {
       expect(await back(0)).toEqual({ fetched: ['pages/login/index'], entered: 'redirecting' })
       expect(calls.navigations.at(-1)).toEqual({ kind: 'redirectTo', url: '/pages/login/index?sourceType=0' })
       expect(await back(5)).toEqual({ fetched: [], entered: 'ready' })
-
     } finally {
       loaded.stop()
     }
