@@ -10,7 +10,7 @@ import lighthouse from 'lighthouse'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS } from './firstLoad.mjs'
 import { buildBareApp } from './bareApp.mjs'
-import { startServer, stopServer } from './lib.mjs'
+import { percentiles, startServer, stopServer } from './lib.mjs'
 
 /** The pages measured, as a visitor opens them (not signed in: a page behind the sign-in shows the bind page). */
 export const LIGHTHOUSE_PAGES = [
@@ -79,8 +79,6 @@ async function throttledPage(browser) {
   return { context, page, cdp }
 }
 
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]
-
 /**
  * The home's largest paint as Chromium measures it on a throttled page (throttledPage), the median of VISITS visits
  * of a new visitor (the sandbox's silent sign-in included). Lighthouse's figure is simulated from one fast load and
@@ -108,7 +106,7 @@ export async function throttledHomePaint(port) {
   } finally {
     await browser.close()
   }
-  return median(paints)
+  return percentiles(paints).p50
 }
 
 /**
@@ -135,7 +133,7 @@ export async function throttledBindPage(port) {
   } finally {
     await browser.close()
   }
-  return { newVisitor: median(times.newVisitor), again: median(times.again) }
+  return { newVisitor: percentiles(times.newVisitor).p50, again: percentiles(times.again).p50 }
 }
 
 export function printLighthouse(figures, homePaint, bindPage, bare) {
