@@ -188,7 +188,8 @@ export async function sendMessage(db: Db, cipher: FieldCipher, from: string, inp
     if (!file) throw badInput('图片请先上传')
   }
 
-  const stored = await db.transaction((tx) => insertMessage(tx, cipher, from, { ...input, to, payload, description, orderNo }, origin))
+  // one statement, so no transaction around it: the row and its announcement commit together (insertMessage)
+  const stored = await insertMessage(db, cipher, from, { ...input, to, payload, description, orderNo }, origin)
   if (stored) return stored
   // the same message again: what was stored the first time
   const [first] = await db
@@ -200,29 +201,36 @@ export async function sendMessage(db: Db, cipher: FieldCipher, from: string, inp
 }
 
 /**
- * Stores one message inside the caller's transaction and announces it on CHAT_CHANNEL, which PostgreSQL delivers when
- * that transaction commits (never for one rolled back). The caller has checked the input (sendMessage does; the doctor's
- * workbench writes its own marks of the order with the change they tell of). Answers null when the sender used this
- * clientId already.
+ * Stores one message and announces it on CHAT_CHANNEL in one statement, which PostgreSQL delivers when that statement's
+ * transaction commits (never for one rolled back): the caller's, or the statement's own. The caller has checked the
+ * input (sendMessage does; the doctor's workbench writes its own marks of the order with the change they tell of).
+ * Answers null when the sender used this clientId already (the conflict inserts nothing, and nothing is announced).
  */
-export async function insertMessage(tx: Tx, cipher: FieldCipher, from: string, input: ChatSendInput, origin?: string): Promise<ChatMessage | null> {
-  const [inserted] = await tx
-    .insert(chatMessages)
-    .values({
-      fromAccount: from,
-      toAccount: input.to,
-      pairKey: pairKeyOf(from, input.to),
-      orderNo: input.orderNo ?? null,
-      type: input.type,
-      payloadEnc: cipher.encrypt(input.payload),
-      description: input.description ?? '',
-      clientId: input.clientId,
-    })
-    .onConflictDoNothing({ target: [chatMessages.fromAccount, chatMessages.clientId] })
-    .returning()
-  if (!inserted) return null
-  await tx.execute(sql`select pg_notify(${CHAT_CHANNEL}, ${JSON.stringify({ id: inserted.id, from, to: input.to, origin })})`)
-  return toMessage(cipher, inserted, from)
+export async function insertMessage(db: Db | Tx, cipher: FieldCipher, from: string, input: ChatSendInput, origin?: string): Promise<ChatMessage | null> {
+  const inserted = db.$with('inserted').as(
+    db
+      .insert(chatMessages)
+      .values({
+        fromAccount: from,
+        toAccount: input.to,
+        pairKey: pairKeyOf(from, input.to),
+        orderNo: input.orderNo ?? null,
+        type: input.type,
+        payloadEnc: cipher.encrypt(input.payload),
+        description: input.description ?? '',
+        clientId: input.clientId,
+      })
+      .onConflictDoNothing({ target: [chatMessages.fromAccount, chatMessages.clientId] })
+      .returning(),
+  )
+  // the announcement is a column of the one row inserted (none on a conflict): its payload is what
+  // routes/chatSocket.ts reads, the stored id, sender, receiver and the connection the message came from
+  const announcement = sql`json_build_object('id', ${inserted.id}, 'from', ${from}::text, 'to', ${input.to}::text, 'origin', ${origin ?? null}::text)::text`
+  const [row] = await db
+    .with(inserted)
+    .select({ ...inserted._.selectedFields, announced: sql`pg_notify(${CHAT_CHANNEL}, ${announcement})` })
+    .from(inserted)
+  return row ? toMessage(cipher, row, from) : null
 }
 
 /** A stored message by the id a notification names; toMessage shows it to one of its two parties. */
