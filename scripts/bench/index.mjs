@@ -12,7 +12,9 @@
 //     first bookings (printed apart: the process runs their code for the first time, and the clients connect then);
 //     how late the server's event loop ran meanwhile (a request the server has not read yet waits that long, out
 //     of its sight); and the server process's CPU time per booking, the first ones included (all of its threads; on
-//     PGlite it holds the database's work, while PostgreSQL's backends are processes of their own).
+//     PGlite it holds the database's work, while PostgreSQL's backends are processes of their own); and the busy time
+//     of all the machine's cores per booking (the server's, this load client's, and the rest: PostgreSQL's backends
+//     when it runs on this machine), with the bookings a second the cores could make at that cost.
 //  4. Bills: POST /dld-palm/api/payment/unpaid/list per second and its percentiles (each request a patient with three
 //     unpaid bills in the sandbox HIS); then bill payments per second, each paying one patient's bills as one order:
 //     payment/init and the sandbox cashier's confirm (the settlement with the HIS follows on the notification).
@@ -35,6 +37,7 @@
 //     are started first and loaded in turn, round after round (medians). The client keeps to one core and the servers
 //     to the other(s) (taskset), so neither measures the other's work.
 // BENCH_ONLY=firstload,server,booking,bills,reports,pharmacy,chat,processes,large,plugins runs only those sections (all by default).
+import { cpus } from 'node:os'
 import WebSocket from 'ws'
 import { firstLoad, printFirstLoad } from './firstLoad.mjs'
 import { api, bookings, CONNECTIONS, FIRST_BOOKINGS, load, ORDERS_PER_ACCOUNT, percentiles, pinClient, readLoop, unpinClient, SECONDS, startServer, stopServer } from './lib.mjs'
@@ -225,6 +228,16 @@ const cpuMs = async (port) => {
   return (user + system) / 1000
 }
 
+/** The CPU time of all the machine's cores so far, busy and idle, in ms (every process's: the server, its database, this client). */
+const machineCpuMs = () =>
+  cpus().reduce((sum, { times: t }) => ({ busy: sum.busy + t.user + t.nice + t.sys + t.irq, idle: sum.idle + t.idle }), { busy: 0, idle: 0 })
+
+/** This process's CPU time so far (the load client), in ms. */
+const clientCpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
 /** Rounds of the plugins section: every variant is loaded once a round, for SECONDS / 2 (at least 2 s). */
 const PLUGIN_ROUNDS = 5
 
@@ -312,8 +325,12 @@ for (const [i, run] of runs.entries()) {
     if (want('booking')) {
       const before = await dbStats(server.port)
       const cpuBefore = await cpuMs(server.port)
+      const machineBefore = machineCpuMs()
+      const clientBefore = clientCpuMs()
       await loopDelay(server.port) // from here
       const b = await bookings(server.port, server.bookers, server.places)
+      const machineAfter = machineCpuMs()
+      const client = clientCpuMs() - clientBefore
       const late = await loopDelay(server.port)
       const cpu = (await cpuMs(server.port)) - cpuBefore
       console.log(
@@ -330,7 +347,19 @@ for (const [i, run] of runs.entries()) {
       )
       // PGlite's work is in this figure; PostgreSQL's backends are processes of their own and are not
       const all = b.booked + b.first.booked
-      if (all) console.log(`    server process's CPU time: ${(cpu / all).toFixed(1)} ms a booking, the first ones with the others (${all} booked)`)
+      if (all) {
+        console.log(`    server process's CPU time: ${(cpu / all).toFixed(1)} ms a booking, the first ones with the others (${all} booked)`)
+        // what a booking costs the whole machine, and so the most bookings a second its cores could make at that cost:
+        // beside the server, PostgreSQL's backends (on PGlite, inside the server's figure) and this load client
+        const busy = (machineAfter.busy - machineBefore.busy) / all
+        const idle = (machineAfter.idle - machineBefore.idle) / all
+        const rest = Math.max(0, busy - cpu / all - client / all)
+        console.log(
+          `    the machine's ${cpus().length} cores: ${busy.toFixed(1)} ms busy a booking (the server ${(cpu / all).toFixed(1)}, the load client ${(client / all).toFixed(1)}, ` +
+            `${run.env.DATABASE_URL ? 'PostgreSQL and the rest' : 'the rest'} ${rest.toFixed(1)}), ${idle.toFixed(1)} ms idle; at that cost they make at most ` +
+            `${Math.round((cpus().length * 1000) / busy)} bookings/s`,
+        )
+      }
       const after = await dbStats(server.port)
       if (before && after) {
         // PGlite's one connection during the bookings: how long each statement or transaction waited for it and held it
