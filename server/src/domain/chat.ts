@@ -224,8 +224,9 @@ export async function insertMessage(db: Db | Tx, cipher: FieldCipher, from: stri
       .returning(),
   )
   // the announcement is a column of the one row inserted (none on a conflict): its payload is what
-  // routes/chatSocket.ts reads, the stored id, sender, receiver and the connection the message came from
-  const announcement = sql`json_build_object('id', ${inserted.id}, 'from', ${from}::text, 'to', ${input.to}::text, 'origin', ${origin ?? null}::text)::text`
+  // routes/chatSocket.ts reads, the stored id, sender, receiver and the connection the message came from (left out
+  // when there is none)
+  const announcement = sql`json_strip_nulls(json_build_object('id', ${inserted.id}, 'from', ${from}::text, 'to', ${input.to}::text, 'origin', ${origin ?? null}::text))::text`
   const [row] = await db
     .with(inserted)
     .select({ ...inserted._.selectedFields, announced: sql`pg_notify(${CHAT_CHANNEL}, ${announcement})` })
