@@ -345,12 +345,11 @@ for (const [i, run] of runs.entries()) {
       console.log(
         `    server's event loop late by ${late.meanMs} ms on average, p99 ${late.p99Ms} ms, at most ${late.maxMs} ms (a request waits unread meanwhile)`,
       )
-      // PGlite's work is in this figure; PostgreSQL's backends are processes of their own and are not
       const all = b.booked + b.first.booked
       if (all) {
         console.log(`    server process's CPU time: ${(cpu / all).toFixed(1)} ms a booking, the first ones with the others (${all} booked)`)
         // what a booking costs the whole machine, and so the most bookings a second its cores could make at that cost:
-        // beside the server, PostgreSQL's backends (on PGlite, inside the server's figure) and this load client
+        // the server's figure holds PGlite's work, while PostgreSQL's backends are processes of their own (the rest)
         const busy = (machineAfter.busy - machineBefore.busy) / all
         const idle = (machineAfter.idle - machineBefore.idle) / all
         const rest = Math.max(0, busy - cpu / all - client / all)
