@@ -172,12 +172,9 @@ export class RootStore {
   startEarly(url: string): string {
     if (pathOf(url) !== AUTH_RETURN_URL) {
       // a new visitor leaves for authorisation first: the home's or the bind page's code is fetched on the way back
-      if (!this.user.signedInHere) {
-        void this.startupFor(url)
-        return url
-      }
-      this.preloadHome(url)
-      if (!this.bindsFirst(url)) {
+      const signedIn = this.user.signedInHere
+      if (signedIn) this.preloadHome(url)
+      if (!signedIn || !this.bindsFirst(url)) {
         void this.startupFor(url)
         return url
       }
