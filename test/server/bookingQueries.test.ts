@@ -63,3 +63,27 @@ it('a paid registration is booked in at most MAX_QUERIES_PER_BOOKING statements 
   assert.equal(detail.code, 200, detail.msg)
   assert.deepEqual(answer!.data, detail.data)
 })
+
+it('a call that names its hospital reads the hospital from what this process keeps, not with a statement each time', async () => {
+  const departments = async () => {
+    const env = envelopeOf<{ deptName: string }[]>(await t.app.inject({ method: 'GET', url: '/dld-palm/api/department/10392', remoteAddress: randomIp() }))
+    assert.equal(env.code, 200, env.msg)
+    assert.ok(env.data.length > 0, 'the demo hospital has clinic groups')
+    return env.data
+  }
+  const first = await departments()
+  let again: unknown = null
+  const queries = await queriesOf(async () => {
+    again = await departments()
+  })
+  assert.deepEqual(again, first)
+  assert.deepEqual(
+    queries.filter((q) => /from "hospitals"/.test(q)),
+    [],
+    `the hospital was read again:\n${queries.join('\n')}`,
+  )
+  assert.ok(queries.length > 0, 'the departments are read from the database')
+  // a code no hospital has is still not found (nothing is kept for it)
+  const missing = envelopeOf(await t.app.inject({ method: 'GET', url: '/dld-palm/api/department/99999', remoteAddress: randomIp() }))
+  assert.equal(missing.code, 404, missing.msg)
+})

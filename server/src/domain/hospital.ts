@@ -45,8 +45,29 @@ export async function findHospitalByCode(db: Db, code: string) {
   return row ?? null
 }
 
+/** What a process keeps of the hospitals of a database (HospitalCache): a hospital by code, as findHospitalByCode. */
+export interface HospitalsByCode {
+  byCode(code: string): Promise<HospitalRow | null>
+}
+
+/**
+ * The plain databases whose hospitals a process keeps, each with its HospitalCache, which registers itself here while
+ * it hears every change (readHospitalsThrough). A transaction is another object: it reads its own rows.
+ */
+const keptHospitals = new WeakMap<Db, HospitalsByCode>()
+
+/** From now on requireHospitalByCode on `db` reads through `cache`; with null, from the database again. */
+export function readHospitalsThrough(db: Db, cache: HospitalsByCode | null) {
+  if (cache) keptHospitals.set(db, cache)
+  else keptHospitals.delete(db)
+}
+
+/**
+ * The hospital with this code; not found (医院) when there is none. Nearly every patient call names its hospital: on
+ * the plain database it is read from what this process keeps (HospitalCache), not with a statement each time.
+ */
 export async function requireHospitalByCode(db: Db, code: string) {
-  const row = await findHospitalByCode(db, code)
+  const row = await (keptHospitals.get(db)?.byCode(code) ?? findHospitalByCode(db, code))
   if (!row) throw notFound('医院')
   return row
 }

@@ -1,7 +1,8 @@
 /**
- * The hospitals this process has read, by code, for the calls every app start makes (the home page's config, the
- * hospital's card). A hospital row changes a few times a year and is read on every start of the app: reading it
- * again each time was most of the home-page call's cost (issue 21).
+ * The hospitals this process has read, by code: nearly every patient call names its hospital, and
+ * requireHospitalByCode on the plain database reads it from here (readHospitalsThrough, as the cache starts). A
+ * hospital row changes a few times a year and is read on every start of the app: reading it again each time was most
+ * of the home-page call's cost (issue 21).
  *
  * Rule: a kept row is trusted only while this process hears every change. The database announces each statement
  * that touches `hospitals` or `hospital_configs` on HOSPITAL_CHANNEL (migrations 0034 and 0035, triggers, so an
@@ -11,14 +12,11 @@
  * Only the plain database is cached: a transaction reads its own rows.
  */
 import type { Database } from '../db'
-import { notFound } from '../errors'
-import { findHospitalByCode } from './hospital'
+import { findHospitalByCode, readHospitalsThrough, type HospitalRow, type HospitalsByCode } from './hospital'
 
 export const HOSPITAL_CHANNEL = 'hospital_changed'
 
-type HospitalRow = NonNullable<Awaited<ReturnType<typeof findHospitalByCode>>>
-
-export class HospitalCache {
+export class HospitalCache implements HospitalsByCode {
   private readonly rows = new Map<string, HospitalRow>()
   private readonly derived = new Map<string, unknown>()
   /** Bumped by every announced change: a read that began before it may hold the old row. */
@@ -38,9 +36,11 @@ export class HospitalCache {
       },
     )
     this.listening = true
+    readHospitalsThrough(this.database.db, this)
   }
 
   async close(): Promise<void> {
+    readHospitalsThrough(this.database.db, null)
     this.listening = false
     this.forget()
     await this.stop?.()
@@ -54,13 +54,6 @@ export class HospitalCache {
     const generation = this.generation
     const row = await findHospitalByCode(this.database.db, code)
     if (row && this.listening && generation === this.generation) this.rows.set(code, row)
-    return row
-  }
-
-  /** The hospital with this code; not found (医院) when there is none. */
-  async requireByCode(code: string): Promise<HospitalRow> {
-    const row = await this.byCode(code)
-    if (!row) throw notFound('医院')
     return row
   }
 

@@ -38,6 +38,7 @@ import { registrationHis } from './his'
 import { requireOwnRegistration, toView, viewOf } from './records'
 import { cachedSettings, settingsOne, type RegisterSettings } from './settings'
 import type { HospitalCache } from '../hospitalCache'
+import { requireHospitalByCode } from '../hospital'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
@@ -60,7 +61,7 @@ export const SAME_KEY_OTHER_BOOKING = '重复的请求'
 async function requireSchedule(db: Db, his: HisProvider, hospitals: HospitalCache, scheduleId: number) {
   const [schedule] = await his.schedules({ hospitalCode: null, scheduleIds: [scheduleId] })
   if (!schedule) throw notFound('号源')
-  const hospital = await hospitals.requireByCode(schedule.hospitalCode)
+  const hospital = await requireHospitalByCode(db, schedule.hospitalCode)
   const settings = await cachedSettings(db, hospitals, hospital.id)
   return { schedule, hospital, settings }
 }

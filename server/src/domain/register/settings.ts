@@ -4,6 +4,7 @@ import type { RegisterRules } from '../../../../types/api/register'
 import type { Db, Tx } from '../../db'
 import { hospitalConfigs } from '../../db/schema'
 import type { HospitalCache } from '../hospitalCache'
+import { requireHospitalByCode } from '../hospital'
 import {
   BOOK_DAYS,
   CHS_REGISTER_HOSPITALS,
@@ -56,7 +57,7 @@ export const cachedSettings = (db: Db, hospitals: HospitalCache, hospitalId: num
 
 /** POST /hospital/register: the rules the notice and confirm pages show. */
 export async function registerRules(db: Db, hospitals: HospitalCache, hospitalCode: string): Promise<RegisterRules> {
-  const hospital = await hospitals.requireByCode(hospitalCode)
+  const hospital = await requireHospitalByCode(db, hospitalCode)
   const settings = await cachedSettings(db, hospitals, hospital.id)
   return {
     hospitalCode: hospital.code,

@@ -63,7 +63,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
     query: z.object({ appId, hospitalCode: hospitalCode.optional() }),
     data: hospitalDto.nullable(),
     handler: async ({ query }) => {
-      const row = query.hospitalCode ? await app.ctx.hospitals.requireByCode(query.hospitalCode) : await hospital.findHospitalByAppId(db(), query.appId)
+      const row = query.hospitalCode ? await hospital.requireHospitalByCode(db(), query.hospitalCode) : await hospital.findHospitalByAppId(db(), query.appId)
       return row ? hospital.toHospitalDto(row) : null
     },
   })
@@ -78,7 +78,7 @@ export async function hospitalRoutes(app: FastifyInstance) {
     reuse: true,
     handler: async ({ query }) => {
       if (!query.hospitalCode) return mainHome
-      const row = await app.ctx.hospitals.requireByCode(query.hospitalCode)
+      const row = await hospital.requireHospitalByCode(db(), query.hospitalCode)
       let answer = homeAnswers.get(row)
       if (!answer) homeAnswers.set(row, (answer = { ...hospital.homePageConfig(row), demo: app.ctx.config.demo }))
       return answer
