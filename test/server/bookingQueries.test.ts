@@ -64,6 +64,12 @@ it('a paid registration is booked in at most MAX_QUERIES_PER_BOOKING statements 
   assert.deepEqual(answer!.data, detail.data)
 })
 
+/** The statements of `work` that read the hospitals table. */
+async function hospitalReads(work: () => Promise<void>) {
+  const queries = await queriesOf(work)
+  return queries.filter((q) => /from "hospitals"/.test(q))
+}
+
 it('a call that names its hospital reads the hospital from what this process keeps, not with a statement each time', async () => {
   const departments = async () => {
     const env = envelopeOf<{ deptName: string }[]>(await t.app.inject({ method: 'GET', url: '/dld-palm/api/department/10392', remoteAddress: randomIp() }))
@@ -73,17 +79,21 @@ it('a call that names its hospital reads the hospital from what this process kee
   }
   const first = await departments()
   let again: unknown = null
-  const queries = await queriesOf(async () => {
-    again = await departments()
-  })
+  assert.deepEqual(await hospitalReads(async () => void (again = await departments())), [], 'the hospital was read again')
   assert.deepEqual(again, first)
-  assert.deepEqual(
-    queries.filter((q) => /from "hospitals"/.test(q)),
-    [],
-    `the hospital was read again:\n${queries.join('\n')}`,
-  )
-  assert.ok(queries.length > 0, 'the departments are read from the database')
   // a code no hospital has is still not found (nothing is kept for it)
   const missing = envelopeOf(await t.app.inject({ method: 'GET', url: '/dld-palm/api/department/99999', remoteAddress: randomIp() }))
   assert.equal(missing.code, 404, missing.msg)
+})
+
+it('a call that names its hospital by id reads it from what this process keeps too', async () => {
+  const [demo] = await t.database.db.select({ id: hospitals.id }).from(hospitals).where(eq(hospitals.code, '10392'))
+  const menus = async (id: number) => envelopeOf<{ name: string }[]>(await t.app.inject({ method: 'GET', url: `/dld-hospital/common/menuConfig/${id}`, remoteAddress: randomIp() }))
+  const first = await menus(demo!.id)
+  assert.equal(first.code, 200, first.msg)
+  assert.ok(first.data.length > 0, 'the demo hospital has menu entries')
+  let again: unknown = null
+  assert.deepEqual(await hospitalReads(async () => void (again = (await menus(demo!.id)).data)), [], 'the hospital was read again')
+  assert.deepEqual(again, first.data)
+  assert.equal((await menus(999_999)).code, 404)
 })

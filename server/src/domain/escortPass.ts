@@ -9,12 +9,12 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { EscortPass, EscortPassCheck, EscortPassRefusal } from '../../../types/api/escortPass'
 import { hmacHex, safeEqual, type FieldCipher } from '../crypto'
 import type { Db } from '../db'
-import { accompanies, hospitals, patients } from '../db/schema'
+import { accompanies, patients } from '../db/schema'
 import { badInput, forbidden } from '../errors'
 import type { HisProvider } from '../plugins/providers/his'
 import { maskName } from '@/utils/mask'
 import { hisPatientOf } from './bills/his'
-import { requireHospitalByCode } from './hospital'
+import { hospitalById, requireHospitalByCode } from './hospital'
 import type { StaffContext } from './staff'
 
 /** A pass lasts this long unless the stay ends first. */
@@ -158,7 +158,7 @@ const refused = (reason: EscortPassRefusal, pass: EscortPassCheck['pass']): Esco
 export async function verifyPass(db: Db, cipher: FieldCipher, his: HisProvider, secret: string, staff: StaffContext, token: string, now: Date): Promise<EscortPassCheck> {
   const claims = readPass(secret, token)
   if (!claims) return refused('forged', null)
-  const [hospital] = await db.select().from(hospitals).where(eq(hospitals.id, staff.hospitalId)).limit(1)
+  const hospital = await hospitalById(db, staff.hospitalId)
   if (!hospital || hospital.code !== claims.h) throw forbidden()
   const pass: NonNullable<EscortPassCheck['pass']> = {
     escortName: claims.n,

@@ -45,19 +45,20 @@ export async function findHospitalByCode(db: Db, code: string) {
   return row ?? null
 }
 
-/** What a process keeps of the hospitals of a database (HospitalCache): a hospital by code, as findHospitalByCode. */
-export interface HospitalsByCode {
+/** What a process keeps of the hospitals of a database (HospitalCache): a hospital by code or by id, or null. */
+export interface KeptHospitals {
   byCode(code: string): Promise<HospitalRow | null>
+  byId(id: number): Promise<HospitalRow | null>
 }
 
 /**
  * The plain databases whose hospitals a process keeps, each with its HospitalCache, which registers itself here while
  * it hears every change (readHospitalsThrough). A transaction is another object: it reads its own rows.
  */
-const keptHospitals = new WeakMap<Db, HospitalsByCode>()
+const keptHospitals = new WeakMap<Db, KeptHospitals>()
 
-/** From now on requireHospitalByCode on `db` reads through `cache`; with null, from the database again. */
-export function readHospitalsThrough(db: Db, cache: HospitalsByCode | null) {
+/** From now on hospitals by code or id on `db` are read through `cache`; with null, from the database again. */
+export function readHospitalsThrough(db: Db, cache: KeptHospitals | null) {
   if (cache) keptHospitals.set(db, cache)
   else keptHospitals.delete(db)
 }
@@ -72,8 +73,16 @@ export async function requireHospitalByCode(db: Db, code: string) {
   return row
 }
 
-export async function requireHospital(db: Db, id: number) {
+export async function findHospitalById(db: Db, id: number) {
   const [row] = await db.select().from(hospitals).where(eq(hospitals.id, id)).limit(1)
+  return row ?? null
+}
+
+/** The hospital with this id, or null; on the plain database from what this process keeps (HospitalCache). */
+export const hospitalById = (db: Db, id: number) => keptHospitals.get(db)?.byId(id) ?? findHospitalById(db, id)
+
+export async function requireHospital(db: Db, id: number) {
+  const row = await hospitalById(db, id)
   if (!row) throw notFound('医院')
   return row
 }

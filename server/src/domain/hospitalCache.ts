@@ -1,6 +1,6 @@
 /**
- * The hospitals this process has read, by code: nearly every patient call names its hospital, and
- * requireHospitalByCode on the plain database reads it from here (readHospitalsThrough, as the cache starts). A
+ * The hospitals this process has read, by code and by id: nearly every patient call names its hospital, and
+ * requireHospitalByCode (hospitalById) on the plain database reads it from here (readHospitalsThrough, as the cache starts). A
  * hospital row changes a few times a year and is read on every start of the app: reading it again each time was most
  * of the home-page call's cost (issue 21).
  *
@@ -12,12 +12,13 @@
  * Only the plain database is cached: a transaction reads its own rows.
  */
 import type { Database } from '../db'
-import { findHospitalByCode, readHospitalsThrough, type HospitalRow, type HospitalsByCode } from './hospital'
+import { findHospitalByCode, findHospitalById, readHospitalsThrough, type HospitalRow, type KeptHospitals } from './hospital'
 
 export const HOSPITAL_CHANNEL = 'hospital_changed'
 
-export class HospitalCache implements HospitalsByCode {
+export class HospitalCache implements KeptHospitals {
   private readonly rows = new Map<string, HospitalRow>()
+  private readonly rowsById = new Map<number, HospitalRow>()
   private readonly derived = new Map<string, unknown>()
   /** Bumped by every announced change: a read that began before it may hold the old row. */
   private generation = 0
@@ -47,13 +48,22 @@ export class HospitalCache implements HospitalsByCode {
   }
 
   /** The hospital with this code, or null; as findHospitalByCode on the database. */
-  async byCode(code: string): Promise<HospitalRow | null> {
-    if (!this.listening) return findHospitalByCode(this.database.db, code)
-    const kept = this.rows.get(code)
+  byCode(code: string): Promise<HospitalRow | null> {
+    return this.keep(this.rows, code, () => findHospitalByCode(this.database.db, code))
+  }
+
+  /** The hospital with this id, or null; as findHospitalById on the database. */
+  byId(id: number): Promise<HospitalRow | null> {
+    return this.keep(this.rowsById, id, () => findHospitalById(this.database.db, id))
+  }
+
+  private async keep<K>(rows: Map<K, HospitalRow>, key: K, read: () => Promise<HospitalRow | null>): Promise<HospitalRow | null> {
+    if (!this.listening) return read()
+    const kept = rows.get(key)
     if (kept) return kept
     const generation = this.generation
-    const row = await findHospitalByCode(this.database.db, code)
-    if (row && this.listening && generation === this.generation) this.rows.set(code, row)
+    const row = await read()
+    if (row && this.listening && generation === this.generation) rows.set(key, row)
     return row
   }
 
@@ -73,6 +83,7 @@ export class HospitalCache implements HospitalsByCode {
   private forget() {
     this.generation++
     this.rows.clear()
+    this.rowsById.clear()
     this.derived.clear()
   }
 }

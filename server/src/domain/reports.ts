@@ -23,7 +23,7 @@ import type {
 } from '../../../types/api/report'
 import type { Db } from '../db'
 import { hmacHex, type FieldCipher } from '../crypto'
-import { hospitals, reportReads, reportRefs, reportVerifications, users } from '../db/schema'
+import { reportReads, reportRefs, reportVerifications, users } from '../db/schema'
 import { badInput, forbidden, notFound } from '../errors'
 import type { HisPatient, HisProvider, HisReport, HisReportSummary } from '../plugins/providers/his'
 import type { SmsProvider } from '../plugins/providers/sms'
@@ -294,10 +294,9 @@ export async function reportsFhir(
   if (need.required) throw badInput(VERIFY_FIRST)
   const reports: HisReport[] = []
   for (const kind of ['lab', 'imaging', 'pathology'] as const) reports.push(...(await labHistory(his, hospital.code, who, kind)))
-  const [h] = await db.select({ name: hospitals.name }).from(hospitals).where(eq(hospitals.id, hospital.id))
   return reportsBundle({
     patient: { id: patient.id, name: cipher.decrypt(patient.nameEnc), sex: patient.sex, birthday: patient.birthday },
-    hospital: { code: hospital.code, name: h?.name ?? '' },
+    hospital: { code: hospital.code, name: hospital.name },
     reports,
     now,
   })

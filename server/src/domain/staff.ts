@@ -9,7 +9,8 @@ import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import type { StaffKind, StaffProfile, StaffSession } from '../../../types/api/workbench'
 import type { Db } from '../db'
 import { randomToken, sha256 } from '../crypto'
-import { departments, doctors, hospitals, identities, onlineDoctors, pharmacists, physicianAssistants, staffAccounts, staffLoginFailures, staffSessions } from '../db/schema'
+import { departments, doctors, identities, onlineDoctors, pharmacists, physicianAssistants, staffAccounts, staffLoginFailures, staffSessions } from '../db/schema'
+import { hospitalById } from './hospital'
 import { AppError, Code, badInput, unauthenticated } from '../errors'
 import { assistantImAccount, doctorImAccount } from './internetDoctors'
 
@@ -236,7 +237,7 @@ export async function signOutStaff(db: Db, staff: StaffContext, now = new Date()
 
 /** GET /dld-doctor/api/me: name, hospital and department as the workbench shows them. */
 export async function staffProfile(db: Db, staff: Omit<StaffContext, 'sessionId'>): Promise<StaffProfile> {
-  const [hospital] = await db.select({ name: hospitals.name }).from(hospitals).where(eq(hospitals.id, staff.hospitalId))
+  const hospital = await hospitalById(db, staff.hospitalId)
   let name = ''
   let deptName = ''
   if (staff.kind === 'doctor') {

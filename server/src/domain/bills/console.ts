@@ -8,7 +8,8 @@ import type { BillDetail } from '../../../../types/api/palm'
 import type { HisCallResult, HisConsoleQueue, HisConsoleVisit, HisOrderInput } from '../../../../types/api/workbench'
 import type { Db } from '../../db'
 import type { FieldCipher } from '../../crypto'
-import { departments, doctors, hospitals, patients, registrations } from '../../db/schema'
+import { departments, doctors, patients, registrations } from '../../db/schema'
+import { hospitalById } from '../hospital'
 import { forbidden } from '../../errors'
 import { maskName } from '@/utils/mask'
 import { addDays, hospitalToday, SEGMENTS } from '../register/rules'
@@ -25,7 +26,7 @@ const VISITS_SHOWN = 50
 
 /** The code of the staff's own hospital (the sandbox HIS knows hospitals by code). */
 export async function hospitalCodeOf(db: Db, staff: StaffContext): Promise<string> {
-  const [h] = await db.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, staff.hospitalId))
+  const h = await hospitalById(db, staff.hospitalId)
   if (!h) throw forbidden()
   return h.code
 }

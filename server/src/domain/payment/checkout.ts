@@ -2,7 +2,8 @@
 import { eq } from 'drizzle-orm'
 import type { OrderStatus, PayAction, PayInput, PayOrder } from '../../../../types/api/payment'
 import type { Db, Tx } from '../../db'
-import { hospitals, identities, orders } from '../../db/schema'
+import { identities, orders } from '../../db/schema'
+import { hospitalById } from '../hospital'
 import { badInput, forbidden } from '../../errors'
 import type { AuthContext } from '../auth'
 import { isAppPagePath } from '../patientRules'
@@ -97,7 +98,7 @@ export async function startPayment(db: Db, providers: PayProvidersOf, caller: Au
     if (locked.status === 'created') return transition(tx, locked, 'paying', `发起支付（${provider.channel}）`, { channel: provider.channel })
     return locked
   })
-  const [hospital] = await db.select({ name: hospitals.name }).from(hospitals).where(eq(hospitals.id, paying.hospitalId))
+  const hospital = await hospitalById(db, paying.hospitalId)
   return provider.pay({
     orderNo: paying.orderNo,
     subject: paying.subject,

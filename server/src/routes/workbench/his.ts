@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { route } from '../../route'
-import { hospitals } from '../../db/schema'
-import { eq } from 'drizzle-orm'
 import { forbidden } from '../../errors'
 import { id, pageNo, pageSize } from '../schemas'
 import { billDetailDto } from '../patient/bills'
@@ -106,9 +104,7 @@ export async function hisConsoleRoutes(scope: FastifyInstance, his: SandboxHis, 
       size: z.number().int(),
     }),
     handler: async ({ req, query }) => {
-      const [h] = await db().select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, staffOf(req).hospitalId))
-      if (!h) throw forbidden()
-      return bills.listPrices(db(), his, { ...query, hospitalCode: h.code })
+      return bills.listPrices(db(), his, { ...query, hospitalCode: await hospitalCodeOf(db(), staffOf(req)) })
     },
   })
 
