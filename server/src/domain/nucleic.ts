@@ -9,7 +9,6 @@ import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { renderSVG } from 'uqr'
 import type { NucleicKind, NucleicOrder, NucleicPurchaseStart, NucleicResult } from '../../../types/api/medtech'
 import type { Page } from '../../../types/api/hospital'
-import type { OrderStatus } from '../../../types/api/payment'
 import { rowsOf, type Db, type Tx } from '../db'
 import type { FieldCipher } from '../crypto'
 import { hospitals, nucleicOrders, orders, patients } from '../db/schema'
@@ -18,7 +17,7 @@ import type { PayProvidersOf } from '../plugins/providers'
 import type { HisNucleicStatus, HisNucleicTest, HisProvider } from '../plugins/providers/his'
 import { maskName } from '@/utils/mask'
 import type { AuthContext } from './auth'
-import { answerSameKeyRace, cancelOrder, createOrder, isReturnUrl, refundedFenByOrder, startPayment, startRefund, submitRefund, toPayOrder, type OrderHandlers, type OrderRow } from './payment'
+import { answerSameKeyRace, cancelOrder, createOrder, isReturnUrl, payableNow, refundedFenByOrder, startPayment, startRefund, submitRefund, toPayOrder, type OrderHandlers, type OrderRow } from './payment'
 import { hisOfKind, ownPatientAt, payableKind } from './bills/his'
 import { statusTextOf } from './bills/records'
 import { requireOwnPatient } from './patient'
@@ -52,8 +51,6 @@ const viewQuery = (db: Db | Tx) =>
     .innerJoin(patients, eq(patients.id, nucleicOrders.patientId))
 type ViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number]
 
-const UNPAID: OrderStatus[] = ['created', 'paying']
-
 /** The HIS's tests of these orders, by order number (one question per hospital). */
 async function testsOf(his: HisProvider, rows: ViewRow[]): Promise<Map<string, HisNucleicTest>> {
   const byHospital = new Map<string, string[]>()
@@ -84,7 +81,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, his: HisProvider, rows:
       sampleNo: paid && test && test.status !== 'cancelled' && test.status !== 'unpaid' ? test.sampleNo : null,
       testStatus: testStatus === 'unpaid' ? null : testStatus,
       testStatusText: testStatus && testStatus !== 'unpaid' ? TEST_STATUS_TEXT[testStatus] : '',
-      payable: UNPAID.includes(order.status) && order.expiresAt.getTime() > now.getTime(),
+      payable: payableNow(order, now),
       refundable: paid && test?.status === 'registered',
       order: toPayOrder(order, refunded.get(order.id) ?? 0),
       createdAt: r.createdAt.toISOString(),

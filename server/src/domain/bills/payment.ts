@@ -25,6 +25,7 @@ import {
   createOrder,
   isReturnUrl,
   payInternally,
+  payableNow,
   refundInternally,
   startPayment,
   startRefund,
@@ -94,12 +95,11 @@ async function answerWith(
   input: Pick<BillPayInput, 'returnUrl' | 'channel'>,
   now: Date,
 ): Promise<BillPayStart> {
-  const returnUrl = input.returnUrl
-  let record = await paymentView(db, cipher, payment.id, now)
-  if (!record.payable || input.channel === 'insurance') return { record, action: null }
-  const action = await startPayment(db, providers, caller, { orderNo: record.orderNo, returnUrl })
-  record = await paymentView(db, cipher, payment.id, now)
-  return { record, action }
+  // the order alone says whether it is to be paid now; the record is read once, after the payment has started
+  const [order] = await db.select({ orderNo: orders.orderNo, status: orders.status, expiresAt: orders.expiresAt }).from(orders).where(eq(orders.id, payment.orderId))
+  const action =
+    order && payableNow(order, now) && input.channel !== 'insurance' ? await startPayment(db, providers, caller, { orderNo: order.orderNo, returnUrl: input.returnUrl }) : null
+  return { record: await paymentView(db, cipher, payment.id, now), action }
 }
 
 function checkPayable(bills: HisBill[], billNos: string[]): void {

@@ -11,7 +11,7 @@ import { maskName } from '@/utils/mask'
 import type { HisTicket } from '../../plugins/providers/his'
 import { requireOwnPatient } from '../patient'
 import { requireHospitalByCode } from '../hospital'
-import { refundedFenByOrder, toPayOrder } from '../payment'
+import { payableNow, refundedFenByOrder, toPayOrder } from '../payment'
 import { MAX_PAGE_SIZE, hisOfKind, hisPatientOf } from './his'
 
 type PaymentRow = typeof outpatientPayments.$inferSelect
@@ -96,7 +96,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
       deptNames: [...new Set(own.map((b) => b.deptName))].join('、'),
       bills: own.map(paidBill),
       sourceType: p.sourceType,
-      payable: (order.status === 'created' || order.status === 'paying') && order.expiresAt.getTime() > now.getTime(),
+      payable: payableNow(order, now),
       order: toPayOrder(order, refunded.get(order.id) ?? 0),
       createdAt: p.createdAt.toISOString(),
       paidAt: order.paidAt ? order.paidAt.toISOString() : null,

@@ -17,6 +17,7 @@ export {
   createOrder,
   newOrderNo,
   newRefundNo,
+  payableNow,
   refundedFenByOrder,
   refundedFenOf,
   refundText,

@@ -64,6 +64,12 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
 export const UNPAID: readonly OrderStatus[] = ['created', 'paying']
 export const PAID: readonly OrderStatus[] = ['paid', 'refunding', 'refunded']
 
+/**
+ * An order the patient can still pay: unpaid and within its time (every record's `payable`). startPayment checks again
+ * under the order's lock; an order past its time is closed by the sweep, or by whoever meets it first.
+ */
+export const payableNow = (order: Pick<OrderRow, 'status' | 'expiresAt'>, now: Date) => UNPAID.includes(order.status) && order.expiresAt.getTime() > now.getTime()
+
 const handlers = new Map<OrderBusiness, OrderHandlers>()
 
 /** Each business registers once at start-up; registering again replaces (tests use their own). */

@@ -7,7 +7,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { AccountBalance, InpatientView, RechargeAmounts, RechargeRecord, RechargeStart, DailyCharges } from '../../../../types/api/palm'
 import type { Page } from '../../../../types/api/hospital'
-import type { OrderStatus } from '../../../../types/api/payment'
 import { rowsOf, type Db, type Tx } from '../../db'
 import type { FieldCipher } from '../../crypto'
 import { hospitalConfigs, hospitals, orders, patients, recharges } from '../../db/schema'
@@ -16,7 +15,7 @@ import type { PayProvidersOf } from '../../plugins/providers'
 import type { HisAdmission, HisProvider } from '../../plugins/providers/his'
 import { maskName } from '@/utils/mask'
 import type { AuthContext } from '../auth'
-import { answerSameKeyRace, createOrder, isReturnUrl, refundedFenByOrder, startPayment, toPayOrder, type OrderHandlers, type OrderRow } from '../payment'
+import { answerSameKeyRace, createOrder, isReturnUrl, payableNow, refundedFenByOrder, startPayment, toPayOrder, type OrderHandlers, type OrderRow } from '../payment'
 import { hisOfKind, ownPatientAt, payableKind } from '../bills/his'
 import { statusTextOf } from '../bills/records'
 import { requireOwnPatient } from '../patient'
@@ -58,8 +57,6 @@ const viewQuery = (db: Db | Tx) =>
     .innerJoin(patients, eq(patients.id, recharges.patientId))
 type ViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number]
 
-const UNPAID: OrderStatus[] = ['created', 'paying']
-
 async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: Date): Promise<RechargeRecord[]> {
   const refunded = await refundedFenByOrder(db, rows.map((r) => r.order.id))
   return rows.map(({ r, order, hospitalCode, hospitalName, patientNameEnc }) => ({
@@ -74,7 +71,7 @@ async function toViews(db: Db | Tx, cipher: FieldCipher, rows: ViewRow[], now: D
     amountFen: r.amountFen,
     status: order.status,
     statusText: statusTextOf(order.status),
-    payable: UNPAID.includes(order.status) && order.expiresAt.getTime() > now.getTime(),
+    payable: payableNow(order, now),
     order: toPayOrder(order, refunded.get(order.id) ?? 0),
     createdAt: r.createdAt.toISOString(),
     paidAt: order.paidAt ? order.paidAt.toISOString() : null,
