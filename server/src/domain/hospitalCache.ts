@@ -1,8 +1,9 @@
 /**
  * The hospitals this process has read, by code and by id: nearly every patient call names its hospital, and
- * requireHospitalByCode (hospitalById) on the plain database reads it from here (readHospitalsThrough, as the cache starts). A
- * hospital row changes a few times a year and is read on every start of the app: reading it again each time was most
- * of the home-page call's cost (issue 21).
+ * requireHospitalByCode and hospitalById on the plain database read it from here (readHospitalsThrough, as the cache
+ * starts). A hospital row changes a few times a year and is read on every start of the app: reading it again each
+ * time was most of the home-page call's cost (issue 21). The rows kept are shared by every call, and frozen: a call that
+ * changed one would change it for all the others.
  *
  * Rule: a kept row is trusted only while this process hears every change. The database announces each statement
  * that touches `hospitals` or `hospital_configs` on HOSPITAL_CHANNEL (migrations 0034 and 0035, triggers, so an
@@ -15,6 +16,15 @@ import type { Database } from '../db'
 import { findHospitalByCode, findHospitalById, readHospitalsThrough, type HospitalRow, type KeptHospitals } from './hospital'
 
 export const HOSPITAL_CHANNEL = 'hospital_changed'
+
+/** `value` and everything in it frozen (a row's JSON settings are objects of their own). */
+function frozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) frozen(inner)
+  }
+  return value
+}
 
 export class HospitalCache implements KeptHospitals {
   private readonly rows = new Map<string, HospitalRow>()
@@ -63,7 +73,7 @@ export class HospitalCache implements KeptHospitals {
     if (kept) return kept
     const generation = this.generation
     const row = await read()
-    if (row && this.listening && generation === this.generation) rows.set(key, row)
+    if (row && this.listening && generation === this.generation) rows.set(key, frozen(row))
     return row
   }
 
