@@ -64,11 +64,14 @@ export function readHospitalsThrough(db: Db, cache: KeptHospitals | null) {
 }
 
 /**
- * The hospital with this code; not found (医院) when there is none. Nearly every patient call names its hospital: on
- * the plain database it is read from what this process keeps (HospitalCache), not with a statement each time.
+ * The hospital with this code, or null. Nearly every patient call names its hospital: on the plain database it is read
+ * from what this process keeps (HospitalCache), not with a statement each time.
  */
+export const hospitalByCode = (db: Db, code: string) => keptHospitals.get(db)?.byCode(code) ?? findHospitalByCode(db, code)
+
+/** The hospital with this code (hospitalByCode); not found (医院) when there is none. */
 export async function requireHospitalByCode(db: Db, code: string) {
-  const row = await (keptHospitals.get(db)?.byCode(code) ?? findHospitalByCode(db, code))
+  const row = await hospitalByCode(db, code)
   if (!row) throw notFound('医院')
   return row
 }

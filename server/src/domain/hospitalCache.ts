@@ -1,6 +1,6 @@
 /**
  * The hospitals this process has read, by code and by id: nearly every patient call names its hospital, and
- * requireHospitalByCode and hospitalById on the plain database read it from here (readHospitalsThrough, as the cache
+ * hospitalByCode and hospitalById on the plain database read it from here (readHospitalsThrough, as the cache
  * starts). A hospital row changes a few times a year and is read on every start of the app: reading it again each
  * time was most of the home-page call's cost (issue 21). The rows kept are shared by every call, and frozen: a call that
  * changed one would change it for all the others.

@@ -12,7 +12,7 @@ import type { Db } from '../db'
 import { departments, diseases, doctors } from '../db/schema'
 import { badInput } from '../errors'
 import { AiFailure, type AiProvider } from '../plugins/providers/ai'
-import { findHospitalByCode } from './hospital'
+import { hospitalByCode } from './hospital'
 import { doctorAvatarUrl } from './register/catalogue'
 
 // ---- fixed texts ----------------------------------------------------------------------------------------------------
@@ -466,7 +466,7 @@ async function modelSuggestion(ai: AiProvider, text: string, c: TriageCatalogue)
  * to the rules when there is none or its answer fails (logged without anything the patient or the model wrote).
  */
 export async function triage(db: Db, ai: AiProvider, log: FastifyBaseLogger, input: { hospitalCode: string; text: string }): Promise<TriageAnswer> {
-  const hospital = await findHospitalByCode(db, input.hospitalCode)
+  const hospital = await hospitalByCode(db, input.hospitalCode)
   if (!hospital) throw badInput(UNKNOWN_HOSPITAL)
   const catalogue = await loadCatalogue(db, hospital)
   const text = input.text.trim()

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { hmacHex, safeEqual } from '../../crypto'
 import { announceQueueChange } from '../../domain/queue'
-import { findHospitalByCode } from '../../domain/hospital'
+import { hospitalByCode } from '../../domain/hospital'
 
 /** A call is older than this, or that far ahead of our clock: refused, so a captured call cannot be sent again later. */
 export const HIS_CALLBACK_SKEW_MS = 5 * 60_000
@@ -53,7 +53,7 @@ export async function hisCallbackRoutes(app: FastifyInstance) {
           return answer(400, 400, 'body not valid')
         }
         if (Math.abs(Date.now() - Date.parse(call.calledAt)) > HIS_CALLBACK_SKEW_MS) return answer(400, 400, 'calledAt too far from now')
-        if (!(await findHospitalByCode(app.ctx.db, call.hospitalCode))) return answer(400, 400, 'unknown hospitalCode')
+        if (!(await hospitalByCode(app.ctx.db, call.hospitalCode))) return answer(400, 400, 'unknown hospitalCode')
         await announceQueueChange(app.ctx.db, { hospitalCode: call.hospitalCode, place: call.place, window: call.window })
         return answer(200, 0, 'ok')
       },

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { findHospitalByCode } from '../../domain/hospital'
+import { hospitalByCode } from '../../domain/hospital'
 import { isAppPagePath } from '../../domain/patientRules'
 import { SANDBOX_HEALTH_CARD_HOLDERS, issueSandboxHealthCode } from '../../plugins/providers/healthCard'
 import { maskIdCard } from '@/utils/mask'
@@ -41,7 +41,7 @@ export async function sandboxHealthCardRoutes(app: FastifyInstance) {
   r.get('/sandbox/ehealth/authorize', { schema: { hide: true, querystring: authorizeQuery } }, async (req, reply) => {
     const { hospitalCode, redirect } = req.query
     if (!isAppPagePath(redirect)) return reply.status(400).type('text/html; charset=utf-8').send(refuse('回跳页面不正确'))
-    const hospital = await findHospitalByCode(app.ctx.db, hospitalCode)
+    const hospital = await hospitalByCode(app.ctx.db, hospitalCode)
     if (!hospital) return reply.status(400).type('text/html; charset=utf-8').send(refuse('医院不存在'))
     const hidden = (k: string, v: string) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`
     const holders = SANDBOX_HEALTH_CARD_HOLDERS.map(

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { findHospitalByCode } from '../../domain/hospital'
+import { hospitalByCode } from '../../domain/hospital'
 import { isAppPagePath } from '../../domain/patientRules'
 import { SANDBOX_INSURED, issueSandboxInsuranceCode } from '../../plugins/providers/insurance'
 import { maskIdCard, maskName } from '@/utils/mask'
@@ -22,7 +22,7 @@ export async function sandboxInsuranceRoutes(app: FastifyInstance) {
   r.get('/sandbox/insurance/authorize', { schema: { hide: true, querystring: authorizeQuery } }, async (req, reply) => {
     const { channel, hospitalCode, redirect } = req.query
     if (!isAppPagePath(redirect)) return reply.status(400).type(html).send(refuse('回跳页面不正确'))
-    const hospital = await findHospitalByCode(app.ctx.db, hospitalCode)
+    const hospital = await hospitalByCode(app.ctx.db, hospitalCode)
     if (!hospital) return reply.status(400).type(html).send(refuse('医院不存在'))
     const hidden = (k: string, v: string) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`
     const people = SANDBOX_INSURED.map(
