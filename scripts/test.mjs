@@ -62,8 +62,8 @@ async function jest() {
 }
 
 const serverTests = readdirSync(join(root, 'test/server')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/server/${f}`)
-/** Tests of several server processes on one database, which PGlite (one process's database) cannot run. */
-const postgresOnlyTests = ['test/server/processes.test.ts']
+/** Tests that need a PostgreSQL server (several server processes on one database, its named statements), which PGlite cannot run. */
+const postgresOnlyTests = ['test/server/processes.test.ts', 'test/server/namedStatements.test.ts']
 const e2eTests = readdirSync(join(root, 'test/e2e')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/${f}`)
 const nodeTest = (files, extra = []) => ['--import', 'tsx', '--test', '--test-reporter=tap', ...extra, ...files]
 

@@ -201,6 +201,12 @@ function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: numb
 export interface DatabaseSettings {
   /** PostgreSQL: connections in each process's pool (DB_POOL_SIZE). */
   poolSize: number
+  /**
+   * PostgreSQL: the statements each connection keeps parsed and planned (DB_NAMED_STATEMENTS, db/index.ts
+   * NamingClient); 0 sends every statement unnamed, as a pooler in transaction mode that does not follow the
+   * protocol's prepared statements (PgBouncer before 1.21) requires.
+   */
+  namedStatements: number
   /** PGlite: requests at work on it at once (DB_ACTIVE_REQUESTS; the others wait their turn, first come first served). */
   activeRequests: number
   /** PGlite: requests waiting their turn beyond which a new request is answered busy at once (DB_QUEUE_MAX). */
@@ -209,7 +215,7 @@ export interface DatabaseSettings {
   queueWaitMs: number
 }
 
-export const DATABASE_DEFAULTS: DatabaseSettings = { poolSize: 10, activeRequests: 8, queueMax: 1000, queueWaitMs: 1000 }
+export const DATABASE_DEFAULTS: DatabaseSettings = { poolSize: 10, namedStatements: 500, activeRequests: 8, queueMax: 1000, queueWaitMs: 1000 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as Config['mode']
@@ -262,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workers: wholeNumberSetting(env, 'WORKERS', 1),
     database: {
       poolSize: wholeNumberSetting(env, 'DB_POOL_SIZE', DATABASE_DEFAULTS.poolSize),
+      namedStatements: wholeNumberSetting(env, 'DB_NAMED_STATEMENTS', DATABASE_DEFAULTS.namedStatements, 0),
       activeRequests: wholeNumberSetting(env, 'DB_ACTIVE_REQUESTS', DATABASE_DEFAULTS.activeRequests),
       queueMax: wholeNumberSetting(env, 'DB_QUEUE_MAX', DATABASE_DEFAULTS.queueMax, 0),
       queueWaitMs: wholeNumberSetting(env, 'DB_QUEUE_WAIT_MS', DATABASE_DEFAULTS.queueWaitMs),

@@ -151,16 +151,18 @@ it('a mistyped bound is refused at start, naming the setting (a NaN would refuse
     ['DB_ACTIVE_REQUESTS', '0'],
     ['DB_QUEUE_MAX', '-1'],
     ['DB_POOL_SIZE', 'ten'],
+    ['DB_NAMED_STATEMENTS', '-5'],
   ] as const) {
     assert.throws(() => loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, [name]: value }), new RegExp(`^Error: ${name} must be a whole number from [01], not "${value}"$`))
   }
-  assert.deepEqual(loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_POOL_SIZE: '20', DB_ACTIVE_REQUESTS: '4', DB_QUEUE_MAX: '0', DB_QUEUE_WAIT_MS: '250' }).database, {
+  assert.deepEqual(loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_POOL_SIZE: '20', DB_NAMED_STATEMENTS: '0', DB_ACTIVE_REQUESTS: '4', DB_QUEUE_MAX: '0', DB_QUEUE_WAIT_MS: '250' }).database, {
     poolSize: 20,
+    namedStatements: 0,
     activeRequests: 4,
     queueMax: 0,
     queueWaitMs: 250,
   })
-  assert.deepEqual(config.database, { poolSize: 10, activeRequests: 8, queueMax: 1000, queueWaitMs: 1000 })
+  assert.deepEqual(config.database, { poolSize: 10, namedStatements: 500, activeRequests: 8, queueMax: 1000, queueWaitMs: 1000 })
 })
 
 it('an open chat socket takes no turn: with one turn, calls are served while patients are connected', async () => {

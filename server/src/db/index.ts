@@ -228,6 +228,35 @@ function gated(client: PGlite, gate: Gate): PGlite {
   })
 }
 
+/**
+ * node-postgres sends a statement with parameters unnamed, and PostgreSQL parses and plans it again every time: under
+ * the booking benchmark that was a third of PostgreSQL's time a booking. A pool of this client names each statement
+ * text the first time it is sent (`s0`, `s1`, ... in this process), so that each connection parses it once and keeps
+ * it (the protocol's named prepared statements; PostgreSQL plans it again when a table it reads changes). Texts are
+ * named up to `limit` (DB_NAMED_STATEMENTS; the app sends a few hundred distinct texts), so a text built anew each
+ * time could not make every connection keep statements without end; beyond it they go unnamed as before. A statement
+ * without parameters (BEGIN, COMMIT, a migration, which may hold several) is left as it is: only statements with
+ * parameters may be named. A statement drizzle already named (`.prepare(name)`) keeps its name, unless the limit is 0.
+ */
+function namingClient(limit: number): typeof pg.Client {
+  const names = new Map<string, string>()
+  return class NamingClient extends pg.Client {
+    // node-postgres's overloads of query; the one taken here is a config object, with its values inside or beside it
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(config: any, values?: any, callback?: any): any {
+      if (config && typeof config === 'object' && typeof config.text === 'string') {
+        if (limit === 0) config = { ...config, name: undefined }
+        else if (config.name === undefined && (values?.length || config.values?.length)) {
+          let name = names.get(config.text)
+          if (!name && names.size < limit) names.set(config.text, (name = `s${names.size}`))
+          if (name) config = { ...config, name }
+        }
+      }
+      return super.query(config, values, callback)
+    }
+  }
+}
+
 /** How long a dropped LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000
 
@@ -330,7 +359,11 @@ export async function openDatabase(opts: {
 } & Partial<DatabaseSettings>): Promise<Database> {
   const logger = opts.countQueries ? countingLogger : undefined
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? DATABASE_DEFAULTS.poolSize })
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? DATABASE_DEFAULTS.poolSize,
+      Client: namingClient(opts.namedStatements ?? DATABASE_DEFAULTS.namedStatements),
+    })
     // an idle connection the server closes (a restart, a failover) leaves the pool and is replaced on next use;
     // without a listener node-postgres raises it as an uncaught error and the process dies
     pool.on('error', (err) => process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`))

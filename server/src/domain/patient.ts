@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, asc, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, ne, type SQLWrapper } from 'drizzle-orm'
 import type {
   BindHealthCardInput,
   BindNeonateInput,
@@ -51,8 +51,11 @@ export const OCR_UNREADABLE = '未能识别身份证，请拍摄身份证人像�
 /** SMS codes that prove a patient's mobile carry this purpose, apart from the account's own bind codes. */
 export const PATIENT_SMS_PURPOSE = 'patient'
 
-/** The patient `patientId` if it is `userId`'s and still bound (a booking joins its own reads onto it). */
-export const ownPatient = (userId: number, patientId: number) => and(eq(patients.id, patientId), eq(patients.userId, userId), isNull(patients.unboundAt))!
+/**
+ * The patient `patientId` if it is `userId`'s and still bound (a booking joins its own reads onto it; a prepared
+ * statement passes placeholders).
+ */
+export const ownPatient = (userId: number | SQLWrapper, patientId: number | SQLWrapper) => and(eq(patients.id, patientId), eq(patients.userId, userId), isNull(patients.unboundAt))!
 
 /**
  * The caller's own bound patient, or 2999 with nothing revealed (someone else's, unbound or missing look the same).

@@ -8,7 +8,7 @@
  * queueing on one), and the partial unique index on registrations (one live booking per patient, department, day and
  * segment) is the last line of defence. Every function that depends on the time takes `now`.
  */
-import { and, eq, getTableColumns, inArray, lte, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm'
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
@@ -112,22 +112,58 @@ async function byIdempotencyKey(db: Db | Tx, userId: number, input: RegisterInpu
 const LIVE_STATUSES: RegistrationStatus[] = ['holding', 'booked']
 
 /** The patient's bookings (in `table`, registrations or an alias of it) in the schedule's department, day and segment. */
-const sameSegmentAs = (table: Record<'patientId' | 'deptId' | 'visitDate' | 'segment', AnyPgColumn>, patientId: number | AnyPgColumn, s: HisSchedule) =>
+const sameSegmentAs = (
+  table: Record<'patientId' | 'deptId' | 'visitDate' | 'segment', AnyPgColumn>,
+  patientId: number | AnyPgColumn,
+  s: HisSchedule | Record<'deptId' | 'visitDate' | 'segment', Placeholder>,
+) =>
   and(eq(table.patientId, patientId), eq(table.deptId, s.deptId), eq(table.visitDate, s.visitDate), eq(table.segment, s.segment))!
 
 /**
  * What every booking reads first, in one statement: the caller's own bound patient (403 otherwise), what this
  * attempt's idempotency key already made, a live booking of the patient in the schedule's department, day and
  * segment, and the patient's card at the hospital.
+ *
+ * The statement is prepared once per database (bookingStartStatement): a booking at the morning release runs it
+ * thousands of times, and building its SQL each time (three tables' columns, two subqueries) took a fifth of the
+ * server's time of a booking.
  */
 async function bookingStart(db: Db, userId: number, input: RegisterInput, schedule: HisSchedule, hospitalId: number) {
+  const [row] = await bookingStartStatement(db).execute({
+    userId,
+    patientId: input.patientId,
+    idempotencyKey: input.idempotencyKey,
+    hospitalId,
+    deptId: schedule.deptId,
+    visitDate: schedule.visitDate,
+    segment: schedule.segment,
+    doctorId: schedule.doctorId,
+  })
+  if (!row) throw forbidden()
+  return { patient: row.patient, again: sameAttempt(row.made, input), live: row.live !== null, card: row.card, bookingId: row.bookingId, doctorTitle: row.doctorTitle }
+}
+
+const bookingStartStatements = new WeakMap<Db, ReturnType<typeof prepareBookingStart>>()
+
+function bookingStartStatement(db: Db) {
+  let statement = bookingStartStatements.get(db)
+  if (!statement) bookingStartStatements.set(db, (statement = prepareBookingStart(db)))
+  return statement
+}
+
+function prepareBookingStart(db: Db) {
   const live = alias(registrations, 'live')
   const liveId = db
     .select({ id: live.id })
     .from(live)
-    .where(and(sameSegmentAs(live, patients.id, schedule), inArray(live.status, LIVE_STATUSES)))
+    .where(
+      and(
+        sameSegmentAs(live, patients.id, { deptId: sql.placeholder('deptId'), visitDate: sql.placeholder('visitDate'), segment: sql.placeholder('segment') }),
+        inArray(live.status, LIVE_STATUSES),
+      ),
+    )
     .limit(1)
-  const [row] = await db
+  return db
     .select({
       patient: patients,
       made: registrations,
@@ -136,15 +172,14 @@ async function bookingStart(db: Db, userId: number, input: RegisterInput, schedu
       // the new registration's number and the doctor's title (the answer shows it) ride on this round trip, not on one
       // of the booking's transaction; a number left unused (a retry answered with what it made, a full range) is a gap
       bookingId: sql<number>`nextval(pg_get_serial_sequence('registrations', 'id'))::int`,
-      doctorTitle: sql<string | null>`(select ${doctors.title} from ${doctors} where ${doctors.id} = ${schedule.doctorId})`,
+      doctorTitle: sql<string | null>`(select ${doctors.title} from ${doctors} where ${doctors.id} = ${sql.placeholder('doctorId')})`,
     })
     .from(patients)
-    .leftJoin(registrations, and(eq(registrations.userId, patients.userId), eq(registrations.idempotencyKey, input.idempotencyKey)))
-    .leftJoin(patientCards, and(eq(patientCards.patientId, patients.id), eq(patientCards.hospitalId, hospitalId)))
-    .where(ownPatient(userId, input.patientId))
+    .leftJoin(registrations, and(eq(registrations.userId, patients.userId), eq(registrations.idempotencyKey, sql.placeholder('idempotencyKey'))))
+    .leftJoin(patientCards, and(eq(patientCards.patientId, patients.id), eq(patientCards.hospitalId, sql.placeholder('hospitalId'))))
+    .where(ownPatient(sql.placeholder('userId'), sql.placeholder('patientId')))
     .limit(1)
-  if (!row) throw forbidden()
-  return { patient: row.patient, again: sameAttempt(row.made, input), live: row.live !== null, card: row.card, bookingId: row.bookingId, doctorTitle: row.doctorTitle }
+    .prepare('booking_start')
 }
 
 async function liveBookingIn(db: Db | Tx, sameSegment: SQL) {
