@@ -202,8 +202,8 @@ export interface DatabaseSettings {
   /** PostgreSQL: connections in each process's pool (DB_POOL_SIZE). */
   poolSize: number
   /**
-   * PostgreSQL: the statements each connection keeps parsed and planned (DB_NAMED_STATEMENTS, db/index.ts
-   * NamingClient); 0 sends every statement unnamed, as a pooler in transaction mode that does not follow the
+   * PostgreSQL: the statement texts each connection keeps parsed and planned (DB_NAMED_STATEMENTS, db/index.ts
+   * namingClient); 0 sends every statement unnamed, as a pooler in transaction mode that does not support the
    * protocol's prepared statements (PgBouncer before 1.21) requires.
    */
   namedStatements: number

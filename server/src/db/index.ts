@@ -229,12 +229,12 @@ function gated(client: PGlite, gate: Gate): PGlite {
 }
 
 /**
- * node-postgres sends a statement with parameters unnamed, and PostgreSQL parses and plans it again every time: under
- * the booking benchmark that was a third of PostgreSQL's time a booking. A pool of this client names each statement
- * text the first time it is sent (`s0`, `s1`, ... in this process), so that each connection parses it once and keeps
- * it (the protocol's named prepared statements; PostgreSQL plans it again when a table it reads changes). Texts are
- * named up to `limit` (DB_NAMED_STATEMENTS; the app sends a few hundred distinct texts), so a text built anew each
- * time could not make every connection keep statements without end; beyond it they go unnamed as before. A statement
+ * node-postgres sends a statement with parameters unnamed, and PostgreSQL parses and plans it again every time. A pool
+ * of this client names each statement text the first time it is sent (`s0`, `s1`, ... in this process), so that each
+ * connection parses it once and keeps it (the protocol's named prepared statements; PostgreSQL plans it again when a
+ * table it reads changes): under the booking benchmark PostgreSQL's time a booking fell by about two fifths. Texts are
+ * named up to `limit` (DB_NAMED_STATEMENTS), so that texts built anew each time (a list of varying length) cannot make
+ * every connection keep statements without end; beyond it they go unnamed as before. A statement
  * without parameters (BEGIN, COMMIT, a migration, which may hold several) is left as it is: only statements with
  * parameters may be named. A statement drizzle already named (`.prepare(name)`) keeps its name, unless the limit is 0.
  */
