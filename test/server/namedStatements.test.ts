@@ -15,6 +15,9 @@ if (!serverUrl) throw new Error('test/server/namedStatements.test.ts needs a Pos
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>
 before(async () => {
   scratch = await scratchDatabase(serverUrl, 'named')
+  // migrated here, once: the migrations' own statements with parameters would otherwise take the first names of
+  // whichever test opens the empty database first
+  await (await openDatabase({ url: scratch.url, dataDir: '' })).close()
 })
 after(() => scratch.drop())
 
