@@ -39,6 +39,7 @@ import { livePayingClaims } from './unpaid'
 import { paymentView, requireOwnBillPayment } from './records'
 
 type PaymentRow = typeof outpatientPayments.$inferSelect
+type OrderRow = typeof orders.$inferSelect
 
 export const DEFAULT_REFUND_REASON = '患者申请退费'
 
@@ -94,11 +95,15 @@ async function answerWith(
   payment: PaymentRow,
   input: Pick<BillPayInput, 'returnUrl' | 'channel'>,
   now: Date,
+  made?: OrderRow,
 ): Promise<BillPayStart> {
-  // the order alone says whether it is to be paid now; the record is read once, after the payment has started
-  const [order] = await db.select({ orderNo: orders.orderNo, status: orders.status, expiresAt: orders.expiresAt }).from(orders).where(eq(orders.id, payment.orderId))
+  // the order alone says whether it is to be paid now (the one this request made is not read again); the record is
+  // read once, after the payment has started
+  const [order] = made ? [made] : await db.select().from(orders).where(eq(orders.id, payment.orderId))
   const action =
-    order && payableNow(order, now) && input.channel !== 'insurance' ? await startPayment(db, providers, caller, { orderNo: order.orderNo, returnUrl: input.returnUrl }) : null
+    order && payableNow(order, now) && input.channel !== 'insurance'
+      ? await startPayment(db, providers, caller, { orderNo: order.orderNo, returnUrl: input.returnUrl }, made)
+      : null
   return { record: await paymentView(db, cipher, payment.id, now), action }
 }
 
@@ -152,8 +157,10 @@ export async function payBills(
   const amountFen = bills.reduce((sum, b) => sum + b.amountFen, 0)
   const depts = [...new Set(bills.map((b) => b.deptName))].join('、')
   let payment: PaymentRow
+  // the order made here, when this request made it (not when a racing request's is answered)
+  let made: OrderRow | undefined
   try {
-    payment = await db.transaction(async (tx) => {
+    ;({ payment, order: made } = await db.transaction(async (tx) => {
       // claims of orders that are over (closed, cancelled, or refused by the HIS and refunded) no longer hold a bill
       await tx
         .update(outpatientBills)
@@ -219,8 +226,9 @@ export async function payBills(
       )
       // from the account: paid here and now, the HIS debiting the account in this very transaction (or refusing it all)
       if (fromAccount) await payInternally(tx, order.id, now)
-      return row!
-    })
+      // paid from the account, the order is no longer as made: it is read again (answerWith)
+      return { payment: row!, order: fromAccount ? undefined : order }
+    }))
   } catch (err) {
     // another tab claimed these bills at the same moment: its order answers when it is this very choice of the caller's
     const madeMeanwhile = async (refusal: unknown) => {
@@ -231,7 +239,7 @@ export async function payBills(
     if (uniqueViolation(err) === 'outpatient_bills_live_key') payment = await madeMeanwhile(conflict(BILLS_PAYING))
     else payment = await answerSameKeyRace(err, 'outpatient_payments_idempotency_key', SAME_KEY_OTHER_PAYMENT, madeMeanwhile)
   }
-  return answerWith(db, cipher, providers, caller, payment, input, now)
+  return answerWith(db, cipher, providers, caller, payment, input, now, made)
 }
 
 /** POST /payment/cancel: an unpaid payment is given up and its bills let go; one already over is answered as it is. */

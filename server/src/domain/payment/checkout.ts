@@ -75,11 +75,17 @@ const NOT_PAYABLE: Partial<Record<OrderStatus, string>> = {
   closed: ORDER_EXPIRED,
 }
 
-/** How to pay one of the caller's orders (what POST /dld-pay/pay answers); other flows (/register/pay) call it too. */
-export async function startPayment(db: Db, providers: PayProvidersOf, caller: AuthContext, input: PayInput): Promise<PayAction> {
+/**
+ * How to pay one of the caller's orders (what POST /dld-pay/pay answers); other flows (/register/pay) call it too.
+ * `known`: the order as the caller's flow has just made or read it in this request (payment/init, /register/pay): not
+ * read again, and still refused when it is not the caller's order of that number. It is locked and its status checked
+ * again before it moves.
+ */
+export async function startPayment(db: Db, providers: PayProvidersOf, caller: AuthContext, input: PayInput, known?: OrderRow): Promise<PayAction> {
   if (!caller.userId) throw forbidden()
   if (!isReturnUrl(input.returnUrl)) throw badInput('返回页面不正确')
-  let order = await ownOrder(db, caller.userId, input.orderNo)
+  if (known && (known.userId !== caller.userId || known.orderNo !== input.orderNo)) throw forbidden()
+  let order = known ?? (await ownOrder(db, caller.userId, input.orderNo))
   const now = new Date()
   if (UNPAID.includes(order.status) && order.expiresAt.getTime() <= now.getTime()) {
     // paid at the last moment? then it is paid, not closed (closing it would send the money back)

@@ -384,8 +384,9 @@ export async function payRegistration(db: Db, providers: PayProvidersOf, caller:
   const reg = await requireOwnRegistration(db, caller.userId, input.id)
   if (reg.status !== 'holding') throw badInput(NOT_PAYABLE[reg.status])
   if (!reg.orderId) throw badInput('该预约无需支付')
-  const [order] = await db.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.id, reg.orderId))
-  return startPayment(db, providers, caller, { orderNo: order!.orderNo, returnUrl: input.returnUrl })
+  const [order] = await db.select().from(orders).where(eq(orders.id, reg.orderId))
+  if (!order) throw forbidden()
+  return startPayment(db, providers, caller, { orderNo: order.orderNo, returnUrl: input.returnUrl }, order)
 }
 
 /** POST /confirm/:id: back from the cashier; the order is asked about first, then the registration answered as it stands. */
