@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, ilike, isNull, lte, or, sql, count } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gt, ilike, isNull, lte, or, sql, count } from 'drizzle-orm'
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db'
 import { isRichTextKey, sanitizeRichText } from './richText'
 import type { FieldCipher } from '../crypto'
@@ -9,6 +10,19 @@ import { forbidden, notFound } from '../errors'
 import { isStaffOf } from '@/utils/staffRules'
 
 export type HospitalRow = typeof hospitals.$inferSelect
+
+/**
+ * The code of the hospital that `hospitalId` (a row's column, or an id) names, as a column of the statement that reads
+ * or writes the row. A transaction reads its own rows, not HospitalCache's: this is a statement fewer than reading the
+ * hospital after.
+ */
+export const codeOfHospital = (hospitalId: AnyPgColumn | number) => sql<string>`(select ${hospitals.code} from ${hospitals} where ${hospitals.id} = ${hospitalId})`
+
+/** A table's columns and the code of the hospital its row names (codeOfHospital), to select or return in one statement. */
+export const withHospitalCode = <T extends PgTable & { hospitalId: AnyPgColumn }>(table: T) => ({
+  ...getTableColumns(table),
+  hospitalCode: codeOfHospital(table.hospitalId),
+})
 
 /** The hospital as the app sees it (spec §3: hospitalCode, configDto). */
 export function toHospitalDto(h: HospitalRow) {

@@ -21,7 +21,7 @@ import { answerSameKeyRace, cancelOrder, createOrder, isReturnUrl, payableNow, r
 import { hisOfKind, ownPatientAt, payableKind } from './bills/his'
 import { statusTextOf } from './bills/records'
 import { requireOwnPatient } from './patient'
-import { requireHospitalByCode } from './hospital'
+import { requireHospitalByCode, withHospitalCode } from './hospital'
 
 type NucleicRow = typeof nucleicOrders.$inferSelect
 
@@ -236,15 +236,14 @@ export async function purchaseNucleic(
 export async function cancelNucleic(db: Db, cipher: FieldCipher, providers: PayProvidersOf & { his: HisProvider }, userId: number, id: number, now: Date): Promise<NucleicOrder> {
   const row = await requireOwnTest(db, userId, id)
   const refund = await db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId)).for('update')
+    const [order] = await tx.select(withHospitalCode(orders)).from(orders).where(eq(orders.id, row.orderId)).for('update')
     if (!order) throw forbidden()
     if (order.status === 'created' || order.status === 'paying') {
       await cancelOrder(tx, order.id, REFUND_REASON)
       return null
     }
     if (order.status !== 'paid') return null
-    const [hospital] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, row.hospitalId))
-    await hisOfKind(row.hisKind).nucleicCancel(tx, { hospitalCode: hospital!.code, orderNo: order.orderNo })
+    await hisOfKind(row.hisKind).nucleicCancel(tx, { hospitalCode: order.hospitalCode, orderNo: order.orderNo })
     return startRefund(tx, order.id, REFUND_REASON)
   })
   if (refund) await submitRefund(db, providers, refund)

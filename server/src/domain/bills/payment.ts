@@ -37,6 +37,7 @@ import { isChsHospital } from '@/utils/insuranceRules'
 import { BILLS_PAYING, BILL_ORDER_MINUTES, BILL_STATUS_TEXT, SAME_KEY_OTHER_PAYMENT, hisOfKind, hisPatientOf, ownPatientAt, payableKind } from './his'
 import { livePayingClaims } from './unpaid'
 import { paymentView, requireOwnBillPayment } from './records'
+import { withHospitalCode } from '../hospital'
 
 type PaymentRow = typeof outpatientPayments.$inferSelect
 type OrderRow = typeof orders.$inferSelect
@@ -161,8 +162,9 @@ export async function payBills(
   let made: OrderRow | undefined
   try {
     ;({ payment, order: made } = await db.transaction(async (tx) => {
-      // claims of orders that are over (closed, cancelled, or refused by the HIS and refunded) no longer hold a bill
-      await tx
+      // claims of orders that are over (closed, cancelled, or refused by the HIS and refunded) no longer hold a bill;
+      // let go in the statement that takes the new payment's id
+      const release = tx
         .update(outpatientBills)
         .set({ status: 'released' })
         .where(
@@ -180,7 +182,9 @@ export async function payBills(
             ),
           ),
         )
-      const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(await tx.execute(sql`select nextval(pg_get_serial_sequence('outpatient_payments', 'id'))::int as id`))
+      const [{ id } = { id: 0 }] = rowsOf<{ id: number }>(
+        await tx.execute(sql`with released as (${release.getSQL()}) select nextval(pg_get_serial_sequence('outpatient_payments', 'id'))::int as id`),
+      )
       const order = await createOrder(tx, {
         userId,
         hospitalId: hospital.id,
@@ -263,14 +267,13 @@ export async function refundBillPayment(db: Db, cipher: FieldCipher, providers: 
   const reason = input.reason?.trim() || DEFAULT_REFUND_REASON
   const refund = await db.transaction(async (tx) => {
     // the order before the payment and its bills, in the order a payment locks them (applyPaid, then onPaid)
-    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for('update')
+    const [order] = await tx.select(withHospitalCode(orders)).from(orders).where(eq(orders.id, payment.orderId)).for('update')
     if (!order) throw forbidden()
     if (order.status === 'refunding' || order.status === 'refunded') return null
     if (order.status !== 'paid') throw badInput('该缴费尚未支付，无需退费')
     const claims = await tx.select().from(outpatientBills).where(eq(outpatientBills.paymentId, payment.id)).for('update')
     if (!claims.length || claims.some((c) => c.status !== 'paid')) throw badInput('该缴费不能退费，请到医院收费窗口咨询')
-    const [hospital] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, payment.hospitalId))
-    await hisOfKind(payment.hisKind).refund(tx, { hospitalCode: hospital!.code, orderNo: order.orderNo, billNos: claims.map((c) => c.billNo), reason })
+    await hisOfKind(payment.hisKind).refund(tx, { hospitalCode: order.hospitalCode, orderNo: order.orderNo, billNos: claims.map((c) => c.billNo), reason })
     // paid from the account: the HIS has just credited it back; the order is refunded with it
     if (order.channel === 'account') {
       await refundInternally(tx, order.id, reason)
@@ -294,7 +297,7 @@ function feeItemOf(i: HisBillItem): FeeItem {
 export const outpatientOrderHandlers: OrderHandlers = {
   async onPaid(tx, order) {
     const [payment] = await tx
-      .select()
+      .select(withHospitalCode(outpatientPayments))
       .from(outpatientPayments)
       .where(and(eq(outpatientPayments.id, order.businessId), eq(outpatientPayments.orderId, order.id)))
       .for('update')
@@ -302,10 +305,9 @@ export const outpatientOrderHandlers: OrderHandlers = {
     const claims = await tx.select().from(outpatientBills).where(eq(outpatientBills.paymentId, payment.id)).for('update')
     // a claim let go means the bill may have gone to another order: this one delivers nothing and is refunded
     if (!claims.length || claims.some((c) => c.status !== 'holding')) throw badInput('缴费单已失效，费用将原路退回')
-    const [hospital] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, payment.hospitalId))
     // all of the order's bills or none: a refusal (a bill paid at the window meanwhile) refunds the whole order
     await hisOfKind(payment.hisKind).settle(tx, {
-      hospitalCode: hospital!.code,
+      hospitalCode: payment.hospitalCode,
       orderNo: order.orderNo,
       billNos: claims.map((c) => c.billNo),
       amountFen: order.amountFen,

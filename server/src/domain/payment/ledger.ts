@@ -1,13 +1,12 @@
 import { eq, sql } from 'drizzle-orm'
 import type { PayChannel } from '../../../../types/api/payment'
 import type { Tx } from '../../db'
-import { hospitals, ledgerEntries } from '../../db/schema'
+import { ledgerEntries } from '../../db/schema'
+import { codeOfHospital } from '../hospital'
 import { selfPayFen, type OrderRow, type RefundRow } from './orders'
 
-async function hospitalAccount(tx: Tx, hospitalId: number): Promise<string> {
-  const [h] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, hospitalId))
-  return `hospital:${h?.code ?? hospitalId}`
-}
+/** The hospital's account, `hospital:<code>` (its id when it has none), worked out by the ledger's own insert. */
+const hospitalAccount = (hospitalId: number) => sql<string>`'hospital:' || coalesce(${codeOfHospital(hospitalId)}, ${String(hospitalId)})`
 
 /**
  * Double entry: on payment the channel (money held by the provider) and insurance (owed by it) are debited and the
@@ -16,7 +15,7 @@ async function hospitalAccount(tx: Tx, hospitalId: number): Promise<string> {
 export async function writeLedger(tx: Tx, order: OrderRow, channel: PayChannel, refund: RefundRow | null): Promise<void> {
   const sign = refund ? -1 : 1
   const memo = refund ? `退款 ${refund.refundNo}` : `支付 ${order.orderNo}`
-  const hospital = await hospitalAccount(tx, order.hospitalId)
+  const hospital = hospitalAccount(order.hospitalId)
   const rows = [
     { account: `channel:${channel}`, amountFen: sign * selfPayFen(order) },
     ...(order.insuranceFen ? [{ account: 'insurance', amountFen: sign * order.insuranceFen }] : []),

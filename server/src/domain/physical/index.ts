@@ -44,7 +44,7 @@ import {
 } from '../payment'
 import { hisOfKind, hisPatientOf, ownPatientAt, payableKind } from '../bills/his'
 import { requireOwnPatient } from '../patient'
-import { requireHospitalByCode } from '../hospital'
+import { requireHospitalByCode, withHospitalCode } from '../hospital'
 
 type Row = typeof physicalAppointments.$inferSelect
 
@@ -357,7 +357,7 @@ export async function cancelPhysical(
   const refund = await db.transaction(async (tx) => {
     // the order before the appointment, the order a payment locks them in (applyPaid, then onPaid): no deadlock
     await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, own.orderId)).for('update')
-    const [row] = await tx.select().from(physicalAppointments).where(eq(physicalAppointments.id, own.id)).for('update')
+    const [row] = await tx.select(withHospitalCode(physicalAppointments)).from(physicalAppointments).where(eq(physicalAppointments.id, own.id)).for('update')
     if (!row) throw forbidden()
     if (row.status === 'holding') {
       await cancelOrder(tx, row.orderId, reason)
@@ -365,9 +365,8 @@ export async function cancelPhysical(
     }
     if (row.status !== 'booked') return null
     if (!canCancelPaid(row.examDate, hospitalToday(now))) throw badInput(CANCEL_ON_DAY)
-    const [hospital] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, row.hospitalId))
     // refused once the patient checked in: then nothing changes
-    await hisOfKind(row.hisKind).physicalRelease(tx, { hospitalCode: hospital!.code, examNo: row.examNo, reason })
+    await hisOfKind(row.hisKind).physicalRelease(tx, { hospitalCode: row.hospitalCode, examNo: row.examNo, reason })
     await tx.update(physicalAppointments).set({ status: 'cancelled', cancelledAt: now }).where(eq(physicalAppointments.id, row.id))
     return startRefund(tx, row.orderId, reason)
   })
@@ -443,23 +442,18 @@ export async function reportPdf(
 
 // ---- the payment core's callbacks ---------------------------------------------------------------------------------
 
-async function hospitalCodeOf(tx: Tx, hospitalId: number): Promise<string> {
-  const [h] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, hospitalId))
-  return h!.code
-}
-
 /** What the payment core calls for a physical exam's order (business 'physical'). */
 export const physicalOrderHandlers: OrderHandlers = {
   async onPaid(tx, order: OrderRow) {
     const [row] = await tx
-      .select()
+      .select(withHospitalCode(physicalAppointments))
       .from(physicalAppointments)
       .where(and(eq(physicalAppointments.id, order.businessId), eq(physicalAppointments.orderId, order.id)))
       .for('update')
     // the hold is gone: the payment core refunds on a business error
     if (!row || row.status !== 'holding') throw badInput('体检预约已失效，费用将原路退回')
     await hisOfKind(row.hisKind).physicalPaid(tx, {
-      hospitalCode: await hospitalCodeOf(tx, row.hospitalId),
+      hospitalCode: row.hospitalCode,
       examNo: row.examNo,
       orderNo: order.orderNo,
       amountFen: order.amountFen,
@@ -476,7 +470,7 @@ export const physicalOrderHandlers: OrderHandlers = {
       .update(physicalAppointments)
       .set({ status, cancelledAt: status === 'cancelled' ? new Date() : null })
       .where(and(eq(physicalAppointments.id, order.businessId), eq(physicalAppointments.orderId, order.id), eq(physicalAppointments.status, 'holding')))
-      .returning()
-    if (row) await hisOfKind(row.hisKind).physicalRelease(tx, { hospitalCode: await hospitalCodeOf(tx, row.hospitalId), examNo: row.examNo, reason: order.status === 'closed' ? '超时未支付' : '患者取消' })
+      .returning(withHospitalCode(physicalAppointments))
+    if (row) await hisOfKind(row.hisKind).physicalRelease(tx, { hospitalCode: row.hospitalCode, examNo: row.examNo, reason: order.status === 'closed' ? '超时未支付' : '患者取消' })
   },
 }

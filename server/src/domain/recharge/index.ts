@@ -19,7 +19,7 @@ import { answerSameKeyRace, createOrder, isReturnUrl, payableNow, refundedFenByO
 import { hisOfKind, ownPatientAt, payableKind } from '../bills/his'
 import { statusTextOf } from '../bills/records'
 import { requireOwnPatient } from '../patient'
-import { requireHospitalByCode } from '../hospital'
+import { requireHospitalByCode, withHospitalCode } from '../hospital'
 import { CLINIC_LIMITS, INPATIENT_LIMITS } from '@/utils/rechargeRules'
 
 type RechargeRow = typeof recharges.$inferSelect
@@ -313,14 +313,13 @@ export async function rechargeInpatient(
 
 async function creditHis(tx: Tx, order: OrderRow): Promise<void> {
   const [row] = await tx
-    .select()
+    .select(withHospitalCode(recharges))
     .from(recharges)
     .where(and(eq(recharges.id, order.businessId), eq(recharges.orderId, order.id)))
     .for('update')
   if (!row) throw badInput('充值记录不存在，费用将原路退回')
-  const [hospital] = await tx.select({ code: hospitals.code }).from(hospitals).where(eq(hospitals.id, row.hospitalId))
   const credit = {
-    hospitalCode: hospital!.code,
+    hospitalCode: row.hospitalCode,
     accountNo: row.accountNo,
     orderNo: order.orderNo,
     amountFen: order.amountFen,

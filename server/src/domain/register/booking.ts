@@ -8,7 +8,7 @@
  * queueing on one), and the partial unique index on registrations (one live booking per patient, department, day and
  * segment) is the last line of defence. Every function that depends on the time takes `now`.
  */
-import { and, eq, getTableColumns, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm'
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { PayAction } from '../../../../types/api/payment'
 import type { ActivityPrice, RegisterInput, Registration, RegistrationStatus } from '../../../../types/api/register'
@@ -38,7 +38,7 @@ import { registrationHis } from './his'
 import { requireOwnRegistration, toView, viewOf } from './records'
 import { cachedSettings, settingsOne, type RegisterSettings } from './settings'
 import type { HospitalCache } from '../hospitalCache'
-import { requireHospitalByCode } from '../hospital'
+import { requireHospitalByCode, withHospitalCode } from '../hospital'
 import { CHS_REGISTER_HOSPITALS, activityPrice, bookingClosedReason, cancelDeadline, cancelTooLateText, newRegNo } from './rules'
 
 type RegistrationRow = typeof registrations.$inferSelect
@@ -405,7 +405,7 @@ async function givePlaceBack(tx: Tx, reg: RegistrationRow & { hospitalCode: stri
 }
 
 /** A registration's columns and its hospital's code (the HIS is asked by code), in one statement. */
-const rowWithHospitalCode = { ...getTableColumns(registrations), hospitalCode: sql<string>`(select ${hospitals.code} from ${hospitals} where ${hospitals.id} = ${registrations.hospitalId})` }
+const rowWithHospitalCode = withHospitalCode(registrations)
 
 export const DEFAULT_CANCEL_REASON = '患者取消预约'
 
