@@ -31,11 +31,14 @@ export const isStaleTemplate = (builtAtMs: number) => Date.now() - builtAtMs > S
 
 /**
  * After a new template is written: removes the other templates in `dir` (those `isTemplate` names), unless they are
- * younger than STALE_TEMPLATE_MS, when another checkout's tests may still be reading or building them.
+ * younger than STALE_TEMPLATE_MS, when another checkout's tests may still be reading or building them. One that is
+ * gone by the time it is looked at (another test process renamed its half-built template meanwhile) is passed by.
  */
 export function removeStaleTemplates(dir: string, keep: string, isTemplate: (name: string) => boolean = () => true) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    if (path !== keep && isTemplate(name) && isStaleTemplate(statSync(path).mtimeMs)) rmSync(path, { recursive: true, force: true })
+    if (path === keep || !isTemplate(name)) continue
+    const built = statSync(path, { throwIfNoEntry: false })
+    if (built && isStaleTemplate(built.mtimeMs)) rmSync(path, { recursive: true, force: true })
   }
 }
