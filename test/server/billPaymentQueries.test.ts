@@ -64,7 +64,7 @@ it('a bill payment starts in at most MAX_QUERIES_PER_BILL_PAYMENT statements, th
   })
   assert.equal(answer!.code, 200, answer!.msg)
   assert.ok(queries.length <= MAX_QUERIES_PER_BILL_PAYMENT, `${queries.length} statements:\n${queries.join('\n')}`)
-  // the cashier is opened for the order made, and the record is the one the payment list shows
+  // the cashier is opened for the order made, and the record answered is the one the detail page shows
   const { record, action } = answer!.data
   assert.equal(action?.kind, 'redirect')
   assert.deepEqual(record.bills.map((b) => b.billNo).sort(), [...billNos].sort())
